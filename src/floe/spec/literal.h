@@ -1,0 +1,85 @@
+#pragma once
+
+// One typed value of a primitive Iceberg type: partition values, column bounds, field defaults and
+// filter constants. Values use the spec's physical representations: date = days since 1970-01-01,
+// time = microseconds since midnight, timestamp(tz) = microseconds since the epoch, timestamp(tz)_ns =
+// nanoseconds, decimal = unscaled 128-bit integer (the scale is in the type), uuid = its 16 bytes,
+// string/binary/fixed = bytes.
+//
+// Serialization follows the spec's two single-value forms: binary (Appendix D, used for bounds in
+// manifests) and JSON (Appendix C, used for defaults and partition values in JSON).
+
+#include <compare>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "floe/spec/type.h"
+#include "floe/util/error.h"
+#include "floe/util/json.h"
+
+namespace floe {
+
+using int128_t = __int128;
+
+class Literal {
+ public:
+  static Literal Null(TypePtr type);
+  static Literal Boolean(bool v);
+  static Literal Int(int32_t v);
+  static Literal Long(int64_t v);
+  static Literal Float(float v);
+  static Literal Double(double v);
+  static Literal Date(int32_t days);
+  static Literal Time(int64_t micros);
+  static Literal Timestamp(int64_t micros);
+  static Literal TimestampTz(int64_t micros);
+  static Literal TimestampNs(int64_t nanos);
+  static Literal TimestampTzNs(int64_t nanos);
+  static Literal String(std::string v);
+  static Literal Uuid(std::string bytes16);
+  static Literal Fixed(std::string bytes);
+  static Literal Binary(std::string bytes);
+  static Literal Decimal(int128_t unscaled, int precision, int scale);
+
+  const TypePtr& type() const { return type_; }
+  TypeId type_id() const { return type_->id(); }
+  bool is_null() const { return std::holds_alternative<std::monostate>(value_); }
+
+  // Accessors by physical representation; call the one matching the type.
+  bool bool_value() const { return std::get<bool>(value_); }
+  int32_t int_value() const { return std::get<int32_t>(value_); }    // int, date
+  int64_t long_value() const { return std::get<int64_t>(value_); }   // long, time, timestamps
+  float float_value() const { return std::get<float>(value_); }
+  double double_value() const { return std::get<double>(value_); }
+  const std::string& bytes_value() const { return std::get<std::string>(value_); }  // string, uuid, fixed, binary
+  int128_t decimal_value() const { return std::get<int128_t>(value_); }
+
+  // Human-readable, as the CLI prints it: ISO-8601 dates and times, canonical UUIDs, hex binary,
+  // decimals with their scale ("12.30").
+  std::string ToString() const;
+
+  // Appendix D binary single-value serialization.
+  Result<std::string> ToBinary() const;
+  static Result<Literal> FromBinary(TypePtr type, std::string_view bytes);
+
+  // Appendix C JSON single-value serialization.
+  Result<Json> ToJson() const;
+  static Result<Literal> FromJson(TypePtr type, const Json& json);
+
+  // Orders two values of the same type the way Iceberg orders them (signed integers, IEEE floats
+  // with -0 < 0 and NaN last, unsigned lexicographic bytes); unordered for different types or nulls.
+  std::partial_ordering Compare(const Literal& other) const;
+  friend bool operator==(const Literal& a, const Literal& b);
+
+ private:
+  using Value = std::variant<std::monostate, bool, int32_t, int64_t, float, double, std::string,
+                             int128_t>;
+  Literal(TypePtr type, Value value) : type_(std::move(type)), value_(std::move(value)) {}
+
+  TypePtr type_;
+  Value value_;
+};
+
+}  // namespace floe

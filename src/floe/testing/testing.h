@@ -1,0 +1,52 @@
+#pragma once
+
+// Test helpers: where the shared test data lives, and throwaway folders.
+
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "floe/util/error.h"
+
+namespace floe::testing {
+
+// ../shared beside the checkout (or $FLOE_SHARED_DIR): testdata/, peers/, bench/.
+std::filesystem::path SharedDir();
+inline std::filesystem::path TestDataDir() { return SharedDir() / "testdata"; }
+
+// Reads a whole file; fails the test (and returns "") when it cannot.
+std::string ReadFileOrDie(const std::filesystem::path& path);
+
+// A fresh folder under the system temp dir, removed with everything in it when destroyed.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace floe::testing
+
+// Unwraps a Result in a test, failing the test with the error message when it holds an error.
+#define FLOE_ASSERT_OK_AND_ASSIGN(lhs, expr)                                   \
+  FLOE_ASSERT_OK_AND_ASSIGN_IMPL(FLOE_CONCAT(floe_test_result_, __LINE__), lhs, expr)
+#define FLOE_ASSERT_OK_AND_ASSIGN_IMPL(tmp, lhs, expr)                         \
+  auto tmp = (expr);                                                           \
+  ASSERT_TRUE(tmp.has_value()) << tmp.error().ToString();                      \
+  lhs = std::move(tmp).value()
+#define FLOE_ASSERT_OK(expr)                                                   \
+  do {                                                                         \
+    auto&& floe_test_status_ = (expr);                                         \
+    ASSERT_TRUE(floe_test_status_.has_value()) << floe_test_status_.error().ToString(); \
+  } while (false)
+#define FLOE_EXPECT_OK(expr)                                                   \
+  do {                                                                         \
+    auto&& floe_test_status_ = (expr);                                         \
+    EXPECT_TRUE(floe_test_status_.has_value()) << floe_test_status_.error().ToString(); \
+  } while (false)
