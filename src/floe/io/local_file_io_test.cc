@@ -108,14 +108,24 @@ TEST(LocalFileIOTest, FullDeviceIsIOError) {
   LocalFileIO io;
   FLOE_ASSERT_OK_AND_ASSIGN(auto output, io.NewOutputFile("/dev/full"));
   FLOE_ASSERT_OK_AND_ASSIGN(auto writer, output->CreateOrOverwrite());
-  auto written = writer->Write("bytes");
-  ASSERT_FALSE(written.has_value());
-  EXPECT_EQ(written.error().kind(), ErrorKind::kIO);
-  EXPECT_NE(written.error().message().find("/dev/full"), std::string::npos);
-  EXPECT_NE(written.error().message().find("No space left on device"), std::string::npos)
-      << written.error().message();
-  EXPECT_EQ(writer->position(), 0);
-  FLOE_EXPECT_OK(writer->Close());
+  // A small write is buffered; the device's refusal shows at the sync and sticks.
+  FLOE_ASSERT_OK(writer->Write("bytes"));
+  EXPECT_EQ(writer->position(), 5);
+  auto synced = writer->Sync();
+  ASSERT_FALSE(synced.has_value());
+  EXPECT_EQ(synced.error().kind(), ErrorKind::kIO);
+  EXPECT_NE(synced.error().message().find("/dev/full"), std::string::npos);
+  EXPECT_NE(synced.error().message().find("No space left on device"), std::string::npos)
+      << synced.error().message();
+  EXPECT_EQ(writer->Write("more").error().kind(), ErrorKind::kIO);
+  EXPECT_EQ(writer->Close().error().kind(), ErrorKind::kIO);
+
+  // A write larger than the buffer fails at once.
+  FLOE_ASSERT_OK_AND_ASSIGN(auto big_writer, output->CreateOrOverwrite());
+  auto big = big_writer->Write(std::string(1 << 20, 'x'));
+  ASSERT_FALSE(big.has_value());
+  EXPECT_NE(big.error().message().find("at offset 0"), std::string::npos) << big.error().message();
+  EXPECT_EQ(big_writer->Close().error().kind(), ErrorKind::kIO);
 }
 
 TEST(LocalFileIOTest, LinkFallbackLeavesOneName) {
