@@ -235,6 +235,27 @@ TEST_P(FaultInjectingFileIOTest, CrashStopsEverything) {
   EXPECT_EQ(NamesOnDisk(root_), (std::vector<std::string>{"before", "log"}));
 }
 
+TEST_P(FaultInjectingFileIOTest, TornWriteLeavesHalfARecord) {
+  FLOE_ASSERT_OK_AND_ASSIGN(auto output, io_->NewOutputFile(At("checkpoint.log")));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto writer, output->Create());
+  FLOE_ASSERT_OK(writer->Write("abc"));
+  FLOE_ASSERT_OK(writer->Sync());
+  io_->Inject({.op = FileOp::kWrite, .action = FaultAction::kCrashTornWrite});
+  ExpectInjected(writer->Write("0123456789"), "torn write");
+  EXPECT_TRUE(io_->crashed());
+  ExpectInjected(writer->Write("x"), "write after torn write");
+  EXPECT_EQ(OnDisk("checkpoint.log"), "abc01234");
+}
+
+TEST_P(FaultInjectingFileIOTest, TornWriteFaultOnOtherOperationsIsACrash) {
+  FLOE_ASSERT_OK(io_->WriteFile(At("a"), "a", false));
+  io_->Inject({.op = FileOp::kRename, .action = FaultAction::kCrashTornWrite});
+  ExpectInjected(io_->Rename(At("a"), At("b")), "rename");
+  EXPECT_TRUE(io_->crashed());
+  EXPECT_EQ(OnDisk("a"), "a");
+  EXPECT_FALSE(OnDisk("b").has_value());
+}
+
 // WriteFileAtomically under a failure or a crash at each of its steps: the target holds either
 // nothing or all the bytes, and the error says which.
 TEST_P(FaultInjectingFileIOTest, AtomicWriteAtEveryFaultPoint) {
