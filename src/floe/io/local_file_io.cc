@@ -330,9 +330,9 @@ Status LocalFileIO::RenameNoReplace(std::string_view from, std::string_view to) 
   // link() fails with EEXIST when the target exists, which makes it an exclusive rename in two
   // steps.
   if (::link(from_path.c_str(), to_path.c_str()) != 0) return Fail(errno, action, to_path);
-  if (::unlink(from_path.c_str()) != 0) {
-    return Fail(errno, "removing the old name after linking to " + to_path + ":", from_path);
-  }
+  // Once the link exists the target is ours: reporting a failure now would make a committer treat
+  // a landed commit as lost. A source name that cannot be removed is left behind as garbage.
+  (void)::unlink(from_path.c_str());
   return Ok();
 }
 
