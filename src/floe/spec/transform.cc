@@ -139,11 +139,13 @@ Result<Transform> Transform::Parse(std::string_view text) {
     const std::string_view name = text.substr(0, open);
     const std::string_view digits = text.substr(open + 1, text.size() - open - 2);
     const bool bucket = EqualsIgnoreCase(name, "bucket");
-    if (bucket || EqualsIgnoreCase(name, "truncate")) {
+    // As in the reference implementation, only digits make a parameter; "bucket[x]" is unknown.
+    const bool all_digits =
+        !digits.empty() && std::ranges::all_of(digits, [](char c) { return c >= '0' && c <= '9'; });
+    if (all_digits && (bucket || EqualsIgnoreCase(name, "truncate"))) {
       int32_t param = 0;
       const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), param);
-      if (digits.empty() || digits.front() == '-' || ec != std::errc() ||
-          end != digits.data() + digits.size() || param <= 0) {
+      if (ec != std::errc() || end != digits.data() + digits.size() || param <= 0) {
         return InvalidArgument("invalid transform '{}': {} must be a positive 32-bit integer", text,
                                bucket ? "the number of buckets" : "the width");
       }
