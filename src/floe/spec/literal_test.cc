@@ -158,6 +158,18 @@ TEST(LiteralTest, ToStringForms) {
     FLOE_ASSERT_OK_AND_ASSIGN(auto back, Literal::FromJson(Date(), json));
     EXPECT_EQ(back.int_value(), d) << json.Dump();
   }
+  // The first and last instants of each timestamp type print and parse back.
+  for (int64_t v : {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}) {
+    for (const Literal& literal : {Literal::Timestamp(v), Literal::TimestampTz(v),
+                                   Literal::TimestampNs(v), Literal::TimestampTzNs(v)}) {
+      FLOE_ASSERT_OK_AND_ASSIGN(auto json, literal.ToJson());
+      FLOE_ASSERT_OK_AND_ASSIGN(auto back, Literal::FromJson(literal.type(), json));
+      EXPECT_EQ(back, literal) << json.Dump();
+    }
+  }
+  EXPECT_EQ(Literal::TimestampNs(std::numeric_limits<int64_t>::max()).ToString(),
+            "2262-04-11T23:47:16.854775807");
+  EXPECT_FALSE(Literal::FromJson(TimestampNs(), Json("2262-04-11T23:47:16.854775808")).has_value());
   EXPECT_EQ(Literal::Date(-719528).ToString(), "0000-01-01");
   EXPECT_EQ(Literal::Date(2932897).ToString(), "+10000-01-01");
 }
