@@ -6,6 +6,7 @@
 #include <cmath>
 #include <compare>
 #include <cstring>
+#include <limits>
 
 namespace floe {
 namespace {
@@ -690,6 +691,10 @@ Result<Literal> Literal::FromJson(TypePtr type, const Json& json) {
     case TypeId::kFloat:
       if (!json.is_number()) {
         return InvalidArgument("JSON float value must be a number, got {}", json.Dump());
+      }
+      // Converting a double beyond float's range is undefined behaviour, so refuse it first.
+      if (std::fabs(json.as_double()) > std::numeric_limits<float>::max()) {
+        return InvalidArgument("JSON float value {} is out of range", json.Dump());
       }
       return Literal(std::move(type), static_cast<float>(json.as_double()));
     case TypeId::kDouble:

@@ -92,6 +92,7 @@ TEST(LiteralTest, JsonRejectsMalformedValues) {
       {Int(), Json(1.5)},
       {Long(), Json("34")},
       {Double(), Json("1.0")},
+      {Float(), Json(1e300)},
       {Decimal(9, 2), Json("14.2")},   // scale 1, type scale 2
       {Decimal(3, 2), Json("14.20")},  // 4 digits, precision 3
       {Decimal(9, 2), Json("1x.20")},

@@ -171,7 +171,7 @@ TEST(SchemaJsonTest, DeepNestingIsRefused) {
   std::string text;
   for (int i = 0; i < 150; ++i) {
     text += R"j({"type": "list", "element-id": )j" + std::to_string(i) +
-              R"j(, "element-required": true, "element": )j";
+            R"j(, "element-required": true, "element": )j";
   }
   text += "\"int\"";
   text += std::string(150, '}');

@@ -185,6 +185,11 @@ SchemaUpdate& SchemaUpdate::AllowIncompatibleChanges() {
   return *this;
 }
 
+SchemaUpdate& SchemaUpdate::SetPartitionSourceIds(std::vector<int32_t> ids) {
+  partition_source_ids_ = std::move(ids);
+  return *this;
+}
+
 SchemaUpdate& SchemaUpdate::Record(std::string_view what, const std::function<Status()>& change) {
   if (error_) return *this;
   auto status = change();
@@ -359,6 +364,11 @@ SchemaUpdate& SchemaUpdate::UpdateColumnType(std::string_view name, TypePtr new_
                              field->type->ToString(), new_type->ToString(), format_version_);
     }
     const bool from_date = field->type->id() == TypeId::kDate && new_type->id() != TypeId::kDate;
+    if (from_date && std::find(partition_source_ids_.begin(), partition_source_ids_.end(),
+                               field->id) != partition_source_ids_.end()) {
+      return InvalidArgument("it is a partition source; as a {} its partition values would change",
+                             new_type->ToString());
+    }
     return EditField(field->id, [&](NestedField& f) -> Status {
       if (from_date) {
         for (auto* value : {&f.initial_default, &f.write_default}) {

@@ -53,6 +53,10 @@ class SchemaUpdate {
   // Allows changes that make existing data unreadable: adding a required column without a
   // default, and RequireColumn.
   SchemaUpdate& AllowIncompatibleChanges();
+  // The ids of columns that the table's partition fields use as sources. Promoting such a date
+  // column to a timestamp would change its partition values, so that is refused (spec "Schema
+  // Evolution"); the table layer passes the ids of all its partition specs.
+  SchemaUpdate& SetPartitionSourceIds(std::vector<int32_t> ids);
 
   // Adds a column to the struct named `parent` ("" for the top level; a list or map there means
   // its element or value struct). Ids are assigned to the column and then to its nested fields,
@@ -108,6 +112,7 @@ class SchemaUpdate {
   std::vector<NestedField> fields_;
   SchemaPtr current_;
   std::vector<int32_t> identifier_field_ids_;
+  std::vector<int32_t> partition_source_ids_;
   // Deleted ids and their names, to report deleted identifier fields by name.
   std::unordered_map<int32_t, std::string> deleted_;
   std::optional<Error> error_;

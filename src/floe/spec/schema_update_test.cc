@@ -337,6 +337,16 @@ TEST(SchemaUpdateTest, UpdateColumnTypes) {
   FLOE_ASSERT_OK_AND_ASSIGN(
       auto v3, SchemaUpdate(base, kLastColumnId, 3).UpdateColumnType("day", TimestampNs()).Apply());
   EXPECT_EQ(v3.schema->FindField(15)->type->id(), TypeId::kTimestampNs);
+  // Not when a partition field uses the date column (other promotions stay allowed).
+  EXPECT_EQ(Failure(SchemaUpdate(base, kLastColumnId, 3)
+                        .SetPartitionSourceIds({15, 16})
+                        .UpdateColumnType("day", Timestamp())),
+            "update type of column 'day': it is a partition source; as a timestamp its partition "
+            "values would change");
+  FLOE_EXPECT_OK(SchemaUpdate(base, kLastColumnId, 3)
+                     .SetPartitionSourceIds({15, 16})
+                     .UpdateColumnType("count", Long())
+                     .Apply());
 }
 
 TEST(SchemaUpdateTest, PromotingADateRewritesItsDefaults) {
