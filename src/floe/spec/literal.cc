@@ -492,6 +492,10 @@ std::string Literal::ToString() const {
     case TypeId::kDate:
       return FormatDate(int_value());
     case TypeId::kTime:
+      // A time outside one day (only from corrupt input) prints as its raw count.
+      if (long_value() < 0 || long_value() >= kSecondsPerDay * kMicrosPerSecond) {
+        return fmt::format("{} us", long_value());
+      }
       return FormatTimeOfDay(long_value(), kMicrosPerSecond, 6);
     case TypeId::kTimestamp:
       return FormatTimestamp(long_value(), kMicrosPerSecond, 6, false);
@@ -652,8 +656,12 @@ Result<Json> Literal::ToJson() const {
         return InvalidArgument("JSON cannot represent double {}", double_value());
       }
       return Json(double_value());
-    case TypeId::kDate:
     case TypeId::kTime:
+      if (long_value() < 0 || long_value() >= kSecondsPerDay * kMicrosPerSecond) {
+        return InvalidArgument("time {} us is not within one day", long_value());
+      }
+      return Json(ToString());
+    case TypeId::kDate:
     case TypeId::kTimestamp:
     case TypeId::kTimestampTz:
     case TypeId::kTimestampNs:

@@ -150,6 +150,9 @@ TEST(LiteralTest, ToStringForms) {
   EXPECT_EQ(Literal::Uuid(SpecUuidBytes()).ToString(), "f79c3e09-677c-4bbd-a479-3f349cb785e7");
   EXPECT_EQ(Literal::Binary(Bytes({0xde, 0xad})).ToString(), "dead");
   EXPECT_EQ(Literal::Boolean(false).ToString(), "false");
+  EXPECT_EQ(Literal::Time(86399999999).ToString(), "23:59:59.999999");
+  EXPECT_EQ(Literal::Time(86400000000).ToString(), "86400000000 us");
+  EXPECT_FALSE(Literal::Time(-1).ToJson().has_value());
   EXPECT_EQ(Literal::Null(Int()).ToString(), "null");
   // Extreme values format and parse back.
   const int32_t days[] = {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max(),

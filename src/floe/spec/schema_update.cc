@@ -273,15 +273,16 @@ SchemaUpdate& SchemaUpdate::Add(std::string_view parent, std::string name, TypeP
     std::optional<int32_t> owner;
     std::string full_name = name;
     if (!parent.empty()) {
-      FLOE_ASSIGN_OR_RETURN(const NestedField* target, Find(parent));
+      FLOE_ASSIGN_OR_RETURN(const NestedField* parent_field, Find(parent));
+      const NestedField* target = parent_field;
       if (target->type->id() == TypeId::kList) {
         target = &static_cast<const ListType&>(*target->type).element();
       } else if (target->type->id() == TypeId::kMap) {
         target = &static_cast<const MapType&>(*target->type).value();
       }
       if (target->type->id() != TypeId::kStruct) {
-        return InvalidArgument("parent '{}' is a {}, not a struct", parent,
-                               target->type->ToString());
+        return InvalidArgument("parent '{}' of type {} holds no struct", parent,
+                               parent_field->type->ToString());
       }
       owner = target->id;
       full_name = *current_->FindColumnName(target->id) + "." + name;

@@ -143,9 +143,9 @@ TEST(SchemaUpdateTest, AddColumnFailures) {
       "add column 'DATA': column 'DATA' already exists");
   FLOE_EXPECT_OK(SchemaUpdate(base, kLastColumnId, 2).AddColumn("", "DATA", Int()).Apply());
   EXPECT_EQ(Failure(SchemaUpdate(base, kLastColumnId, 2).AddColumn("data", "x", Int())),
-            "add column 'x': parent 'data' is a string, not a struct");
+            "add column 'x': parent 'data' of type string holds no struct");
   EXPECT_EQ(Failure(SchemaUpdate(base, kLastColumnId, 2).AddColumn("tags", "x", Int())),
-            "add column 'x': parent 'tags' is a string, not a struct");
+            "add column 'x': parent 'tags' of type list<string> holds no struct");
   EXPECT_EQ(Failure(SchemaUpdate(base, kLastColumnId, 2).AddColumn("nope", "x", Int())),
             "add column 'x': no column named 'nope'");
   EXPECT_EQ(Failure(SchemaUpdate(base, kLastColumnId, 2).AddColumn("", "", Int())),
