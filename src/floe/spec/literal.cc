@@ -769,6 +769,42 @@ Result<Literal> Literal::FromJson(TypePtr type, const Json& json) {
   }
 }
 
+Result<Literal> Literal::PromoteTo(const TypePtr& type) const {
+  if (type_->Equals(*type)) return *this;
+  const TypeId from = type_id();
+  const TypeId to = type->id();
+  const bool allowed =
+      (from == TypeId::kInt && to == TypeId::kLong) ||
+      (from == TypeId::kFloat && to == TypeId::kDouble) ||
+      (from == TypeId::kDate && (to == TypeId::kTimestamp || to == TypeId::kTimestampNs)) ||
+      (from == TypeId::kDecimal && to == TypeId::kDecimal &&
+       static_cast<const PrimitiveType&>(*type_).scale() ==
+           static_cast<const PrimitiveType&>(*type).scale() &&
+       static_cast<const PrimitiveType&>(*type_).precision() <
+           static_cast<const PrimitiveType&>(*type).precision());
+  if (!allowed) {
+    return InvalidArgument("cannot promote a {} value to {}", type_->ToString(), type->ToString());
+  }
+  if (is_null()) return Null(type);
+  switch (from) {
+    case TypeId::kInt:
+      return Literal(type, int64_t{int_value()});
+    case TypeId::kFloat:
+      return Literal(type, static_cast<double>(float_value()));
+    case TypeId::kDate: {
+      const int64_t per_day =
+          kSecondsPerDay * (to == TypeId::kTimestamp ? kMicrosPerSecond : kNanosPerSecond);
+      int64_t value = 0;
+      if (__builtin_mul_overflow(int64_t{int_value()}, per_day, &value)) {
+        return InvalidArgument("date {} is out of range for {}", ToString(), type->ToString());
+      }
+      return Literal(type, value);
+    }
+    default:
+      return Literal(type, decimal_value());
+  }
+}
+
 std::partial_ordering Literal::Compare(const Literal& other) const {
   if (is_null() || other.is_null() || type_id() != other.type_id()) {
     return std::partial_ordering::unordered;

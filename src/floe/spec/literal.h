@@ -80,6 +80,12 @@ class Literal {
   Result<Json> ToJson() const;
   static Result<Literal> FromJson(TypePtr type, const Json& json);
 
+  // This value in a column promoted to `type` (spec "Schema Evolution"): int -> long, float ->
+  // double, date -> timestamp or timestamp_ns (the start of that day), decimal to a wider
+  // precision of the same scale; nulls stay null and the same type gives a copy. Other
+  // conversions, and dates beyond timestamp_ns' range, are kInvalidArgument.
+  Result<Literal> PromoteTo(const TypePtr& type) const;
+
   // Orders two values of the same type the way Iceberg orders them (signed integers, IEEE floats
   // with -0 < 0 and NaN last, unsigned lexicographic bytes); unordered for different types or
   // nulls.

@@ -239,6 +239,29 @@ TEST(LiteralTest, BinaryReadsBoundsWrittenBeforePromotion) {
   EXPECT_EQ(narrow_decimal.decimal_value(), 1420);
 }
 
+TEST(LiteralTest, PromoteToFollowsTheSpecPromotions) {
+  FLOE_ASSERT_OK_AND_ASSIGN(auto as_long, Literal::Int(-7).PromoteTo(Long()));
+  EXPECT_EQ(as_long, Literal::Long(-7));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto as_double, Literal::Float(1.5f).PromoteTo(Double()));
+  EXPECT_EQ(as_double, Literal::Double(1.5));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto as_ts, Literal::Date(k20171116).PromoteTo(Timestamp()));
+  EXPECT_EQ(as_ts.ToString(), "2017-11-16T00:00:00.000000");
+  FLOE_ASSERT_OK_AND_ASSIGN(auto as_ns, Literal::Date(-1).PromoteTo(TimestampNs()));
+  EXPECT_EQ(as_ns.ToString(), "1969-12-31T00:00:00.000000000");
+  FLOE_ASSERT_OK_AND_ASSIGN(auto wider, Literal::Decimal(1420, 9, 2).PromoteTo(Decimal(18, 2)));
+  EXPECT_EQ(wider.ToString(), "14.20");
+  EXPECT_EQ(wider.type()->ToString(), "decimal(18, 2)");
+  FLOE_ASSERT_OK_AND_ASSIGN(auto null, Literal::Null(Int()).PromoteTo(Long()));
+  EXPECT_TRUE(null.is_null());
+  EXPECT_EQ(null.type_id(), TypeId::kLong);
+  EXPECT_FALSE(Literal::Long(1).PromoteTo(Int()).has_value());
+  EXPECT_FALSE(Literal::Date(1).PromoteTo(TimestampTz()).has_value());
+  EXPECT_FALSE(Literal::Decimal(1, 9, 2).PromoteTo(Decimal(18, 3)).has_value());
+  EXPECT_FALSE(Literal::String("1").PromoteTo(Int()).has_value());
+  // 2262-04-12 is past the last nanosecond timestamp.
+  EXPECT_FALSE(Literal::Date(106752).PromoteTo(TimestampNs()).has_value());
+}
+
 TEST(LiteralTest, BinaryRejectsWrongLengths) {
   EXPECT_FALSE(Literal::FromBinary(Int(), Bytes({1, 2})).has_value());
   EXPECT_FALSE(Literal::FromBinary(TimestampTz(), Bytes({1, 2, 3, 4})).has_value());

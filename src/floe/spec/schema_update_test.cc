@@ -363,6 +363,22 @@ TEST(SchemaUpdateTest, PromotingADateRewritesItsDefaults) {
   EXPECT_EQ(nanos.schema->FindField(30)->initial_default, Json("2017-11-16T00:00:00.000000000"));
 }
 
+TEST(SchemaUpdateTest, PromotingAFloatOrIntKeepsItsDefaultValue) {
+  NestedField ratio = Optional(30, "r", Float());
+  ratio.initial_default = Json(1.5);
+  NestedField count = Optional(31, "c", Int());
+  count.write_default = Json(-3);
+  auto base = Base({ratio, count});
+  FLOE_ASSERT_OK_AND_ASSIGN(auto applied, SchemaUpdate(base, 31, 3)
+                                              .UpdateColumnType("r", Double())
+                                              .UpdateColumnType("c", Long())
+                                              .UpdateColumnType("id", Long())  // unchanged
+                                              .Apply());
+  EXPECT_EQ(applied.schema->FindField(30)->initial_default, Json(1.5));
+  EXPECT_EQ(applied.schema->FindField(31)->write_default, Json(-3));
+  EXPECT_EQ(applied.schema->FindField(31)->type->id(), TypeId::kLong);
+}
+
 TEST(SchemaUpdateTest, UnknownColumnsTakeAnyType) {
   auto base = Base({Optional(30, "later", Unknown())});
   FLOE_ASSERT_OK_AND_ASSIGN(
