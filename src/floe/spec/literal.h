@@ -6,8 +6,9 @@
 // timestamp(tz)_ns = nanoseconds, decimal = unscaled 128-bit integer (the scale is in the type),
 // uuid = its 16 bytes, string/binary/fixed = bytes.
 //
-// Serialization follows the spec's two single-value forms: binary (Appendix D, used for bounds in
-// manifests) and JSON (Appendix C, used for defaults and partition values in JSON).
+// Serialization follows the spec's two single-value forms (Appendix D): binary, used for bounds in
+// manifests, and JSON, used for field defaults and partition values in JSON. Decoding errors are
+// kInvalidArgument and say what was expected; types without a form are kUnsupported.
 
 #include <compare>
 #include <cstdint>
