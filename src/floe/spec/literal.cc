@@ -492,6 +492,10 @@ std::string Literal::ToString() const {
     case TypeId::kDate:
       return FormatDate(int_value());
     case TypeId::kTime:
+      // A time outside one day (only from corrupt input) prints as its raw count.
+      if (long_value() < 0 || long_value() >= kSecondsPerDay * kMicrosPerSecond) {
+        return fmt::format("{} us", long_value());
+      }
       return FormatTimeOfDay(long_value(), kMicrosPerSecond, 6);
     case TypeId::kTimestamp:
       return FormatTimestamp(long_value(), kMicrosPerSecond, 6, false);
@@ -652,8 +656,12 @@ Result<Json> Literal::ToJson() const {
         return InvalidArgument("JSON cannot represent double {}", double_value());
       }
       return Json(double_value());
-    case TypeId::kDate:
     case TypeId::kTime:
+      if (long_value() < 0 || long_value() >= kSecondsPerDay * kMicrosPerSecond) {
+        return InvalidArgument("time {} us is not within one day", long_value());
+      }
+      return Json(ToString());
+    case TypeId::kDate:
     case TypeId::kTimestamp:
     case TypeId::kTimestampTz:
     case TypeId::kTimestampNs:
@@ -758,6 +766,42 @@ Result<Literal> Literal::FromJson(TypePtr type, const Json& json) {
     }
     default:
       return Unsupported("type {} has no JSON single-value form here", type->ToString());
+  }
+}
+
+Result<Literal> Literal::PromoteTo(const TypePtr& type) const {
+  if (type_->Equals(*type)) return *this;
+  const TypeId from = type_id();
+  const TypeId to = type->id();
+  const bool allowed =
+      (from == TypeId::kInt && to == TypeId::kLong) ||
+      (from == TypeId::kFloat && to == TypeId::kDouble) ||
+      (from == TypeId::kDate && (to == TypeId::kTimestamp || to == TypeId::kTimestampNs)) ||
+      (from == TypeId::kDecimal && to == TypeId::kDecimal &&
+       static_cast<const PrimitiveType&>(*type_).scale() ==
+           static_cast<const PrimitiveType&>(*type).scale() &&
+       static_cast<const PrimitiveType&>(*type_).precision() <
+           static_cast<const PrimitiveType&>(*type).precision());
+  if (!allowed) {
+    return InvalidArgument("cannot promote a {} value to {}", type_->ToString(), type->ToString());
+  }
+  if (is_null()) return Null(type);
+  switch (from) {
+    case TypeId::kInt:
+      return Literal(type, int64_t{int_value()});
+    case TypeId::kFloat:
+      return Literal(type, static_cast<double>(float_value()));
+    case TypeId::kDate: {
+      const int64_t per_day =
+          kSecondsPerDay * (to == TypeId::kTimestamp ? kMicrosPerSecond : kNanosPerSecond);
+      int64_t value = 0;
+      if (__builtin_mul_overflow(int64_t{int_value()}, per_day, &value)) {
+        return InvalidArgument("date {} is out of range for {}", ToString(), type->ToString());
+      }
+      return Literal(type, value);
+    }
+    default:
+      return Literal(type, decimal_value());
   }
 }
 

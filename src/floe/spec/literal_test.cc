@@ -150,6 +150,9 @@ TEST(LiteralTest, ToStringForms) {
   EXPECT_EQ(Literal::Uuid(SpecUuidBytes()).ToString(), "f79c3e09-677c-4bbd-a479-3f349cb785e7");
   EXPECT_EQ(Literal::Binary(Bytes({0xde, 0xad})).ToString(), "dead");
   EXPECT_EQ(Literal::Boolean(false).ToString(), "false");
+  EXPECT_EQ(Literal::Time(86399999999).ToString(), "23:59:59.999999");
+  EXPECT_EQ(Literal::Time(86400000000).ToString(), "86400000000 us");
+  EXPECT_FALSE(Literal::Time(-1).ToJson().has_value());
   EXPECT_EQ(Literal::Null(Int()).ToString(), "null");
   // Extreme values format and parse back.
   const int32_t days[] = {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max(),
@@ -234,6 +237,29 @@ TEST(LiteralTest, BinaryReadsBoundsWrittenBeforePromotion) {
   FLOE_ASSERT_OK_AND_ASSIGN(auto narrow_decimal,
                             Literal::FromBinary(Decimal(20, 2), Bytes({0x05, 0x8c})));
   EXPECT_EQ(narrow_decimal.decimal_value(), 1420);
+}
+
+TEST(LiteralTest, PromoteToFollowsTheSpecPromotions) {
+  FLOE_ASSERT_OK_AND_ASSIGN(auto as_long, Literal::Int(-7).PromoteTo(Long()));
+  EXPECT_EQ(as_long, Literal::Long(-7));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto as_double, Literal::Float(1.5f).PromoteTo(Double()));
+  EXPECT_EQ(as_double, Literal::Double(1.5));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto as_ts, Literal::Date(k20171116).PromoteTo(Timestamp()));
+  EXPECT_EQ(as_ts.ToString(), "2017-11-16T00:00:00.000000");
+  FLOE_ASSERT_OK_AND_ASSIGN(auto as_ns, Literal::Date(-1).PromoteTo(TimestampNs()));
+  EXPECT_EQ(as_ns.ToString(), "1969-12-31T00:00:00.000000000");
+  FLOE_ASSERT_OK_AND_ASSIGN(auto wider, Literal::Decimal(1420, 9, 2).PromoteTo(Decimal(18, 2)));
+  EXPECT_EQ(wider.ToString(), "14.20");
+  EXPECT_EQ(wider.type()->ToString(), "decimal(18, 2)");
+  FLOE_ASSERT_OK_AND_ASSIGN(auto null, Literal::Null(Int()).PromoteTo(Long()));
+  EXPECT_TRUE(null.is_null());
+  EXPECT_EQ(null.type_id(), TypeId::kLong);
+  EXPECT_FALSE(Literal::Long(1).PromoteTo(Int()).has_value());
+  EXPECT_FALSE(Literal::Date(1).PromoteTo(TimestampTz()).has_value());
+  EXPECT_FALSE(Literal::Decimal(1, 9, 2).PromoteTo(Decimal(18, 3)).has_value());
+  EXPECT_FALSE(Literal::String("1").PromoteTo(Int()).has_value());
+  // 2262-04-12 is past the last nanosecond timestamp.
+  EXPECT_FALSE(Literal::Date(106752).PromoteTo(TimestampNs()).has_value());
 }
 
 TEST(LiteralTest, BinaryRejectsWrongLengths) {

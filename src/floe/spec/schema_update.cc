@@ -81,14 +81,12 @@ Status CheckDefault(const TypePtr& type, const Json& value) {
   }
 }
 
-// A date default rewritten for the timestamp type the column is promoted to.
-Result<Json> PromoteDateDefault(const Json& value, const TypePtr& to) {
+// A default rewritten for the type its column is promoted to (dates become timestamps; the
+// other promotions keep their JSON form, but go through the same conversion to be checked).
+Result<Json> PromoteDefault(const Json& value, const TypePtr& from, const TypePtr& to) {
   if (value.is_null()) return value;
-  FLOE_ASSIGN_OR_RETURN(Literal date, Literal::FromJson(types::Date(), value));
-  const int64_t days = date.int_value();
-  const int64_t micros = days * 86'400'000'000;
-  Literal promoted = to->id() == TypeId::kTimestamp ? Literal::Timestamp(micros)
-                                                    : Literal::TimestampNs(micros * 1000);
+  FLOE_ASSIGN_OR_RETURN(Literal literal, Literal::FromJson(from, value));
+  FLOE_ASSIGN_OR_RETURN(Literal promoted, literal.PromoteTo(to));
   return promoted.ToJson();
 }
 
@@ -273,15 +271,16 @@ SchemaUpdate& SchemaUpdate::Add(std::string_view parent, std::string name, TypeP
     std::optional<int32_t> owner;
     std::string full_name = name;
     if (!parent.empty()) {
-      FLOE_ASSIGN_OR_RETURN(const NestedField* target, Find(parent));
+      FLOE_ASSIGN_OR_RETURN(const NestedField* parent_field, Find(parent));
+      const NestedField* target = parent_field;
       if (target->type->id() == TypeId::kList) {
         target = &static_cast<const ListType&>(*target->type).element();
       } else if (target->type->id() == TypeId::kMap) {
         target = &static_cast<const MapType&>(*target->type).value();
       }
       if (target->type->id() != TypeId::kStruct) {
-        return InvalidArgument("parent '{}' is a {}, not a struct", parent,
-                               target->type->ToString());
+        return InvalidArgument("parent '{}' of type {} holds no struct", parent,
+                               parent_field->type->ToString());
       }
       owner = target->id;
       full_name = *current_->FindColumnName(target->id) + "." + name;
@@ -363,17 +362,19 @@ SchemaUpdate& SchemaUpdate::UpdateColumnType(std::string_view name, TypePtr new_
       return InvalidArgument("cannot change type {} to {} in format version {}",
                              field->type->ToString(), new_type->ToString(), format_version_);
     }
-    const bool from_date = field->type->id() == TypeId::kDate && new_type->id() != TypeId::kDate;
+    if (field->type->Equals(*new_type)) return Ok();
+    const bool from_date = field->type->id() == TypeId::kDate;
     if (from_date && std::find(partition_source_ids_.begin(), partition_source_ids_.end(),
                                field->id) != partition_source_ids_.end()) {
       return InvalidArgument("it is a partition source; as a {} its partition values would change",
                              new_type->ToString());
     }
     return EditField(field->id, [&](NestedField& f) -> Status {
-      if (from_date) {
+      // An unknown column has only null defaults, which need no conversion.
+      if (f.type->id() != TypeId::kUnknown) {
         for (auto* value : {&f.initial_default, &f.write_default}) {
           if (!*value) continue;
-          FLOE_ASSIGN_OR_RETURN(**value, PromoteDateDefault(**value, new_type));
+          FLOE_ASSIGN_OR_RETURN(**value, PromoteDefault(**value, f.type, new_type));
         }
       }
       f.type = new_type;

@@ -143,9 +143,9 @@ TEST(SchemaUpdateTest, AddColumnFailures) {
       "add column 'DATA': column 'DATA' already exists");
   FLOE_EXPECT_OK(SchemaUpdate(base, kLastColumnId, 2).AddColumn("", "DATA", Int()).Apply());
   EXPECT_EQ(Failure(SchemaUpdate(base, kLastColumnId, 2).AddColumn("data", "x", Int())),
-            "add column 'x': parent 'data' is a string, not a struct");
+            "add column 'x': parent 'data' of type string holds no struct");
   EXPECT_EQ(Failure(SchemaUpdate(base, kLastColumnId, 2).AddColumn("tags", "x", Int())),
-            "add column 'x': parent 'tags' is a string, not a struct");
+            "add column 'x': parent 'tags' of type list<string> holds no struct");
   EXPECT_EQ(Failure(SchemaUpdate(base, kLastColumnId, 2).AddColumn("nope", "x", Int())),
             "add column 'x': no column named 'nope'");
   EXPECT_EQ(Failure(SchemaUpdate(base, kLastColumnId, 2).AddColumn("", "", Int())),
@@ -361,6 +361,22 @@ TEST(SchemaUpdateTest, PromotingADateRewritesItsDefaults) {
   FLOE_ASSERT_OK_AND_ASSIGN(
       auto nanos, SchemaUpdate(base, 30, 3).UpdateColumnType("since", TimestampNs()).Apply());
   EXPECT_EQ(nanos.schema->FindField(30)->initial_default, Json("2017-11-16T00:00:00.000000000"));
+}
+
+TEST(SchemaUpdateTest, PromotingAFloatOrIntKeepsItsDefaultValue) {
+  NestedField ratio = Optional(30, "r", Float());
+  ratio.initial_default = Json(1.5);
+  NestedField count = Optional(31, "c", Int());
+  count.write_default = Json(-3);
+  auto base = Base({ratio, count});
+  FLOE_ASSERT_OK_AND_ASSIGN(auto applied, SchemaUpdate(base, 31, 3)
+                                              .UpdateColumnType("r", Double())
+                                              .UpdateColumnType("c", Long())
+                                              .UpdateColumnType("id", Long())  // unchanged
+                                              .Apply());
+  EXPECT_EQ(applied.schema->FindField(30)->initial_default, Json(1.5));
+  EXPECT_EQ(applied.schema->FindField(31)->write_default, Json(-3));
+  EXPECT_EQ(applied.schema->FindField(31)->type->id(), TypeId::kLong);
 }
 
 TEST(SchemaUpdateTest, UnknownColumnsTakeAnyType) {
