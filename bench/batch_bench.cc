@@ -4,11 +4,10 @@
 // group size does. On a VM, growing is dominated by page faults of the fresh allocations.
 
 #include <benchmark/benchmark.h>
+#include <fmt/core.h>
 
 #include <string>
 #include <vector>
-
-#include <fmt/core.h>
 
 #include "floe/batch/builder.h"
 

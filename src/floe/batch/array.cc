@@ -92,8 +92,8 @@ Status CheckOffsets(const Array& array, int64_t limit, std::string_view what) {
   }
   for (int64_t i = 0; i < array.length(); ++i) {
     if (offsets[i + 1] < offsets[i]) {
-      return CorruptData("{} array: offsets decrease at row {} ({} > {})",
-                         array.type()->ToString(), i, offsets[i], offsets[i + 1]);
+      return CorruptData("{} array: offsets decrease at row {} ({} > {})", array.type()->ToString(),
+                         i, offsets[i], offsets[i + 1]);
     }
   }
   if (offsets[array.length()] > limit) {
@@ -125,8 +125,8 @@ Status Array::Validate() const {
   }
   auto need_values = [&](int64_t bytes) -> Status {
     if (values_.size() < bytes || (bytes > 0 && !values_.data())) {
-      return CorruptData("{} array: values buffer of {} bytes, need {}", type_name,
-                         values_.size(), bytes);
+      return CorruptData("{} array: values buffer of {} bytes, need {}", type_name, values_.size(),
+                         bytes);
     }
     return Ok();
   };

@@ -2,7 +2,8 @@
 
 // An Array is one column of values of one DataType, in Arrow's memory layout:
 //   validity   bitmap, bit set = value present; absent (empty Buffer) when no value is null
-//   values     fixed-width values (bool: a bitmap), or offsets (int32; int64 for large types, list/map
+//   values     fixed-width values (bool: a bitmap), or offsets (int32; int64 for large types,
+//   list/map
 //              int32) with length + 1 entries for binary-like and list/map arrays
 //   data       the bytes of binary-like arrays
 //   children   list/map: one (the elements / entries), struct: one per field

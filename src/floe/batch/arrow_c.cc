@@ -1,13 +1,13 @@
 #include "floe/batch/arrow_c.h"
 
+#include <fmt/core.h>
+
 #include <charconv>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <fmt/core.h>
 
 namespace floe {
 namespace {
@@ -66,8 +66,9 @@ void ExportFieldInto(const Field& field, ArrowSchema* out) {
   out->format = data->format.c_str();
   out->name = data->name.c_str();
   out->metadata = data->metadata.empty() ? nullptr : data->metadata.data();
-  out->flags = (field.nullable ? ARROW_FLAG_NULLABLE : 0) |
-               (type.kind() == TypeKind::kMap && type.keys_sorted() ? ARROW_FLAG_MAP_KEYS_SORTED : 0);
+  out->flags =
+      (field.nullable ? ARROW_FLAG_NULLABLE : 0) |
+      (type.kind() == TypeKind::kMap && type.keys_sorted() ? ARROW_FLAG_MAP_KEYS_SORTED : 0);
   out->n_children = static_cast<int64_t>(n_children);
   out->children = n_children ? data->child_pointers.data() : nullptr;
   out->dictionary = nullptr;
@@ -204,24 +205,42 @@ Result<DataTypePtr> ParseFormat(std::string_view format, const ArrowSchema* sche
   if (format.size() == 1) {
     FLOE_RETURN_IF_ERROR(no_children());
     switch (format[0]) {
-      case 'n': return DataType::Null();
-      case 'b': return DataType::Bool();
-      case 'c': return DataType::Int8();
-      case 'C': return DataType::UInt8();
-      case 's': return DataType::Int16();
-      case 'S': return DataType::UInt16();
-      case 'i': return DataType::Int32();
-      case 'I': return DataType::UInt32();
-      case 'l': return DataType::Int64();
-      case 'L': return DataType::UInt64();
-      case 'e': return DataType::Float16();
-      case 'f': return DataType::Float32();
-      case 'g': return DataType::Float64();
-      case 'z': return DataType::Binary();
-      case 'Z': return DataType::LargeBinary();
-      case 'u': return DataType::String();
-      case 'U': return DataType::LargeString();
-      default: break;
+      case 'n':
+        return DataType::Null();
+      case 'b':
+        return DataType::Bool();
+      case 'c':
+        return DataType::Int8();
+      case 'C':
+        return DataType::UInt8();
+      case 's':
+        return DataType::Int16();
+      case 'S':
+        return DataType::UInt16();
+      case 'i':
+        return DataType::Int32();
+      case 'I':
+        return DataType::UInt32();
+      case 'l':
+        return DataType::Int64();
+      case 'L':
+        return DataType::UInt64();
+      case 'e':
+        return DataType::Float16();
+      case 'f':
+        return DataType::Float32();
+      case 'g':
+        return DataType::Float64();
+      case 'z':
+        return DataType::Binary();
+      case 'Z':
+        return DataType::LargeBinary();
+      case 'u':
+        return DataType::String();
+      case 'U':
+        return DataType::LargeString();
+      default:
+        break;
     }
   } else if (format == "tdD") {
     FLOE_RETURN_IF_ERROR(no_children());
@@ -363,8 +382,8 @@ Result<Array> ImportArrayRec(const ArrowArray* in, const DataTypePtr& type,
   }
   Buffer validity;
   if (in->buffers[0] != nullptr) {
-    validity = Buffer(owner, static_cast<const uint8_t*>(in->buffers[0]),
-                      bit_util::BytesForBits(end));
+    validity =
+        Buffer(owner, static_cast<const uint8_t*>(in->buffers[0]), bit_util::BytesForBits(end));
   } else if (in->null_count != 0) {
     return CorruptData("{} Arrow array: null count {} without a validity bitmap", name,
                        in->null_count);
@@ -384,8 +403,8 @@ Result<Array> ImportArrayRec(const ArrowArray* in, const DataTypePtr& type,
       const int64_t width = type->is_large() ? 8 : 4;
       FLOE_ASSIGN_OR_RETURN(values, wrap(1, (end + 1) * width));
       // The data size is the last offset (the interface carries no sizes).
-      int64_t last = type->is_large() ? values.data_as<int64_t>()[end]
-                                      : values.data_as<int32_t>()[end];
+      int64_t last =
+          type->is_large() ? values.data_as<int64_t>()[end] : values.data_as<int32_t>()[end];
       if (last < 0) return CorruptData("{} Arrow array: negative last offset {}", name, last);
       FLOE_ASSIGN_OR_RETURN(data, wrap(2, last));
       break;
@@ -401,7 +420,8 @@ Result<Array> ImportArrayRec(const ArrowArray* in, const DataTypePtr& type,
     case TypeKind::kStruct: {
       for (int i = 0; i < type->num_fields(); ++i) {
         auto child = ImportArrayRec(in->children[i], type->field(i).type, owner, depth + 1);
-        if (!child) return std::unexpected(std::move(child.error().AddContext(type->field(i).name)));
+        if (!child)
+          return std::unexpected(std::move(child.error().AddContext(type->field(i).name)));
         children.push_back(std::move(*child));
       }
       break;
@@ -421,31 +441,56 @@ Result<Array> ImportArrayRec(const ArrowArray* in, const DataTypePtr& type,
 std::string ArrowFormat(const DataType& type) {
   const char* unit = type.unit() == TimeUnit::kMicro ? "u" : "n";
   switch (type.kind()) {
-    case TypeKind::kNull: return "n";
-    case TypeKind::kBool: return "b";
-    case TypeKind::kInt8: return "c";
-    case TypeKind::kUInt8: return "C";
-    case TypeKind::kInt16: return "s";
-    case TypeKind::kUInt16: return "S";
-    case TypeKind::kInt32: return "i";
-    case TypeKind::kUInt32: return "I";
-    case TypeKind::kInt64: return "l";
-    case TypeKind::kUInt64: return "L";
-    case TypeKind::kFloat16: return "e";
-    case TypeKind::kFloat32: return "f";
-    case TypeKind::kFloat64: return "g";
-    case TypeKind::kDecimal128: return fmt::format("d:{},{}", type.precision(), type.scale());
-    case TypeKind::kDate32: return "tdD";
-    case TypeKind::kTime64: return fmt::format("tt{}", unit);
-    case TypeKind::kTimestamp: return fmt::format("ts{}:{}", unit, type.utc() ? "UTC" : "");
-    case TypeKind::kBinary: return "z";
-    case TypeKind::kString: return "u";
-    case TypeKind::kLargeBinary: return "Z";
-    case TypeKind::kLargeString: return "U";
-    case TypeKind::kFixedSizeBinary: return fmt::format("w:{}", type.byte_width());
-    case TypeKind::kList: return "+l";
-    case TypeKind::kStruct: return "+s";
-    case TypeKind::kMap: return "+m";
+    case TypeKind::kNull:
+      return "n";
+    case TypeKind::kBool:
+      return "b";
+    case TypeKind::kInt8:
+      return "c";
+    case TypeKind::kUInt8:
+      return "C";
+    case TypeKind::kInt16:
+      return "s";
+    case TypeKind::kUInt16:
+      return "S";
+    case TypeKind::kInt32:
+      return "i";
+    case TypeKind::kUInt32:
+      return "I";
+    case TypeKind::kInt64:
+      return "l";
+    case TypeKind::kUInt64:
+      return "L";
+    case TypeKind::kFloat16:
+      return "e";
+    case TypeKind::kFloat32:
+      return "f";
+    case TypeKind::kFloat64:
+      return "g";
+    case TypeKind::kDecimal128:
+      return fmt::format("d:{},{}", type.precision(), type.scale());
+    case TypeKind::kDate32:
+      return "tdD";
+    case TypeKind::kTime64:
+      return fmt::format("tt{}", unit);
+    case TypeKind::kTimestamp:
+      return fmt::format("ts{}:{}", unit, type.utc() ? "UTC" : "");
+    case TypeKind::kBinary:
+      return "z";
+    case TypeKind::kString:
+      return "u";
+    case TypeKind::kLargeBinary:
+      return "Z";
+    case TypeKind::kLargeString:
+      return "U";
+    case TypeKind::kFixedSizeBinary:
+      return fmt::format("w:{}", type.byte_width());
+    case TypeKind::kList:
+      return "+l";
+    case TypeKind::kStruct:
+      return "+s";
+    case TypeKind::kMap:
+      return "+m";
   }
   return "";
 }

@@ -5,11 +5,11 @@
 // description (guarded as the interface recommends, so they coexist with Arrow's own header).
 //
 // Export is zero-copy: the ArrowArray keeps floe's buffers alive until its release callback runs.
-// Import is zero-copy too and takes ownership ("moves" the struct, leaving the source released); the
-// imported buffers call the producer's release when the last floe Array using them goes.
-// Field ids travel as the field metadata key "PARQUET:field_id", as Arrow's Parquet reader does.
-// Row kinds are not part of Arrow and are not exported. Types outside floe's set (date64,
-// time32, second/millisecond timestamps, large lists, dictionaries, unions...) fail to import with
+// Import is zero-copy too and takes ownership ("moves" the struct, leaving the source released);
+// the imported buffers call the producer's release when the last floe Array using them goes. Field
+// ids travel as the field metadata key "PARQUET:field_id", as Arrow's Parquet reader does. Row
+// kinds are not part of Arrow and are not exported. Types outside floe's set (date64, time32,
+// second/millisecond timestamps, large lists, dictionaries, unions...) fail to import with
 // kUnsupported. Imported arrays are checked with Array::Validate(), but the interface carries no
 // buffer sizes, so a producer's wrong pointers cannot be detected.
 
@@ -60,7 +60,7 @@ struct ArrowArray {
 
 namespace floe {
 
-// The format string of a type ("l", "tsu:UTC", "d:10,2", "+m"...); empty for nested types' children.
+// The format string of a type: "l", "tsu:UTC", "d:10,2", "+m"...
 std::string ArrowFormat(const DataType& type);
 
 // Fill *out (which the caller owns and must release with out->release). On error *out is untouched.

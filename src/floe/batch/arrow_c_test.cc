@@ -1,10 +1,10 @@
 #include "floe/batch/arrow_c.h"
 
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "floe/batch/builder.h"
 #include "floe/batch/value.h"
@@ -45,8 +45,9 @@ TEST(ArrowFormatTest, MatchesTheSpecification) {
 }
 
 TEST(ArrowSchemaTest, ExportsNamesFlagsChildrenAndFieldIds) {
-  Field field{"m", DataType::Map(Field{"key", DataType::String(), false, 7},
-                                 Field{"value", DataType::Int64(), true, 8}, true),
+  Field field{"m",
+              DataType::Map(Field{"key", DataType::String(), false, 7},
+                            Field{"value", DataType::Int64(), true, 8}, true),
               false, 6};
   ArrowSchema schema;
   FLOE_ASSERT_OK(ExportField(field, &schema));
@@ -126,28 +127,61 @@ bool IsNullRow(int i) { return i % 5 == 2 || i == 7 || i == 8 || i == 63 || i ==
 
 void AppendSome(ArrayBuilder& builder, const DataType& type, int i) {
   switch (type.kind()) {
-    case TypeKind::kNull: builder.AppendNull(); return;
-    case TypeKind::kBool: static_cast<BooleanBuilder&>(builder).Append(i % 2); return;
-    case TypeKind::kInt8: static_cast<Int8Builder&>(builder).Append(static_cast<int8_t>(i - 50)); return;
-    case TypeKind::kInt16: static_cast<Int16Builder&>(builder).Append(static_cast<int16_t>(i * 300)); return;
+    case TypeKind::kNull:
+      builder.AppendNull();
+      return;
+    case TypeKind::kBool:
+      static_cast<BooleanBuilder&>(builder).Append(i % 2);
+      return;
+    case TypeKind::kInt8:
+      static_cast<Int8Builder&>(builder).Append(static_cast<int8_t>(i - 50));
+      return;
+    case TypeKind::kInt16:
+      static_cast<Int16Builder&>(builder).Append(static_cast<int16_t>(i * 300));
+      return;
     case TypeKind::kInt32:
-    case TypeKind::kDate32: static_cast<Int32Builder&>(builder).Append(i * 1000); return;
+    case TypeKind::kDate32:
+      static_cast<Int32Builder&>(builder).Append(i * 1000);
+      return;
     case TypeKind::kInt64:
     case TypeKind::kTime64:
-    case TypeKind::kTimestamp: static_cast<Int64Builder&>(builder).Append(i * 1000000007LL); return;
-    case TypeKind::kUInt8: static_cast<UInt8Builder&>(builder).Append(static_cast<uint8_t>(i + 180)); return;
+    case TypeKind::kTimestamp:
+      static_cast<Int64Builder&>(builder).Append(i * 1000000007LL);
+      return;
+    case TypeKind::kUInt8:
+      static_cast<UInt8Builder&>(builder).Append(static_cast<uint8_t>(i + 180));
+      return;
     case TypeKind::kUInt16:
-    case TypeKind::kFloat16: static_cast<UInt16Builder&>(builder).Append(static_cast<uint16_t>(0x3c00 + i)); return;
-    case TypeKind::kUInt32: static_cast<UInt32Builder&>(builder).Append(4000000000u + i); return;
-    case TypeKind::kUInt64: static_cast<UInt64Builder&>(builder).Append(18000000000000000000ull + i); return;
-    case TypeKind::kFloat32: static_cast<Float32Builder&>(builder).Append(i * 0.25f); return;
-    case TypeKind::kFloat64: static_cast<Float64Builder&>(builder).Append(i / 3.0); return;
-    case TypeKind::kDecimal128: static_cast<Decimal128Builder&>(builder).Append(static_cast<__int128>(i) * -123456789012345LL); return;
+    case TypeKind::kFloat16:
+      static_cast<UInt16Builder&>(builder).Append(static_cast<uint16_t>(0x3c00 + i));
+      return;
+    case TypeKind::kUInt32:
+      static_cast<UInt32Builder&>(builder).Append(4000000000u + i);
+      return;
+    case TypeKind::kUInt64:
+      static_cast<UInt64Builder&>(builder).Append(18000000000000000000ull + i);
+      return;
+    case TypeKind::kFloat32:
+      static_cast<Float32Builder&>(builder).Append(i * 0.25f);
+      return;
+    case TypeKind::kFloat64:
+      static_cast<Float64Builder&>(builder).Append(i / 3.0);
+      return;
+    case TypeKind::kDecimal128:
+      static_cast<Decimal128Builder&>(builder).Append(static_cast<__int128>(i) *
+                                                      -123456789012345LL);
+      return;
     case TypeKind::kBinary:
-    case TypeKind::kString: static_cast<StringBuilder&>(builder).Append(std::string(i % 4, 'a' + i % 26)); return;
+    case TypeKind::kString:
+      static_cast<StringBuilder&>(builder).Append(std::string(i % 4, 'a' + i % 26));
+      return;
     case TypeKind::kLargeBinary:
-    case TypeKind::kLargeString: static_cast<LargeStringBuilder&>(builder).Append(fmt::format("v{}", i)); return;
-    case TypeKind::kFixedSizeBinary: static_cast<FixedSizeBinaryBuilder&>(builder).Append(fmt::format("{:03}", i)); return;
+    case TypeKind::kLargeString:
+      static_cast<LargeStringBuilder&>(builder).Append(fmt::format("v{}", i));
+      return;
+    case TypeKind::kFixedSizeBinary:
+      static_cast<FixedSizeBinaryBuilder&>(builder).Append(fmt::format("{:03}", i));
+      return;
     case TypeKind::kList: {
       auto& list = static_cast<ListBuilder&>(builder);
       list.Append();
@@ -219,8 +253,7 @@ TEST(ArrowArrayTest, RecordBatchRoundTripsEveryType) {
   EXPECT_EQ(*back.schema(), *batch.schema());
   ASSERT_EQ(back.num_rows(), 64);
   for (int c = 0; c < batch.num_columns(); ++c) {
-    EXPECT_TRUE(ArraysEqual(back.column(c), batch.column(c)))
-        << batch.field(c).name;
+    EXPECT_TRUE(ArraysEqual(back.column(c), batch.column(c))) << batch.field(c).name;
     EXPECT_EQ(back.column(c).null_count(), batch.column(c).null_count()) << batch.field(c).name;
   }
   std::string round_trip_json;
@@ -295,14 +328,15 @@ TEST(ArrowArrayTest, RejectsMalformedAndUnsupportedInput) {
   EXPECT_NE(bad_offsets.error().message().find("offsets decrease"), std::string::npos);
 
   auto unsupported = [](const char* format) {
-    ArrowSchema schema{format, "x", nullptr, 0, 0, nullptr, nullptr,
-                       [](ArrowSchema* s) { s->release = nullptr; }, nullptr};
+    ArrowSchema schema{format, "x",     nullptr, 0,
+                       0,      nullptr, nullptr, [](ArrowSchema* s) { s->release = nullptr; },
+                       nullptr};
     auto type = ImportType(&schema);
     EXPECT_EQ(schema.release, nullptr);
     return type.has_value() ? std::string("ok") : std::string(ErrorKindName(type.error().kind()));
   };
   std::string unsupported_kind(ErrorKindName(ErrorKind::kUnsupported));
-  EXPECT_EQ(unsupported("tdm"), unsupported_kind);    // date64
+  EXPECT_EQ(unsupported("tdm"), unsupported_kind);      // date64
   EXPECT_EQ(unsupported("tsm:UTC"), unsupported_kind);  // milliseconds
   EXPECT_EQ(unsupported("d:40,2,256"), unsupported_kind);
   EXPECT_EQ(unsupported("+L"), unsupported_kind);
@@ -312,8 +346,15 @@ TEST(ArrowArrayTest, RejectsMalformedAndUnsupportedInput) {
 }
 
 TEST(ArrowArrayTest, ImportedTimestampZonesAreUtcInstants) {
-  ArrowSchema schema{"tsn:+01:00", "t", nullptr, ARROW_FLAG_NULLABLE, 0, nullptr, nullptr,
-                     [](ArrowSchema* s) { s->release = nullptr; }, nullptr};
+  ArrowSchema schema{"tsn:+01:00",
+                     "t",
+                     nullptr,
+                     ARROW_FLAG_NULLABLE,
+                     0,
+                     nullptr,
+                     nullptr,
+                     [](ArrowSchema* s) { s->release = nullptr; },
+                     nullptr};
   FLOE_ASSERT_OK_AND_ASSIGN(Field field, ImportField(&schema));
   EXPECT_EQ(*field.type, *DataType::Timestamp(TimeUnit::kNano, true));
   EXPECT_TRUE(field.nullable);

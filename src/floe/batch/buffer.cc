@@ -14,16 +14,15 @@ int64_t RoundUpToAlignment(int64_t n) {
 
 uint8_t* AllocateAligned(int64_t size) {
   return static_cast<uint8_t*>(
-      ::operator new(static_cast<size_t>(size), std::align_val_t{kBufferAlignment}));
+      ::operator new (static_cast<size_t>(size), std::align_val_t{kBufferAlignment}));
 }
 
-void FreeAligned(uint8_t* data) { ::operator delete(data, std::align_val_t{kBufferAlignment}); }
+void FreeAligned(uint8_t* data) { ::operator delete (data, std::align_val_t{kBufferAlignment}); }
 
 // Shares an aligned allocation; size 0 still allocates one block so that data() is never null.
 Buffer AdoptAligned(uint8_t* data, int64_t size) {
-  std::shared_ptr<const void> owner(data, [](const void* p) {
-    FreeAligned(static_cast<uint8_t*>(const_cast<void*>(p)));
-  });
+  std::shared_ptr<const void> owner(
+      data, [](const void* p) { FreeAligned(static_cast<uint8_t*>(const_cast<void*>(p))); });
   return Buffer(std::move(owner), data, size);
 }
 

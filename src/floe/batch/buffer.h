@@ -1,17 +1,17 @@
 #pragma once
 
 // Memory for columnar data. A Buffer is an immutable, reference-counted view of bytes: copies and
-// slices share the storage, which is freed when the last view goes. Memory floe allocates is 64-byte
-// aligned and padded to a multiple of 64 bytes (as Arrow recommends), so SIMD loops may read whole
-// words past the end of a buffer's last value. Buffers may also wrap foreign memory (e.g. an imported
-// Arrow array) whose owner is kept alive by the buffer.
+// slices share the storage, which is freed when the last view goes. Memory floe allocates is
+// 64-byte aligned and padded to a multiple of 64 bytes (as Arrow recommends), so SIMD loops may
+// read whole words past the end of a buffer's last value. Buffers may also wrap foreign memory
+// (e.g. an imported Arrow array) whose owner is kept alive by the buffer.
 //
 // A BufferBuilder is the mutable, move-only counterpart that grows by doubling; Finish() hands its
 // bytes over to a Buffer without copying.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -44,7 +44,9 @@ class Buffer {
   std::span<const uint8_t> span() const { return {data_, static_cast<size_t>(size_)}; }
 
   // Shares storage; the caller keeps offset + length within size().
-  Buffer Slice(int64_t offset, int64_t length) const { return Buffer(owner_, data_ + offset, length); }
+  Buffer Slice(int64_t offset, int64_t length) const {
+    return Buffer(owner_, data_ + offset, length);
+  }
   Buffer Slice(int64_t offset) const { return Slice(offset, size_ - offset); }
 
   const std::shared_ptr<const void>& owner() const { return owner_; }
@@ -116,7 +118,9 @@ class BufferBuilder {
 namespace bit_util {
 
 inline bool GetBit(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
-inline void SetBit(uint8_t* bits, int64_t i) { bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7)); }
+inline void SetBit(uint8_t* bits, int64_t i) {
+  bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+}
 inline void ClearBit(uint8_t* bits, int64_t i) {
   bits[i >> 3] &= static_cast<uint8_t>(~(1u << (i & 7)));
 }

@@ -1,9 +1,9 @@
 #include "floe/batch/buffer.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace floe {
 namespace {

@@ -55,8 +55,9 @@ Result<Array> BaseBinaryBuilder<Offset>::Finish() {
   offsets_.Append(Offset{0});
   FLOE_ASSIGN_OR_RETURN(FinishedValidity validity, FinishValidity());
   if (data_size > std::numeric_limits<Offset>::max()) {
-    return ResourceExhausted("{} array of {} rows holds {} bytes, more than its offsets can address",
-                             type()->ToString(), validity.length, data_size);
+    return ResourceExhausted(
+        "{} array of {} rows holds {} bytes, more than its offsets can address", type()->ToString(),
+        validity.length, data_size);
   }
   return Array(type(), validity.length, std::move(validity.bitmap), std::move(offsets),
                std::move(data), {}, validity.null_count);
@@ -122,10 +123,9 @@ Result<Array> ListBuilder::Finish() {
 StructBuilder::StructBuilder(DataTypePtr type,
                              std::vector<std::unique_ptr<ArrayBuilder>> field_builders)
     : ArrayBuilder(std::move(type)), fields_(std::move(field_builders)) {
-  if (this->type()->kind() != TypeKind::kStruct ||
-      this->type()->num_fields() != num_fields()) {
-    SetError(fmt::format("{} field builders cannot build {}", fields_.size(),
-                         this->type()->ToString()));
+  if (this->type()->kind() != TypeKind::kStruct || this->type()->num_fields() != num_fields()) {
+    SetError(
+        fmt::format("{} field builders cannot build {}", fields_.size(), this->type()->ToString()));
     return;
   }
   for (int i = 0; i < num_fields(); ++i) {
@@ -147,8 +147,7 @@ std::vector<std::unique_ptr<ArrayBuilder>> MakeFieldBuilders(const DataType& typ
 
 }  // namespace
 
-StructBuilder::StructBuilder(DataTypePtr type)
-    : StructBuilder(type, MakeFieldBuilders(*type)) {}
+StructBuilder::StructBuilder(DataTypePtr type) : StructBuilder(type, MakeFieldBuilders(*type)) {}
 
 void StructBuilder::AppendNulls(int64_t n) {
   for (auto& field : fields_) field->AppendNulls(n);
@@ -186,7 +185,9 @@ Result<Array> StructBuilder::Finish() {
 
 MapBuilder::MapBuilder(DataTypePtr type, std::unique_ptr<ArrayBuilder> key_builder,
                        std::unique_ptr<ArrayBuilder> item_builder)
-    : ArrayBuilder(std::move(type)), keys_(std::move(key_builder)), items_(std::move(item_builder)) {
+    : ArrayBuilder(std::move(type)),
+      keys_(std::move(key_builder)),
+      items_(std::move(item_builder)) {
   if (this->type()->kind() != TypeKind::kMap) {
     SetError("a map builder cannot build " + this->type()->ToString());
   } else if (!keys_->type()->Equals(*this->type()->key_field().type) ||
@@ -197,11 +198,11 @@ MapBuilder::MapBuilder(DataTypePtr type, std::unique_ptr<ArrayBuilder> key_build
 }
 
 MapBuilder::MapBuilder(DataTypePtr type)
-    : MapBuilder(type,
-                 MakeBuilder(type->kind() == TypeKind::kMap ? type->key_field().type
-                                                            : DataType::Null()),
-                 MakeBuilder(type->kind() == TypeKind::kMap ? type->item_field().type
-                                                            : DataType::Null())) {}
+    : MapBuilder(
+          type,
+          MakeBuilder(type->kind() == TypeKind::kMap ? type->key_field().type : DataType::Null()),
+          MakeBuilder(type->kind() == TypeKind::kMap ? type->item_field().type
+                                                     : DataType::Null())) {}
 
 Result<Array> MapBuilder::Finish() {
   offsets_.Append(static_cast<int32_t>(keys_->length()));
@@ -212,8 +213,8 @@ Result<Array> MapBuilder::Finish() {
   if (!keys) return std::unexpected(std::move(keys).error());
   if (!items) return std::unexpected(std::move(items).error());
   if (keys->length() != items->length()) {
-    return InvalidArgument("building {}: {} keys but {} values", type()->ToString(),
-                           keys->length(), items->length());
+    return InvalidArgument("building {}: {} keys but {} values", type()->ToString(), keys->length(),
+                           items->length());
   }
   if (keys->null_count() != 0) {
     return InvalidArgument("building {}: {} null keys", type()->ToString(), keys->null_count());

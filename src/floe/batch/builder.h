@@ -1,21 +1,22 @@
 #pragma once
 
-// Builders append values row by row (or many at once) and Finish() into an immutable Array. They are
-// what decoders write into, so the typed builders are final classes whose Append methods are inline
-// and non-virtual: hold the concrete type (Int64Builder, StringBuilder...) in a hot loop. The
-// virtual interface (ArrayBuilder) is for code that walks a schema generically (MakeBuilder) and for
-// nested builders, where each child is reached once per column chunk and then cast to its type.
+// Builders append values row by row (or many at once) and Finish() into an immutable Array. They
+// are what decoders write into, so the typed builders are final classes whose Append methods are
+// inline and non-virtual: hold the concrete type (Int64Builder, StringBuilder...) in a hot loop.
+// The virtual interface (ArrayBuilder) is for code that walks a schema generically (MakeBuilder)
+// and for nested builders, where each child is reached once per column chunk and then cast to its
+// type.
 //
 // Memory grows by doubling; Reserve() ahead of a loop and use UnsafeAppend to skip the capacity
 // checks. The validity bitmap is only created at the first null, so all-valid columns cost nothing.
-// Mistakes that cannot be reported per value (a fixed-size value of the wrong width, a builder of the
-// wrong width for its type, offsets beyond 2 GiB in a 32-bit-offset array, struct children of
+// Mistakes that cannot be reported per value (a fixed-size value of the wrong width, a builder of
+// the wrong width for its type, offsets beyond 2 GiB in a 32-bit-offset array, struct children of
 // unequal lengths) make Finish() fail. Finish() leaves the builder empty and reusable.
 
 #include <cstdint>
 #include <cstring>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -166,6 +167,26 @@ class NumericBuilder final : public ArrayBuilder {
   void AppendValues(std::span<const T> values, const uint8_t* valid_bits, int64_t bits_offset = 0) {
     values_.Append(values.data(), static_cast<int64_t>(values.size_bytes()));
     AppendValidityBitmap(valid_bits, bits_offset, static_cast<int64_t>(values.size()));
+  }
+  // n rows whose validity is valid_bits[bits_offset..+n); non_null holds only the present values,
+  // in order (as a Parquet page stores them), and must have one per set bit.
+  void AppendValuesSpaced(std::span<const T> non_null, const uint8_t* valid_bits,
+                          int64_t bits_offset, int64_t n) {
+    const int64_t bytes = n * static_cast<int64_t>(sizeof(T));
+    values_.Reserve(bytes);
+    T* out = reinterpret_cast<T*>(values_.mutable_data() + values_.size());
+    values_.Resize(values_.size() + bytes);
+    size_t next = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const bool valid = bit_util::GetBit(valid_bits, bits_offset + i);
+      out[i] = valid && next < non_null.size() ? non_null[next] : T{};
+      next += valid;
+    }
+    if (next != non_null.size()) {
+      SetError("AppendValuesSpaced got " + std::to_string(non_null.size()) + " values for " +
+               std::to_string(next) + " present rows");
+    }
+    AppendValidityBitmap(valid_bits, bits_offset, n);
   }
   // n valid rows whose values the caller writes into the returned span (before the next append),
   // e.g. a decoder unpacking straight into the column.

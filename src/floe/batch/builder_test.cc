@@ -1,10 +1,10 @@
 #include "floe/batch/builder.h"
 
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "floe/batch/array.h"
 #include "floe/batch/value.h"
@@ -87,6 +87,27 @@ TEST(NumericBuilderTest, AppendValuesWithBitmapAndUninitialized) {
                                       false, false, false, false}));
   EXPECT_EQ(array.Value<int16_t>(9), 19);
   EXPECT_EQ(array.Value<int16_t>(12), -3);
+}
+
+TEST(NumericBuilderTest, AppendValuesSpacedScattersDenseValues) {
+  Float64Builder builder;
+  builder.Append(-1.0);
+  std::vector<double> dense = {1.5, 2.5, 3.5};
+  uint8_t valid[2] = {0b00000000, 0b10000101};  // rows 8, 10 and 15 of the bitmap present
+  builder.AppendValuesSpaced(dense, valid, 8, 8);
+  FLOE_ASSERT_OK_AND_ASSIGN(Array array, builder.Finish());
+  ASSERT_EQ(array.length(), 9);
+  EXPECT_EQ(array.null_count(), 5);
+  EXPECT_EQ(array.Value<double>(0), -1.0);
+  EXPECT_EQ(array.Value<double>(1), 1.5);
+  EXPECT_TRUE(array.IsNull(2));
+  EXPECT_EQ(array.Value<double>(2), 0.0);
+  EXPECT_EQ(array.Value<double>(3), 2.5);
+  EXPECT_TRUE(array.IsNull(7));
+  EXPECT_EQ(array.Value<double>(8), 3.5);
+
+  builder.AppendValuesSpaced(std::span<const double>(dense).first(2), valid, 8, 8);
+  EXPECT_FALSE(builder.Finish().has_value());  // three present rows, two values
 }
 
 TEST(NumericBuilderTest, WrongWidthForTypeFailsAtFinish) {
@@ -225,8 +246,7 @@ TEST(FixedSizeBinaryBuilderTest, ValuesAndWrongWidth) {
   builder.Append("abc");
   auto result = builder.Finish();
   ASSERT_FALSE(result.has_value());
-  EXPECT_NE(result.error().message().find("row 0: value of 3 bytes, expected 4"),
-            std::string::npos)
+  EXPECT_NE(result.error().message().find("row 0: value of 3 bytes, expected 4"), std::string::npos)
       << result.error().message();
 }
 

@@ -38,10 +38,10 @@ std::string_view UnitName(TimeUnit unit) { return unit == TimeUnit::kMicro ? "us
 
 DataType::DataType(TypeKind kind) : kind_(kind), byte_width_(FixedWidthOf(kind)) {}
 
-#define FLOE_SINGLETON_TYPE(Name, Kind)                                            \
-  DataTypePtr DataType::Name() {                                                   \
-    static const DataTypePtr kType = std::make_shared<DataType>(TypeKind::Kind);   \
-    return kType;                                                                  \
+#define FLOE_SINGLETON_TYPE(Name, Kind)                                          \
+  DataTypePtr DataType::Name() {                                                 \
+    static const DataTypePtr kType = std::make_shared<DataType>(TypeKind::Kind); \
+    return kType;                                                                \
   }
 FLOE_SINGLETON_TYPE(Null, kNull)
 FLOE_SINGLETON_TYPE(Bool, kBool)
@@ -194,31 +194,56 @@ std::string Field::ToString() const {
 
 std::string_view TypeKindName(TypeKind kind) {
   switch (kind) {
-    case TypeKind::kNull: return "null";
-    case TypeKind::kBool: return "bool";
-    case TypeKind::kInt8: return "int8";
-    case TypeKind::kInt16: return "int16";
-    case TypeKind::kInt32: return "int32";
-    case TypeKind::kInt64: return "int64";
-    case TypeKind::kUInt8: return "uint8";
-    case TypeKind::kUInt16: return "uint16";
-    case TypeKind::kUInt32: return "uint32";
-    case TypeKind::kUInt64: return "uint64";
-    case TypeKind::kFloat16: return "halffloat";
-    case TypeKind::kFloat32: return "float";
-    case TypeKind::kFloat64: return "double";
-    case TypeKind::kDecimal128: return "decimal128";
-    case TypeKind::kDate32: return "date32";
-    case TypeKind::kTime64: return "time64";
-    case TypeKind::kTimestamp: return "timestamp";
-    case TypeKind::kBinary: return "binary";
-    case TypeKind::kString: return "string";
-    case TypeKind::kLargeBinary: return "large_binary";
-    case TypeKind::kLargeString: return "large_string";
-    case TypeKind::kFixedSizeBinary: return "fixed_size_binary";
-    case TypeKind::kList: return "list";
-    case TypeKind::kStruct: return "struct";
-    case TypeKind::kMap: return "map";
+    case TypeKind::kNull:
+      return "null";
+    case TypeKind::kBool:
+      return "bool";
+    case TypeKind::kInt8:
+      return "int8";
+    case TypeKind::kInt16:
+      return "int16";
+    case TypeKind::kInt32:
+      return "int32";
+    case TypeKind::kInt64:
+      return "int64";
+    case TypeKind::kUInt8:
+      return "uint8";
+    case TypeKind::kUInt16:
+      return "uint16";
+    case TypeKind::kUInt32:
+      return "uint32";
+    case TypeKind::kUInt64:
+      return "uint64";
+    case TypeKind::kFloat16:
+      return "halffloat";
+    case TypeKind::kFloat32:
+      return "float";
+    case TypeKind::kFloat64:
+      return "double";
+    case TypeKind::kDecimal128:
+      return "decimal128";
+    case TypeKind::kDate32:
+      return "date32";
+    case TypeKind::kTime64:
+      return "time64";
+    case TypeKind::kTimestamp:
+      return "timestamp";
+    case TypeKind::kBinary:
+      return "binary";
+    case TypeKind::kString:
+      return "string";
+    case TypeKind::kLargeBinary:
+      return "large_binary";
+    case TypeKind::kLargeString:
+      return "large_string";
+    case TypeKind::kFixedSizeBinary:
+      return "fixed_size_binary";
+    case TypeKind::kList:
+      return "list";
+    case TypeKind::kStruct:
+      return "struct";
+    case TypeKind::kMap:
+      return "map";
   }
   return "unknown";
 }

@@ -1,8 +1,8 @@
 #pragma once
 
 // The physical and logical types of columnar data, independent of Iceberg: what decoders produce,
-// operators see and writers consume. The set and layout follow Arrow so that a batch can be handed to
-// any Arrow consumer through the C Data Interface (arrow_c.h). Types are immutable and shared as
+// operators see and writers consume. The set and layout follow Arrow so that a batch can be handed
+// to any Arrow consumer through the C Data Interface (arrow_c.h). Types are immutable and shared as
 // DataTypePtr; compare them with Equals (or ==), never by pointer.
 
 #include <cstdint>
@@ -27,12 +27,12 @@ enum class TypeKind : unsigned char {
   kFloat16,  // IEEE half precision, stored as its 16 bits
   kFloat32,
   kFloat64,
-  kDecimal128,  // 16-byte little-endian two's complement unscaled value
-  kDate32,      // days since 1970-01-01
-  kTime64,      // since midnight, in unit()
-  kTimestamp,   // since 1970-01-01T00:00:00, in unit(); utc() tells whether it is an instant
-  kBinary,      // int32 offsets + bytes
-  kString,      // int32 offsets + UTF-8 bytes
+  kDecimal128,   // 16-byte little-endian two's complement unscaled value
+  kDate32,       // days since 1970-01-01
+  kTime64,       // since midnight, in unit()
+  kTimestamp,    // since 1970-01-01T00:00:00, in unit(); utc() tells whether it is an instant
+  kBinary,       // int32 offsets + bytes
+  kString,       // int32 offsets + UTF-8 bytes
   kLargeBinary,  // int64 offsets + bytes
   kLargeString,  // int64 offsets + UTF-8 bytes
   kFixedSizeBinary,
@@ -75,7 +75,8 @@ class DataType {
   static DataTypePtr Float16();
   static DataTypePtr Float32();
   static DataTypePtr Float64();
-  // Precision 1..38; scale may be negative or exceed precision as in Arrow, callers validate further.
+  // Precision 1..38; scale may be negative or exceed precision as in Arrow, callers validate
+  // further.
   static DataTypePtr Decimal128(int32_t precision, int32_t scale);
   static DataTypePtr Date32();
   static DataTypePtr Time64(TimeUnit unit);
@@ -88,7 +89,8 @@ class DataType {
   static DataTypePtr List(Field element);
   static DataTypePtr List(DataTypePtr element_type, bool element_nullable = true);
   static DataTypePtr Struct(std::vector<Field> fields);
-  // The entries child is a non-null struct named "entries" with fields "key" (non-null) and "value".
+  // The entries child is a non-null struct named "entries" with fields "key" (non-null) and
+  // "value".
   static DataTypePtr Map(Field key, Field value, bool keys_sorted = false);
   static DataTypePtr Map(DataTypePtr key_type, DataTypePtr value_type, bool value_nullable = true);
 
@@ -114,14 +116,17 @@ class DataType {
 
   bool is_fixed_width() const;  // one value per byte_width() bytes in the values buffer
   bool is_binary_like() const;  // offsets + data
-  bool is_large() const { return kind_ == TypeKind::kLargeBinary || kind_ == TypeKind::kLargeString; }
+  bool is_large() const {
+    return kind_ == TypeKind::kLargeBinary || kind_ == TypeKind::kLargeString;
+  }
   bool is_nested() const {
     return kind_ == TypeKind::kList || kind_ == TypeKind::kStruct || kind_ == TypeKind::kMap;
   }
 
   bool Equals(const DataType& other) const;
   friend bool operator==(const DataType& a, const DataType& b) { return a.Equals(b); }
-  // Arrow-like spelling: "int64", "decimal128(10, 2)", "timestamp[us, tz=UTC]", "list<item: int32>".
+  // Arrow-like spelling: "int64", "decimal128(10, 2)", "timestamp[us, tz=UTC]", "list<item:
+  // int32>".
   std::string ToString() const;
 
   // Use the factories; public only for make_shared.

@@ -6,17 +6,21 @@ namespace floe {
 
 std::string_view RowKindSymbol(RowKind kind) {
   switch (kind) {
-    case RowKind::kInsert: return "+I";
-    case RowKind::kUpdateBefore: return "-U";
-    case RowKind::kUpdateAfter: return "+U";
-    case RowKind::kDelete: return "-D";
+    case RowKind::kInsert:
+      return "+I";
+    case RowKind::kUpdateBefore:
+      return "-U";
+    case RowKind::kUpdateAfter:
+      return "+U";
+    case RowKind::kDelete:
+      return "-D";
   }
   return "?";
 }
 
 Result<RowKind> ParseRowKind(std::string_view symbol) {
-  for (RowKind kind : {RowKind::kInsert, RowKind::kUpdateBefore, RowKind::kUpdateAfter,
-                       RowKind::kDelete}) {
+  for (RowKind kind :
+       {RowKind::kInsert, RowKind::kUpdateBefore, RowKind::kUpdateAfter, RowKind::kDelete}) {
     if (symbol == RowKindSymbol(kind)) return kind;
   }
   return InvalidArgument("unknown row kind '{}', expected +I, -U, +U or -D", symbol);

@@ -1,9 +1,9 @@
 #include "floe/batch/record_batch.h"
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "floe/batch/builder.h"
 #include "floe/batch/value.h"
@@ -31,8 +31,8 @@ Array Strings(std::vector<std::string> values) {
 }
 
 BatchSchemaPtr TwoColumns(bool id_nullable = false) {
-  return std::make_shared<BatchSchema>(std::vector<Field>{
-      {"id", DataType::Int64(), id_nullable, 1}, {"name", DataType::String(), true, 2}});
+  return std::make_shared<BatchSchema>(std::vector<Field>{{"id", DataType::Int64(), id_nullable, 1},
+                                                          {"name", DataType::String(), true, 2}});
 }
 
 Buffer Kinds(std::vector<RowKind> kinds) {
@@ -40,8 +40,8 @@ Buffer Kinds(std::vector<RowKind> kinds) {
 }
 
 TEST(RowKindTest, SymbolsRoundTrip) {
-  for (RowKind kind : {RowKind::kInsert, RowKind::kUpdateBefore, RowKind::kUpdateAfter,
-                       RowKind::kDelete}) {
+  for (RowKind kind :
+       {RowKind::kInsert, RowKind::kUpdateBefore, RowKind::kUpdateAfter, RowKind::kDelete}) {
     FLOE_ASSERT_OK_AND_ASSIGN(RowKind parsed, ParseRowKind(RowKindSymbol(kind)));
     EXPECT_EQ(parsed, kind);
   }
@@ -51,8 +51,9 @@ TEST(RowKindTest, SymbolsRoundTrip) {
 }
 
 TEST(RecordBatchTest, MakeChecksColumnsAgainstSchema) {
-  FLOE_ASSERT_OK_AND_ASSIGN(RecordBatch batch,
-                            RecordBatch::Make(TwoColumns(), {Int64s({1, 2, 3}), Strings({"a", "b", "c"})}));
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      RecordBatch batch,
+      RecordBatch::Make(TwoColumns(), {Int64s({1, 2, 3}), Strings({"a", "b", "c"})}));
   EXPECT_EQ(batch.num_rows(), 3);
   EXPECT_EQ(batch.num_columns(), 2);
   EXPECT_FALSE(batch.has_row_kinds());
@@ -75,7 +76,8 @@ TEST(RecordBatchTest, MakeChecksColumnsAgainstSchema) {
   EXPECT_NE(wrong_length.error().message().find("column 1 (name) has 1 rows, the batch 2"),
             std::string::npos);
 
-  auto required_null = RecordBatch::Make(TwoColumns(), {Int64s({1, std::nullopt}), Strings({"a", "b"})});
+  auto required_null =
+      RecordBatch::Make(TwoColumns(), {Int64s({1, std::nullopt}), Strings({"a", "b"})});
   ASSERT_FALSE(required_null.has_value());
   EXPECT_NE(required_null.error().message().find("required but has 1 nulls"), std::string::npos);
   EXPECT_TRUE(RecordBatch::Make(TwoColumns(true), {Int64s({1, std::nullopt}), Strings({"a", "b"})})
@@ -83,8 +85,8 @@ TEST(RecordBatchTest, MakeChecksColumnsAgainstSchema) {
 }
 
 TEST(RecordBatchTest, RowKindsAreCheckedAndSliced) {
-  auto kinds = Kinds({RowKind::kInsert, RowKind::kUpdateBefore, RowKind::kUpdateAfter,
-                      RowKind::kDelete});
+  auto kinds =
+      Kinds({RowKind::kInsert, RowKind::kUpdateBefore, RowKind::kUpdateAfter, RowKind::kDelete});
   FLOE_ASSERT_OK_AND_ASSIGN(
       RecordBatch batch,
       RecordBatch::Make(TwoColumns(), {Int64s({1, 2, 2, 3}), Strings({"a", "b", "B", "c"})}, 4,
@@ -126,8 +128,8 @@ TEST(RecordBatchTest, SlicesAndCopiesShareBuffers) {
 }
 
 TEST(RecordBatchTest, SelectColumnsByIndexNameAndFieldId) {
-  FLOE_ASSERT_OK_AND_ASSIGN(
-      RecordBatch batch, RecordBatch::Make(TwoColumns(), {Int64s({1, 2}), Strings({"a", "b"})}));
+  FLOE_ASSERT_OK_AND_ASSIGN(RecordBatch batch,
+                            RecordBatch::Make(TwoColumns(), {Int64s({1, 2}), Strings({"a", "b"})}));
   std::vector<int> order = {1, 0, 1};
   FLOE_ASSERT_OK_AND_ASSIGN(RecordBatch picked, batch.SelectColumns(order));
   EXPECT_EQ(picked.num_columns(), 3);

@@ -1,11 +1,11 @@
 #include "floe/batch/value.h"
 
+#include <fmt/core.h>
+
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <iterator>
-
-#include <fmt/core.h>
 
 #include "floe/batch/array.h"
 #include "floe/util/json.h"

@@ -4,8 +4,8 @@
 // path for tests, debugging and CLI output; hot loops use the typed Array accessors instead.
 //
 // JSON lines follow floe's CLI convention: 64-bit integers exact, decimals as strings ("14.20", or
-// "2E+20" for a negative scale), dates "2017-11-16", times "22:31:08.123456" (nanosecond units: nine
-// digits), timestamps "2017-11-16T22:31:08.123456" with "+00:00" when UTC-adjusted, binary and
+// "2E+20" for a negative scale), dates "2017-11-16", times "22:31:08.123456" (nanosecond units:
+// nine digits), timestamps "2017-11-16T22:31:08.123456" with "+00:00" when UTC-adjusted, binary and
 // fixed as lowercase hex, lists as arrays, structs as objects by field name, maps as arrays of
 // {"key":..,"value":..}, NaN and infinities as the strings "NaN", "Infinity", "-Infinity".
 
@@ -70,8 +70,9 @@ class Value {
 
   Value() = default;  // null
   template <typename T>
-    requires std::is_constructible_v<Variant, T&&> && (!std::is_same_v<std::decay_t<T>, Value>)
-  Value(T&& value) : value_(std::forward<T>(value)) {}
+  requires std::is_constructible_v<Variant, T&&> &&
+      (!std::is_same_v<std::decay_t<T>, Value>)Value(T&& value)
+      : value_(std::forward<T>(value)) {}
   Value(int32_t value) : value_(int64_t{value}) {}
   Value(const char* value) : value_(std::string(value)) {}
 

@@ -1,10 +1,10 @@
 #include "floe/batch/value.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "floe/batch/builder.h"
 #include "floe/testing/testing.h"
@@ -59,7 +59,7 @@ TEST(ValueJsonTest, HalfFloats) {
   EXPECT_EQ(half(0xc000), "-2.0");
   EXPECT_EQ(half(0x7bff), "65504.0");
   EXPECT_EQ(half(0x3555), "0.33325195");
-  EXPECT_EQ(half(0x0400), "6.1035156e-05");  // smallest normal
+  EXPECT_EQ(half(0x0400), "6.1035156e-05");               // smallest normal
   EXPECT_EQ(HalfToFloat(0x0001), std::ldexp(1.0f, -24));  // smallest subnormal
   EXPECT_EQ(half(0x7c00), "\"Infinity\"");
   EXPECT_EQ(half(0xfc00), "\"-Infinity\"");
@@ -103,8 +103,7 @@ TEST(ValueJsonTest, DatesTimesTimestampsIso8601) {
   };
   EXPECT_EQ(ts(TimeUnit::kMicro, false, 1510871468123456), "\"2017-11-16T22:31:08.123456\"");
   EXPECT_EQ(ts(TimeUnit::kMicro, true, 1510871468123456), "\"2017-11-16T22:31:08.123456+00:00\"");
-  EXPECT_EQ(ts(TimeUnit::kNano, false, 1510871468123456789),
-            "\"2017-11-16T22:31:08.123456789\"");
+  EXPECT_EQ(ts(TimeUnit::kNano, false, 1510871468123456789), "\"2017-11-16T22:31:08.123456789\"");
   EXPECT_EQ(ts(TimeUnit::kNano, true, 1510871468123456789),
             "\"2017-11-16T22:31:08.123456789+00:00\"");
   EXPECT_EQ(ts(TimeUnit::kMicro, false, -1), "\"1969-12-31T23:59:59.999999\"");
@@ -122,9 +121,9 @@ TEST(ValueJsonTest, StringsBinaryAndBool) {
             "\"000102ff\"");
   EXPECT_EQ((JsonOf<LargeStringBuilder>(DataType::LargeBinary(), std::string_view("\xab"))),
             "\"ab\"");
-  EXPECT_EQ((JsonOf<FixedSizeBinaryBuilder>(DataType::FixedSizeBinary(2),
-                                            std::string_view("\x0f\xf0"))),
-            "\"0ff0\"");
+  EXPECT_EQ(
+      (JsonOf<FixedSizeBinaryBuilder>(DataType::FixedSizeBinary(2), std::string_view("\x0f\xf0"))),
+      "\"0ff0\"");
   BooleanBuilder bools;
   bools.Append(true);
   bools.Append(false);
@@ -138,13 +137,14 @@ TEST(ValueJsonTest, StringsBinaryAndBool) {
 
 // A batch with every nested kind, printed as JSON lines.
 TEST(RowViewTest, JsonLinesOfNestedRows) {
-  auto point = DataType::Struct({{"x", DataType::Float64()}, {"tags", DataType::List(DataType::String())}});
+  auto point =
+      DataType::Struct({{"x", DataType::Float64()}, {"tags", DataType::List(DataType::String())}});
   auto attrs = DataType::Map(DataType::String(), DataType::Int64());
-  auto schema = std::make_shared<BatchSchema>(std::vector<Field>{
-      {"id", DataType::Int64(), false, 1},
-      {"point", point, true, 2},
-      {"attrs", attrs, true, 3},
-      {"ts", DataType::Timestamp(TimeUnit::kMicro, true), true, 4}});
+  auto schema = std::make_shared<BatchSchema>(
+      std::vector<Field>{{"id", DataType::Int64(), false, 1},
+                         {"point", point, true, 2},
+                         {"attrs", attrs, true, 3},
+                         {"ts", DataType::Timestamp(TimeUnit::kMicro, true), true, 4}});
   Int64Builder ids;
   StructBuilder points(point);
   MapBuilder maps(attrs);
@@ -170,26 +170,26 @@ TEST(RowViewTest, JsonLinesOfNestedRows) {
   stamps.AppendNull();
 
   std::vector<Array> columns;
-  for (ArrayBuilder* builder : std::initializer_list<ArrayBuilder*>{&ids, &points, &maps, &stamps}) {
+  for (ArrayBuilder* builder :
+       std::initializer_list<ArrayBuilder*>{&ids, &points, &maps, &stamps}) {
     FLOE_ASSERT_OK_AND_ASSIGN(Array column, builder->Finish());
     columns.push_back(std::move(column));
   }
   FLOE_ASSERT_OK_AND_ASSIGN(RecordBatch batch, RecordBatch::Make(schema, std::move(columns)));
   std::string lines;
   AppendJsonLines(batch, lines);
-  EXPECT_EQ(lines,
-            R"({"id":9007199254740993,"point":{"x":1.5,"tags":["a","b"]},)"
-            R"("attrs":[{"key":"k","value":-1}],"ts":"1970-01-01T00:00:00.000000+00:00"})"
-            "\n"
-            R"({"id":2,"point":null,"attrs":null,"ts":null})"
-            "\n");
+  EXPECT_EQ(lines, R"({"id":9007199254740993,"point":{"x":1.5,"tags":["a","b"]},)"
+                   R"("attrs":[{"key":"k","value":-1}],"ts":"1970-01-01T00:00:00.000000+00:00"})"
+                   "\n"
+                   R"({"id":2,"point":null,"attrs":null,"ts":null})"
+                   "\n");
 
   RowView row(batch, 0);
   EXPECT_EQ(row.kind(), RowKind::kInsert);
   EXPECT_EQ(row.Get("id"), Value(int64_t{9007199254740993}));
   EXPECT_TRUE(row.Get("missing").is_null());
-  Value expected_point = StructValue{{{"x", Value(1.5)},
-                                      {"tags", ListValue{{Value("a"), Value("b")}}}}};
+  Value expected_point =
+      StructValue{{{"x", Value(1.5)}, {"tags", ListValue{{Value("a"), Value("b")}}}}};
   EXPECT_EQ(row.Get(1), expected_point);
   EXPECT_EQ(row.Get(2), Value(MapValue{{{Value("k"), Value(int64_t{-1})}}}));
   EXPECT_EQ(row.Get(3), Value(TimestampValue{0, TimeUnit::kMicro, true}));
