@@ -6,8 +6,11 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <optional>
+#include <utility>
 
 #include "floe/batch/array.h"
+#include "floe/batch/builder.h"
 #include "floe/util/json.h"
 
 namespace floe {
@@ -342,6 +345,189 @@ void AppendJson(const Array& array, int64_t i, std::string& out) {
       AppendJson(GetValue(array, i), out);
       return;
   }
+}
+
+namespace {
+
+std::string_view ValueKindName(const Value& value) {
+  static constexpr std::string_view kNames[] = {"null",   "bool",    "int64", "uint64", "float",
+                                                "double", "decimal", "date",  "time",   "timestamp",
+                                                "string", "binary",  "list",  "struct", "map"};
+  return kNames[value.variant().index()];
+}
+
+Status Mismatch(const ArrayBuilder& builder, const Value& value) {
+  return InvalidArgument("cannot append a {} value ({}) to a {} column", ValueKindName(value),
+                         value.ToJson(), builder.type()->ToString());
+}
+
+// The value as an integer of type T, when it is an integer that fits.
+template <typename T>
+std::optional<T> AsInteger(const Value& value) {
+  if (value.is<int64_t>()) {
+    int64_t v = value.get<int64_t>();
+    if (std::in_range<T>(v)) return static_cast<T>(v);
+  } else if (value.is<uint64_t>()) {
+    uint64_t v = value.get<uint64_t>();
+    if (std::in_range<T>(v)) return static_cast<T>(v);
+  }
+  return std::nullopt;
+}
+
+template <typename T>
+Status AppendInteger(ArrayBuilder& builder, const Value& value) {
+  std::optional<T> v = AsInteger<T>(value);
+  if (!v) return Mismatch(builder, value);
+  static_cast<NumericBuilder<T>&>(builder).Append(*v);
+  return Ok();
+}
+
+template <typename F>
+Status AppendFloating(ArrayBuilder& builder, const Value& value) {
+  F v;
+  if (value.is<double>()) {
+    v = static_cast<F>(value.get<double>());
+  } else if (value.is<float>()) {
+    v = static_cast<F>(value.get<float>());
+  } else if (value.is<int64_t>()) {
+    v = static_cast<F>(value.get<int64_t>());
+  } else {
+    return Mismatch(builder, value);
+  }
+  static_cast<NumericBuilder<F>&>(builder).Append(v);
+  return Ok();
+}
+
+}  // namespace
+
+Status AppendValue(ArrayBuilder& builder, const Value& value) {
+  if (value.is_null()) {
+    builder.AppendNull();
+    return Ok();
+  }
+  const DataType& type = *builder.type();
+  switch (type.kind()) {
+    case TypeKind::kNull:
+      return Mismatch(builder, value);
+    case TypeKind::kBool:
+      if (!value.is<bool>()) return Mismatch(builder, value);
+      static_cast<BooleanBuilder&>(builder).Append(value.get<bool>());
+      return Ok();
+    case TypeKind::kInt8:
+      return AppendInteger<int8_t>(builder, value);
+    case TypeKind::kInt16:
+      return AppendInteger<int16_t>(builder, value);
+    case TypeKind::kInt32:
+      return AppendInteger<int32_t>(builder, value);
+    case TypeKind::kInt64:
+      return AppendInteger<int64_t>(builder, value);
+    case TypeKind::kUInt8:
+      return AppendInteger<uint8_t>(builder, value);
+    case TypeKind::kUInt16:
+      return AppendInteger<uint16_t>(builder, value);
+    case TypeKind::kUInt32:
+      return AppendInteger<uint32_t>(builder, value);
+    case TypeKind::kUInt64:
+      return AppendInteger<uint64_t>(builder, value);
+    case TypeKind::kFloat16:
+      return Unsupported("appending a Value to a float16 column");
+    case TypeKind::kFloat32:
+      return AppendFloating<float>(builder, value);
+    case TypeKind::kFloat64:
+      return AppendFloating<double>(builder, value);
+    case TypeKind::kDecimal128:
+      if (!value.is<DecimalValue>() || value.get<DecimalValue>().scale != type.scale()) {
+        return Mismatch(builder, value);
+      }
+      static_cast<Decimal128Builder&>(builder).Append(value.get<DecimalValue>().unscaled);
+      return Ok();
+    case TypeKind::kDate32:
+      if (!value.is<DateValue>()) return Mismatch(builder, value);
+      static_cast<Date32Builder&>(builder).Append(value.get<DateValue>().days);
+      return Ok();
+    case TypeKind::kTime64:
+      if (!value.is<TimeValue>() || value.get<TimeValue>().unit != type.unit()) {
+        return Mismatch(builder, value);
+      }
+      static_cast<Time64Builder&>(builder).Append(value.get<TimeValue>().value);
+      return Ok();
+    case TypeKind::kTimestamp:
+      if (!value.is<TimestampValue>() || value.get<TimestampValue>().unit != type.unit() ||
+          value.get<TimestampValue>().utc != type.utc()) {
+        return Mismatch(builder, value);
+      }
+      static_cast<TimestampBuilder&>(builder).Append(value.get<TimestampValue>().value);
+      return Ok();
+    case TypeKind::kString:
+    case TypeKind::kBinary:
+    case TypeKind::kLargeString:
+    case TypeKind::kLargeBinary:
+    case TypeKind::kFixedSizeBinary: {
+      std::string_view bytes;
+      if (value.is<std::string>()) {
+        bytes = value.get<std::string>();
+      } else if (value.is<BinaryValue>() &&
+                 (type.kind() != TypeKind::kString && type.kind() != TypeKind::kLargeString)) {
+        bytes = value.get<BinaryValue>().bytes;
+      } else {
+        return Mismatch(builder, value);
+      }
+      if (type.kind() == TypeKind::kFixedSizeBinary) {
+        if (static_cast<int64_t>(bytes.size()) != type.byte_width())
+          return Mismatch(builder, value);
+        static_cast<FixedSizeBinaryBuilder&>(builder).Append(bytes);
+      } else if (type.is_large()) {
+        static_cast<LargeStringBuilder&>(builder).Append(bytes);
+      } else {
+        static_cast<StringBuilder&>(builder).Append(bytes);
+      }
+      return Ok();
+    }
+    case TypeKind::kList: {
+      if (!value.is<ListValue>()) return Mismatch(builder, value);
+      auto& list = static_cast<ListBuilder&>(builder);
+      list.Append();
+      for (const Value& element : value.get<ListValue>().elements) {
+        FLOE_RETURN_IF_ERROR(AppendValue(*list.value_builder(), element));
+      }
+      return Ok();
+    }
+    case TypeKind::kStruct: {
+      if (!value.is<StructValue>() ||
+          static_cast<int>(value.get<StructValue>().fields.size()) != type.num_fields()) {
+        return Mismatch(builder, value);
+      }
+      auto& record = static_cast<StructBuilder&>(builder);
+      const auto& fields = value.get<StructValue>().fields;
+      for (int f = 0; f < type.num_fields(); ++f) {
+        FLOE_RETURN_IF_ERROR_CTX(AppendValue(*record.field_builder(f), fields[f].second),
+                                 type.field(f).name);
+      }
+      record.Append();
+      return Ok();
+    }
+    case TypeKind::kMap: {
+      if (!value.is<MapValue>()) return Mismatch(builder, value);
+      auto& map = static_cast<MapBuilder&>(builder);
+      map.Append();
+      for (const auto& [key, item] : value.get<MapValue>().entries) {
+        if (key.is_null()) return InvalidArgument("a map key is null");
+        FLOE_RETURN_IF_ERROR(AppendValue(*map.key_builder(), key));
+        FLOE_RETURN_IF_ERROR(AppendValue(*map.item_builder(), item));
+      }
+      return Ok();
+    }
+  }
+  return Mismatch(builder, value);
+}
+
+Result<Array> MakeArray(const DataTypePtr& type, std::span<const Value> values) {
+  auto builder = MakeBuilder(type);
+  builder->Reserve(static_cast<int64_t>(values.size()));
+  for (size_t i = 0; i < values.size(); ++i) {
+    FLOE_RETURN_IF_ERROR_CTX(AppendValue(*builder, values[i]), fmt::format("row {}", i));
+  }
+  return builder->Finish();
 }
 
 bool ArraysEqual(const Array& a, const Array& b) {

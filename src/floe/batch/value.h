@@ -10,6 +10,7 @@
 // {"key":..,"value":..}, NaN and infinities as the strings "NaN", "Infinity", "-Infinity".
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -23,6 +24,7 @@
 namespace floe {
 
 class Array;
+class ArrayBuilder;
 class Value;
 
 struct DecimalValue {
@@ -105,6 +107,15 @@ Value GetValue(const Array& array, int64_t i);
 // Appends row i of an array as JSON, without building a Value.
 void AppendJson(const Array& array, int64_t i, std::string& out);
 void AppendJson(const Value& value, std::string& out);
+
+// Appends a Value to a builder of any type, converting integers and floats where the value fits
+// (range-checked) and matching struct fields by position. Fails on a kind mismatch (an int into a
+// string column, a decimal of another scale, a timestamp of another unit...), after which the
+// builder may hold a partial nested row: discard it. For tests, literals and small inputs;
+// decoders use the typed builders.
+Status AppendValue(ArrayBuilder& builder, const Value& value);
+// An array of the given type from values.
+Result<Array> MakeArray(const DataTypePtr& type, std::span<const Value> values);
 
 // True when both arrays have equal types and rows (by Value: NaN never equals NaN).
 bool ArraysEqual(const Array& a, const Array& b);

@@ -197,6 +197,53 @@ TEST(RowViewTest, JsonLinesOfNestedRows) {
   EXPECT_EQ(RowView(batch, 1).ToJson(), R"({"id":2,"point":null,"attrs":null,"ts":null})");
 }
 
+TEST(MakeArrayTest, ValuesRoundTripThroughBuilders) {
+  auto type = DataType::Struct({{"id", DataType::Int16()},
+                                {"price", DataType::Decimal128(9, 2)},
+                                {"when", DataType::Timestamp(TimeUnit::kMicro, true)},
+                                {"tags", DataType::List(DataType::String())},
+                                {"attrs", DataType::Map(DataType::String(), DataType::Float32())},
+                                {"raw", DataType::FixedSizeBinary(2)}});
+  std::vector<Value> rows = {
+      StructValue{{{"id", Value(7)},
+                   {"price", DecimalValue{1420, 9, 2}},
+                   {"when", TimestampValue{1510871468123456, TimeUnit::kMicro, true}},
+                   {"tags", ListValue{{Value("a"), Value()}}},
+                   {"attrs", MapValue{{{Value("k"), Value(0.5f)}}}},
+                   {"raw", BinaryValue{"\x01\x02"}}}},
+      Value(),
+  };
+  FLOE_ASSERT_OK_AND_ASSIGN(Array array, MakeArray(type, rows));
+  ASSERT_EQ(array.length(), 2);
+  EXPECT_EQ(GetValue(array, 0), rows[0]);
+  EXPECT_TRUE(GetValue(array, 1).is_null());
+  EXPECT_EQ(GetValue(array, 0).ToJson(),
+            R"({"id":7,"price":"14.20","when":"2017-11-16T22:31:08.123456+00:00",)"
+            R"("tags":["a",null],"attrs":[{"key":"k","value":0.5}],"raw":"0102"})");
+}
+
+TEST(MakeArrayTest, RejectsMismatchesAndOutOfRangeIntegers) {
+  std::vector<Value> too_big = {Value(1), Value(int64_t{128})};
+  auto result = MakeArray(DataType::Int8(), too_big);
+  ASSERT_FALSE(result.has_value());
+  EXPECT_NE(result.error().message().find("row 1: cannot append a int64 value (128) to a int8"),
+            std::string::npos)
+      << result.error().message();
+  std::vector<Value> negative = {Value(-1)};
+  EXPECT_FALSE(MakeArray(DataType::UInt32(), negative).has_value());
+  std::vector<Value> text = {Value("x")};
+  EXPECT_FALSE(MakeArray(DataType::Int64(), text).has_value());
+  std::vector<Value> other_scale = {Value(DecimalValue{1, 9, 3})};
+  EXPECT_FALSE(MakeArray(DataType::Decimal128(9, 2), other_scale).has_value());
+  std::vector<Value> other_unit = {Value(TimestampValue{1, TimeUnit::kNano, false})};
+  EXPECT_FALSE(MakeArray(DataType::Timestamp(TimeUnit::kMicro, false), other_unit).has_value());
+  std::vector<Value> bytes_as_string = {Value(BinaryValue{"ab"})};
+  EXPECT_FALSE(MakeArray(DataType::String(), bytes_as_string).has_value());
+  std::vector<Value> wide = {Value(uint64_t{18446744073709551615ull})};
+  FLOE_ASSERT_OK_AND_ASSIGN(Array unsigned_array, MakeArray(DataType::UInt64(), wide));
+  EXPECT_EQ(unsigned_array.Value<uint64_t>(0), 18446744073709551615ull);
+}
+
 TEST(ArraysEqualTest, ComparesTypesAndValuesAcrossSlices) {
   Int32Builder a;
   Int32Builder b;
