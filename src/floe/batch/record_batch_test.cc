@@ -125,6 +125,15 @@ TEST(RecordBatchTest, SlicesAndCopiesShareBuffers) {
   EXPECT_EQ(batch.Slice(9, 1).num_rows(), 0);
   RecordBatch moved = std::move(copy);
   EXPECT_EQ(moved.num_rows(), 4);
+  EXPECT_TRUE(BatchesEqual(moved, batch));
+  EXPECT_FALSE(BatchesEqual(middle, batch));
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      RecordBatch rebuilt,
+      RecordBatch::Make(TwoColumns(), {Int64s({20, 30}), Strings({"b", "c"})}));
+  EXPECT_TRUE(BatchesEqual(middle, rebuilt));
+  FLOE_ASSERT_OK_AND_ASSIGN(RecordBatch deletes,
+                            rebuilt.WithRowKinds(Kinds({RowKind::kDelete, RowKind::kDelete})));
+  EXPECT_FALSE(BatchesEqual(middle, deletes));
 }
 
 TEST(RecordBatchTest, SelectColumnsByIndexNameAndFieldId) {

@@ -540,6 +540,17 @@ bool ArraysEqual(const Array& a, const Array& b) {
   return true;
 }
 
+bool BatchesEqual(const RecordBatch& a, const RecordBatch& b) {
+  if (a.num_rows() != b.num_rows() || !(*a.schema() == *b.schema())) return false;
+  for (int64_t row = 0; row < a.num_rows(); ++row) {
+    if (a.row_kind(row) != b.row_kind(row)) return false;
+  }
+  for (int c = 0; c < a.num_columns(); ++c) {
+    if (!ArraysEqual(a.column(c), b.column(c))) return false;
+  }
+  return true;
+}
+
 Value RowView::Get(int column) const { return GetValue(batch_->column(column), row_); }
 
 Value RowView::Get(std::string_view name) const {

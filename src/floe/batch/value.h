@@ -120,6 +120,9 @@ Result<Array> MakeArray(const DataTypePtr& type, std::span<const Value> values);
 // True when both arrays have equal types and rows (by Value: NaN never equals NaN).
 bool ArraysEqual(const Array& a, const Array& b);
 
+// True when both batches have equal schemas, rows and row kinds.
+bool BatchesEqual(const RecordBatch& a, const RecordBatch& b);
+
 // One row of a batch, by column.
 class RowView {
  public:
