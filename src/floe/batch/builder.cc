@@ -28,6 +28,10 @@ Result<ArrayBuilder::FinishedValidity> ArrayBuilder::FinishValidity() {
   has_validity_ = false;
   length_ = 0;
   null_count_ = 0;
+  if (!type_error_.empty()) {
+    error_.clear();
+    return InvalidArgument("building {}: {}", type_->ToString(), type_error_);
+  }
   if (!error_.empty()) {
     std::string message = std::move(error_);
     error_.clear();
@@ -69,7 +73,7 @@ template class BaseBinaryBuilder<int64_t>;
 FixedSizeBinaryBuilder::FixedSizeBinaryBuilder(DataTypePtr type)
     : ArrayBuilder(std::move(type)), width_(this->type()->byte_width()) {
   if (this->type()->kind() != TypeKind::kFixedSizeBinary) {
-    SetError("a fixed-size binary builder cannot build " + this->type()->ToString());
+    SetTypeError("a fixed-size binary builder cannot build " + this->type()->ToString());
   }
 }
 
@@ -100,9 +104,9 @@ Result<Array> FinishChild(ArrayBuilder& builder, std::string_view what) {
 ListBuilder::ListBuilder(DataTypePtr type, std::unique_ptr<ArrayBuilder> value_builder)
     : ArrayBuilder(std::move(type)), values_(std::move(value_builder)) {
   if (this->type()->kind() != TypeKind::kList) {
-    SetError("a list builder cannot build " + this->type()->ToString());
+    SetTypeError("a list builder cannot build " + this->type()->ToString());
   } else if (!values_->type()->Equals(*this->type()->field(0).type)) {
-    SetError("element builder builds " + values_->type()->ToString());
+    SetTypeError("element builder builds " + values_->type()->ToString());
   }
 }
 
@@ -124,14 +128,14 @@ StructBuilder::StructBuilder(DataTypePtr type,
                              std::vector<std::unique_ptr<ArrayBuilder>> field_builders)
     : ArrayBuilder(std::move(type)), fields_(std::move(field_builders)) {
   if (this->type()->kind() != TypeKind::kStruct || this->type()->num_fields() != num_fields()) {
-    SetError(
+    SetTypeError(
         fmt::format("{} field builders cannot build {}", fields_.size(), this->type()->ToString()));
     return;
   }
   for (int i = 0; i < num_fields(); ++i) {
     if (!fields_[i]->type()->Equals(*this->type()->field(i).type)) {
-      SetError(fmt::format("field {} builder builds {}", this->type()->field(i).name,
-                           fields_[i]->type()->ToString()));
+      SetTypeError(fmt::format("field {} builder builds {}", this->type()->field(i).name,
+                               fields_[i]->type()->ToString()));
     }
   }
 }
@@ -189,11 +193,11 @@ MapBuilder::MapBuilder(DataTypePtr type, std::unique_ptr<ArrayBuilder> key_build
       keys_(std::move(key_builder)),
       items_(std::move(item_builder)) {
   if (this->type()->kind() != TypeKind::kMap) {
-    SetError("a map builder cannot build " + this->type()->ToString());
+    SetTypeError("a map builder cannot build " + this->type()->ToString());
   } else if (!keys_->type()->Equals(*this->type()->key_field().type) ||
              !items_->type()->Equals(*this->type()->item_field().type)) {
-    SetError("key/value builders build " + keys_->type()->ToString() + "/" +
-             items_->type()->ToString());
+    SetTypeError("key/value builders build " + keys_->type()->ToString() + "/" +
+                 items_->type()->ToString());
   }
 }
 

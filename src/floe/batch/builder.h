@@ -75,6 +75,10 @@ class ArrayBuilder {
   void SetError(std::string message) {
     if (error_.empty()) error_ = std::move(message);
   }
+  // Records that the builder cannot build its type at all: every Finish() fails.
+  void SetTypeError(std::string message) {
+    if (type_error_.empty()) type_error_ = std::move(message);
+  }
   // Hands over the bitmap (empty without nulls) and the null count, resets the row count, and fails
   // with a recorded misuse.
   struct FinishedValidity {
@@ -93,6 +97,7 @@ class ArrayBuilder {
   bool has_validity_ = false;
   BitmapBuilder validity_;
   std::string error_;
+  std::string type_error_;
 };
 
 // Builds arrays of the null type.
@@ -140,8 +145,8 @@ class NumericBuilder final : public ArrayBuilder {
  public:
   explicit NumericBuilder(DataTypePtr type = DefaultTypeFor<T>()) : ArrayBuilder(std::move(type)) {
     if (this->type()->byte_width() != static_cast<int32_t>(sizeof(T))) {
-      SetError("a builder of " + std::to_string(sizeof(T)) + "-byte values cannot build " +
-               this->type()->ToString());
+      SetTypeError("a builder of " + std::to_string(sizeof(T)) + "-byte values cannot build " +
+                   this->type()->ToString());
     }
   }
 
@@ -283,8 +288,8 @@ class BaseBinaryBuilder final : public ArrayBuilder {
   explicit BaseBinaryBuilder(DataTypePtr type) : ArrayBuilder(std::move(type)) {
     if (!this->type()->is_binary_like() ||
         this->type()->is_large() != (sizeof(Offset) == sizeof(int64_t))) {
-      SetError("a binary builder with " + std::to_string(sizeof(Offset) * 8) +
-               "-bit offsets cannot build " + this->type()->ToString());
+      SetTypeError("a binary builder with " + std::to_string(sizeof(Offset) * 8) +
+                   "-bit offsets cannot build " + this->type()->ToString());
     }
     offsets_.Append(Offset{0});
   }

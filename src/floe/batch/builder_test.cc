@@ -116,6 +116,7 @@ TEST(NumericBuilderTest, WrongWidthForTypeFailsAtFinish) {
   auto result = builder.Finish();
   ASSERT_FALSE(result.has_value());
   EXPECT_EQ(result.error().kind(), ErrorKind::kInvalidArgument);
+  EXPECT_FALSE(builder.Finish().has_value());  // not only the first time
 }
 
 TEST(NumericBuilderTest, ReusableAfterFinish) {
