@@ -1,8 +1,8 @@
 // How fast decoders can fill builders: values appended per second, one column chunk (Finish
 // included) per iteration. The *Growing cases start every chunk from an empty builder and let it
 // double; the others Reserve() the chunk's row count first, as a decoder that knows its page or row
-// group size does. Growing depends on glibc's heap state: when it trims freed memory back to the OS,
-// every chunk page-faults its fresh pages (measured 7M..1G values/s for the same code); with
+// group size does. Growing depends on glibc's heap state: when it trims freed memory back to the
+// OS, every chunk page-faults its fresh pages (measured 7M..1G values/s for the same code); with
 // MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ raised, growing runs near the reserved rate.
 
 #include <benchmark/benchmark.h>
