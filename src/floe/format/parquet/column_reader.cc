@@ -31,8 +31,8 @@ struct ColumnChunkReader<T>::LevelDecoder {
 
 template <typename T>
 ColumnChunkReader<T>::ColumnChunkReader(std::unique_ptr<PageReader> pages,
-                                        const ColumnDescriptor& column)
-    : pages_(std::move(pages)), column_(column) {}
+                                        const ColumnDescriptor& column, int64_t num_values)
+    : pages_(std::move(pages)), column_(column), num_values_(num_values) {}
 
 template <typename T>
 ColumnChunkReader<T>::~ColumnChunkReader() = default;
@@ -40,15 +40,17 @@ ColumnChunkReader<T>::~ColumnChunkReader() = default;
 template <typename T>
 Result<std::unique_ptr<ColumnChunkReader<T>>> ColumnChunkReader<T>::Make(
     const RandomAccessSource& source, const ColumnChunk& chunk, const ColumnDescriptor& column,
-    std::string context) {
+    std::string context, std::string_view created_by) {
   if (!chunk.meta_data) return CorruptData("{}: column chunk without metadata", context);
   if (chunk.meta_data->type != column.physical_type) {
     return CorruptData("{}: chunk of type {} for a {} column", context,
                        PhysicalTypeName(chunk.meta_data->type),
                        PhysicalTypeName(column.physical_type));
   }
-  FLOE_ASSIGN_OR_RETURN(auto pages, PageReader::Make(source, *chunk.meta_data, std::move(context)));
-  return std::make_unique<ColumnChunkReader<T>>(std::move(pages), column);
+  FLOE_ASSIGN_OR_RETURN(auto pages,
+                        PageReader::Make(source, *chunk.meta_data, std::move(context), created_by));
+  return std::make_unique<ColumnChunkReader<T>>(std::move(pages), column,
+                                                chunk.meta_data->num_values);
 }
 
 template <typename T>
@@ -164,6 +166,10 @@ Result<size_t> InitV1Levels(LevelDecoder& decoder, Encoding encoding, int16_t ma
 template <typename T>
 Result<bool> ColumnChunkReader<T>::NextDataPage() {
   while (true) {
+    // Like other readers, stop once the chunk's values are all read: some writers leave bytes
+    // after the last page inside the chunk's declared size, and empty chunks may have no pages
+    // at the offsets they name.
+    if (levels_read_ >= num_values_) return false;
     FLOE_ASSIGN_OR_RETURN(std::optional<Page> page, pages_->Next());
     if (!page) return false;
     page_offset_ = page->offset;
@@ -283,6 +289,9 @@ Result<BatchCounts> ColumnChunkReader<T>::ReadBatch(size_t max_levels, int16_t* 
       FLOE_RETURN_IF_ERROR_CTX(
           DecodeLevels(*rep_decoder_, column_.max_repetition_level, std::span(rep_levels, n)),
           "repetition levels");
+      if (levels_read_ == 0 && rep_levels[0] != 0) {
+        return CorruptData("the first repetition level is {}, not 0", rep_levels[0]);
+      }
     }
     if (column_.max_definition_level > 0) {
       if (def_levels == nullptr) {
@@ -305,6 +314,7 @@ Result<BatchCounts> ColumnChunkReader<T>::ReadBatch(size_t max_levels, int16_t* 
         fmt::format("{}: page at offset {}", pages_->context(), page_offset_))));
   }
   page_levels_left_ -= n;
+  levels_read_ += static_cast<int64_t>(n);
   return counts;
 }
 

@@ -37,7 +37,8 @@ class ColumnChunkReader {
   static Result<std::unique_ptr<ColumnChunkReader>> Make(const RandomAccessSource& source,
                                                          const ColumnChunk& chunk,
                                                          const ColumnDescriptor& column,
-                                                         std::string context);
+                                                         std::string context,
+                                                         std::string_view created_by = {});
   ~ColumnChunkReader();
 
   // Reads up to max_levels entries. def_levels and rep_levels receive max_levels entries each and
@@ -46,7 +47,8 @@ class ColumnChunkReader {
   Result<BatchCounts> ReadBatch(size_t max_levels, int16_t* def_levels, int16_t* rep_levels,
                                 T* values);
 
-  ColumnChunkReader(std::unique_ptr<PageReader> pages, const ColumnDescriptor& column);
+  ColumnChunkReader(std::unique_ptr<PageReader> pages, const ColumnDescriptor& column,
+                    int64_t num_values);
 
  private:
   struct LevelDecoder;
@@ -71,6 +73,8 @@ class ColumnChunkReader {
   std::unique_ptr<LevelDecoder> rep_decoder_;
   std::unique_ptr<ValueDecoder<T>> values_;
   std::vector<int16_t> scratch_levels_;
+  int64_t num_values_;  // level entries in the chunk, from its metadata
+  int64_t levels_read_ = 0;
 };
 
 // The bit width of levels up to max_level.

@@ -1,6 +1,7 @@
 #include "floe/format/parquet/page_reader.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "floe/format/compression/codec.h"
 #include "floe/format/parquet/metadata_thrift.h"
@@ -33,11 +34,32 @@ Result<compression::Codec> ToCompressionCodec(Codec codec) {
   return Unsupported("compression codec {} is not supported", CodecName(codec));
 }
 
+// Whether the writer is parquet-mr older than 1.2.9 ("parquet-mr version 1.2.5-cdh4.5.0 (build )").
+bool IsOldParquetMr(std::string_view created_by) {
+  constexpr std::string_view kPrefix = "parquet-mr version ";
+  if (!created_by.starts_with(kPrefix)) return false;
+  int parts[3] = {0, 0, 0};
+  size_t i = kPrefix.size();
+  for (int p = 0; p < 3; ++p) {
+    if (i >= created_by.size() || created_by[i] < '0' || created_by[i] > '9') return false;
+    while (i < created_by.size() && created_by[i] >= '0' && created_by[i] <= '9' &&
+           parts[p] < 100000) {
+      parts[p] = parts[p] * 10 + (created_by[i++] - '0');
+    }
+    if (p < 2) {
+      if (i >= created_by.size() || created_by[i] != '.') return false;
+      ++i;
+    }
+  }
+  return std::tie(parts[0], parts[1], parts[2]) < std::make_tuple(1, 2, 9);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<PageReader>> PageReader::Make(const RandomAccessSource& source,
                                                      const ColumnMetaData& metadata,
-                                                     std::string context) {
+                                                     std::string context,
+                                                     std::string_view created_by) {
   FLOE_RETURN_IF_ERROR_CTX(ToCompressionCodec(metadata.codec), context);
   // Some writers store a dictionary page offset of 0 (or past the data pages) when there is no
   // dictionary: the chunk then starts at the first data page.
@@ -50,8 +72,13 @@ Result<std::unique_ptr<PageReader>> PageReader::Make(const RandomAccessSource& s
     return CorruptData("{}: chunk at offset {} of {} bytes", context, start,
                        metadata.total_compressed_size);
   }
-  auto chunk = source.Read(static_cast<uint64_t>(start),
-                           static_cast<uint64_t>(metadata.total_compressed_size));
+  auto length = static_cast<uint64_t>(metadata.total_compressed_size);
+  if (IsOldParquetMr(created_by) && static_cast<uint64_t>(start) + length < source.size()) {
+    constexpr uint64_t kMaxDictionaryHeaderSize = 100;
+    length =
+        std::min(length + kMaxDictionaryHeaderSize, source.size() - static_cast<uint64_t>(start));
+  }
+  auto chunk = source.Read(static_cast<uint64_t>(start), length);
   if (!chunk) return std::unexpected(std::move(chunk.error().AddContext(context)));
   return std::unique_ptr<PageReader>(
       new PageReader(std::move(*chunk), start, metadata.codec, std::move(context)));
@@ -86,8 +113,12 @@ Result<std::optional<Page>> PageReader::NextPage() {
     return CorruptData("page at offset {}: {} compressed bytes, the chunk has {} left", offset,
                        h.compressed_page_size, chunk_.size() - pos_);
   }
-  if (h.uncompressed_page_size < 0 || h.uncompressed_page_size > kMaxPageSize) {
+  if (h.uncompressed_page_size < 0) {
     return CorruptData("page at offset {}: uncompressed size {}", offset, h.uncompressed_page_size);
+  }
+  if (h.uncompressed_page_size > kMaxPageSize) {
+    return ResourceExhausted("page at offset {}: {} bytes uncompressed, more than the limit of {}",
+                             offset, h.uncompressed_page_size, kMaxPageSize);
   }
   std::span<const std::byte> stored =
       std::span(chunk_).subspan(pos_, static_cast<size_t>(h.compressed_page_size));

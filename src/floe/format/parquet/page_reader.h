@@ -12,6 +12,8 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "floe/format/parquet/metadata.h"
@@ -33,9 +35,12 @@ class PageReader {
   static constexpr int32_t kMaxPageSize = 512 << 20;
 
   // `context` names the column in errors (e.g. "file.parquet: row group 0: column a.b").
+  // `created_by` is the file's writer: parquet-mr before 1.2.9 left the dictionary page header
+  // out of the chunk size, so chunks of those files are read with some slack.
   static Result<std::unique_ptr<PageReader>> Make(const RandomAccessSource& source,
                                                   const ColumnMetaData& metadata,
-                                                  std::string context);
+                                                  std::string context,
+                                                  std::string_view created_by = {});
 
   // The next dictionary or data page, or nullopt after the last one.
   Result<std::optional<Page>> Next();
