@@ -8,6 +8,7 @@
 #include <random>
 #include <set>
 
+#include "floe/format/parquet/file_reader.h"
 #include "floe/format/parquet/footer.h"
 #include "floe/format/parquet/source.h"
 #include "floe/testing/testing.h"
@@ -252,11 +253,8 @@ TEST(ColumnReaderTest, CodecsDecodeTheSameValues) {
 
 // Reads a whole column chunk, returning the number of level entries.
 template <typename T>
-Result<int64_t> CountChunk(const RandomAccessSource& source, const ColumnChunk& chunk,
-                           const ColumnDescriptor& column, const std::string& context,
-                           const std::string& created_by) {
-  FLOE_ASSIGN_OR_RETURN(auto reader,
-                        ColumnChunkReader<T>::Make(source, chunk, column, context, created_by));
+Result<int64_t> CountChunk(const FileReader& file, size_t row_group, size_t column) {
+  FLOE_ASSIGN_OR_RETURN(auto reader, file.ReadColumn<T>(row_group, column));
   constexpr size_t kBatch = 1024;
   std::vector<int16_t> defs(kBatch), reps(kBatch);
   std::unique_ptr<T[]> values(new T[kBatch]);
@@ -271,54 +269,46 @@ Result<int64_t> CountChunk(const RandomAccessSource& source, const ColumnChunk& 
 }
 
 // Reads every column chunk of a file; checks the level counts against the metadata.
-Status ReadWholeSource(const RandomAccessSource& source_ref) {
-  const RandomAccessSource* source = &source_ref;
-  const std::string& path = source->name();
-  FLOE_ASSIGN_OR_RETURN(FileMetaData m, ReadFooter(*source));
-  auto tree_or = SchemaTree::Make(m.schema);
-  if (!tree_or) return std::unexpected(std::move(tree_or.error().AddContext(path)));
-  const SchemaTree& tree = *tree_or;
-  FLOE_RETURN_IF_ERROR_CTX(CheckRowGroups(m, tree), path);
-  std::string creator = m.created_by.value_or("");
+Status ReadWholeSource(std::unique_ptr<RandomAccessSource> source) {
+  FLOE_ASSIGN_OR_RETURN(auto file, FileReader::Open(std::move(source)));
+  const FileMetaData& m = file->metadata();
   for (size_t g = 0; g < m.row_groups.size(); ++g) {
     const RowGroup& group = m.row_groups[g];
-    for (size_t c = 0; c < tree.columns().size(); ++c) {
-      const ColumnDescriptor& column = tree.columns()[c];
-      const ColumnChunk& chunk = group.columns[c];
-      std::string context =
-          fmt::format("{}: row group {}: column {}", fs::path(path).filename().string(), g,
-                      column.dotted_path());
+    for (size_t c = 0; c < file->schema().columns().size(); ++c) {
+      const ColumnDescriptor& column = file->schema().columns()[c];
       Result<int64_t> levels = InternalError("unset");
       switch (column.physical_type) {
         case PhysicalType::kBoolean:
-          levels = CountChunk<bool>(*source, chunk, column, context, creator);
+          levels = CountChunk<bool>(*file, g, c);
           break;
         case PhysicalType::kInt32:
-          levels = CountChunk<int32_t>(*source, chunk, column, context, creator);
+          levels = CountChunk<int32_t>(*file, g, c);
           break;
         case PhysicalType::kInt64:
-          levels = CountChunk<int64_t>(*source, chunk, column, context, creator);
+          levels = CountChunk<int64_t>(*file, g, c);
           break;
         case PhysicalType::kInt96:
-          levels = CountChunk<Int96>(*source, chunk, column, context, creator);
+          levels = CountChunk<Int96>(*file, g, c);
           break;
         case PhysicalType::kFloat:
-          levels = CountChunk<float>(*source, chunk, column, context, creator);
+          levels = CountChunk<float>(*file, g, c);
           break;
         case PhysicalType::kDouble:
-          levels = CountChunk<double>(*source, chunk, column, context, creator);
+          levels = CountChunk<double>(*file, g, c);
           break;
         default:
-          levels = CountChunk<ByteArray>(*source, chunk, column, context, creator);
+          levels = CountChunk<ByteArray>(*file, g, c);
           break;
       }
       if (!levels) return std::unexpected(levels.error());
-      if (*levels != chunk.meta_data->num_values) {
-        return CorruptData("{}: {} level entries, the metadata says {}", context, *levels,
-                           chunk.meta_data->num_values);
+      std::string where = fmt::format("{}: row group {}: column {}", file->source().name(), g,
+                                      column.dotted_path());
+      if (*levels != group.columns[c].meta_data->num_values) {
+        return CorruptData("{}: {} level entries, the metadata says {}", where, *levels,
+                           group.columns[c].meta_data->num_values);
       }
       if (column.max_repetition_level == 0 && *levels != group.num_rows) {
-        return CorruptData("{}: {} values in a row group of {} rows", context, *levels,
+        return CorruptData("{}: {} values in a row group of {} rows", where, *levels,
                            group.num_rows);
       }
     }
@@ -328,7 +318,7 @@ Status ReadWholeSource(const RandomAccessSource& source_ref) {
 
 Status ReadWholeFile(const fs::path& path) {
   FLOE_ASSIGN_OR_RETURN(auto source, OpenLocalFile(path));
-  return ReadWholeSource(*source);
+  return ReadWholeSource(std::move(source));
 }
 
 // Corrupting bytes anywhere in the pages of small files never crashes the reader or makes it
@@ -344,7 +334,7 @@ TEST(ColumnReaderTest, SurvivesCorruptedPages) {
     auto text = testing::ReadFileOrDie(Data(name));
     std::vector<std::byte> file(reinterpret_cast<const std::byte*>(text.data()),
                                 reinterpret_cast<const std::byte*>(text.data()) + text.size());
-    FLOE_ASSERT_OK(ReadWholeSource(*MakeMemorySource(file, name)));
+    FLOE_ASSERT_OK(ReadWholeSource(MakeMemorySource(file, name)));
     uint32_t footer = static_cast<uint32_t>(file[file.size() - 8]) |
                       static_cast<uint32_t>(file[file.size() - 7]) << 8 |
                       static_cast<uint32_t>(file[file.size() - 6]) << 16;
@@ -357,7 +347,7 @@ TEST(ColumnReaderTest, SurvivesCorruptedPages) {
         size_t at = 4 + rng() % (pages_end - 4);
         copy[at] = trial % 2 ? static_cast<std::byte>(rng()) : copy[at] ^ std::byte{0x80};
       }
-      errors += !ReadWholeSource(*MakeMemorySource(std::move(copy), name)).has_value();
+      errors += !ReadWholeSource(MakeMemorySource(std::move(copy), name)).has_value();
     }
     EXPECT_GT(errors, 0);
   }
