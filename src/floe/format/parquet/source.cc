@@ -69,7 +69,7 @@ class MemorySource final : public RandomAccessSource {
       return CorruptData("{}: read of {} bytes at offset {} past the end ({} bytes)", name_,
                          out.size(), offset, bytes_.size());
     }
-    std::memcpy(out.data(), bytes_.data() + offset, out.size());
+    if (!out.empty()) std::memcpy(out.data(), bytes_.data() + offset, out.size());
     return Ok();
   }
 

@@ -48,6 +48,7 @@ constexpr auto MakeTable(std::integer_sequence<int, kWidths...>) {
 }  // namespace
 
 void UnpackBits32(const uint8_t* in, size_t count, int bit_width, uint32_t* out) {
+  if (count == 0) return;  // in and out may be null
   if (bit_width == 0) {
     std::memset(out, 0, count * sizeof(uint32_t));
     return;
@@ -62,6 +63,7 @@ void UnpackBits32(const uint8_t* in, size_t count, int bit_width, uint32_t* out)
 }
 
 void UnpackBits64(const uint8_t* in, size_t count, int bit_width, uint64_t* out) {
+  if (count == 0) return;  // in and out may be null
   if (bit_width == 0) {
     std::memset(out, 0, count * sizeof(uint64_t));
     return;
@@ -96,6 +98,7 @@ void UnpackBits64(const uint8_t* in, size_t count, int bit_width, uint64_t* out)
 
 void PackBits64(const uint64_t* values, size_t count, int bit_width, uint8_t* out) {
   size_t bytes = BitPackedBytes(count, bit_width);
+  if (bytes == 0) return;
   std::memset(out, 0, bytes);
   for (size_t i = 0; i < count; ++i) {
     size_t bit = i * static_cast<size_t>(bit_width);

@@ -16,7 +16,7 @@ class PlainFixedDecoder final : public ValueDecoder<T> {
       return CorruptData("PLAIN: {} values need {} bytes at offset {}, the page has {}", out.size(),
                          bytes, pos_, data_.size() - pos_);
     }
-    std::memcpy(out.data(), data_.data() + pos_, bytes);
+    if (bytes != 0) std::memcpy(out.data(), data_.data() + pos_, bytes);
     pos_ += bytes;
     return Ok();
   }
