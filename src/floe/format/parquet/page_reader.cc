@@ -164,6 +164,10 @@ Result<std::optional<Page>> PageReader::NextPage() {
     }
     compressed = compressed && v2.is_compressed;
   }
+  if (!compressed && stored.size() != static_cast<size_t>(h.uncompressed_page_size)) {
+    return CorruptData("uncompressed page at offset {}: {} bytes stored, {} declared", offset,
+                       stored.size(), h.uncompressed_page_size);
+  }
   page.data.resize(static_cast<size_t>(h.uncompressed_page_size));
   std::copy_n(stored.begin(), levels, page.data.begin());
   std::span<const std::byte> body = stored.subspan(levels);
@@ -178,10 +182,6 @@ Result<std::optional<Page>> PageReader::NextPage() {
       }
     }
   } else {
-    if (body.size() != out.size()) {
-      return CorruptData("uncompressed page at offset {}: {} bytes stored, {} declared", offset,
-                         body.size() + levels, h.uncompressed_page_size);
-    }
     std::copy(body.begin(), body.end(), out.begin());
   }
   return page;
