@@ -24,21 +24,19 @@ class Decoder {
         size_(data.size()),
         base_offset_(base_offset) {}
 
+  // A varint of at most 10 bytes. Like Avro's Java decoder, bits beyond the 64th in the tenth byte
+  // are dropped rather than rejected: some writers encode out-of-range values that way, and every
+  // other reader accepts them.
   Result<int64_t> ReadLong() {
-    // Fast path: the varint ends within the next 10 bytes.
     uint64_t value = 0;
-    int shift = 0;
     size_t pos = pos_;
-    while (pos < size_) {
+    for (int shift = 0; shift < 70 && pos < size_; shift += 7) {
       uint8_t b = data_[pos++];
-      if (shift == 63 && b > 1) break;  // more than 64 bits
       value |= uint64_t(b & 0x7F) << shift;
       if ((b & 0x80) == 0) {
         pos_ = pos;
         return static_cast<int64_t>((value >> 1) ^ (~(value & 1) + 1));
       }
-      shift += 7;
-      if (shift > 63) break;
     }
     return VarintError(pos);
   }
@@ -131,7 +129,7 @@ class Decoder {
     if (pos >= size_ && pos - pos_ < 10) {
       return CorruptData("truncated varint at offset {}", offset());
     }
-    return CorruptData("varint longer than 64 bits at offset {}", offset());
+    return CorruptData("varint longer than 10 bytes at offset {}", offset());
   }
 
   const uint8_t* data_ = nullptr;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 namespace floe::avro {
@@ -592,6 +593,22 @@ Json CanonicalJson(const Node& node, std::set<const Node*>& defined) {
 Json Schema::ToJson() const {
   std::set<const Node*> defined;
   return NodeToJson(*root_, "", defined);
+}
+
+uint64_t Fingerprint64(std::string_view canonical_form) {
+  constexpr uint64_t kEmpty = 0xc15d213aa4d7a795ull;
+  static const auto kTable = [] {
+    std::array<uint64_t, 256> table{};
+    for (uint64_t i = 0; i < 256; ++i) {
+      uint64_t fp = i;
+      for (int j = 0; j < 8; ++j) fp = (fp >> 1) ^ (kEmpty & (0 - (fp & 1)));
+      table[i] = fp;
+    }
+    return table;
+  }();
+  uint64_t fp = kEmpty;
+  for (char c : canonical_form) fp = (fp >> 8) ^ kTable[(fp ^ static_cast<uint8_t>(c)) & 0xFF];
+  return fp;
 }
 
 std::string Schema::CanonicalForm() const {

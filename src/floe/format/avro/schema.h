@@ -134,6 +134,9 @@ class Schema {
   const Node* root_ = nullptr;
 };
 
+// The CRC-64-AVRO (Rabin) fingerprint of a schema's canonical form, as single-object encoding uses.
+uint64_t Fingerprint64(std::string_view canonical_form);
+
 // Whether s is a valid Avro name: [A-Za-z_][A-Za-z0-9_]*.
 bool IsValidName(std::string_view s);
 
