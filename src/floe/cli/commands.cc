@@ -2,10 +2,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include "floe/cli/cat_command.h"
+
 namespace floe::cli {
 
 void AddCommands(CLI::App& app, int& exit_code) {
   exit_code = kExitOk;
+  AddCatCommand(app, exit_code);
   auto* inspect = app.add_subcommand("inspect", "Show the structure of a file");
   inspect->require_subcommand(1);
   AddInspectParquet(*inspect, exit_code);
