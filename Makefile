@@ -3,7 +3,7 @@
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc)
 
-.PHONY: all release debug asan test test-asan demo bootstrap format clean
+.PHONY: all release asan test test-asan demo bootstrap peers format clean
 
 all: release
 
@@ -22,10 +22,14 @@ release: build/release/build.ninja
 asan: build/asan/build.ninja
 	@cmake --build build/asan -j $(JOBS)
 
-test: release
+# The cross-checks against other engines run when ../shared/peers is there: install them first.
+peers:
+	@if [ -x ../shared/peers/setup ]; then ../shared/peers/setup >/dev/null; fi
+
+test: release peers
 	@scripts/run-tests build/release
 
-test-asan: asan
+test-asan: asan peers
 	@scripts/run-tests build/asan
 
 demo: release

@@ -5,14 +5,13 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "floe/format/avro/container.h"
 #include "floe/format/avro/datum_json.h"
+#include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
 
 namespace floe::avro {
@@ -20,27 +19,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path PeersHome() {
-  if (const char* env = std::getenv("FLOE_PEERS_HOME"); env != nullptr && *env != '\0') return env;
-  const char* home = std::getenv("HOME");
-  return fs::path(home != nullptr ? home : "/root") / ".cache" / "floe-peers";
-}
-
-bool PeerInstalled() { return fs::exists(PeersHome() / "node_modules" / "avsc"); }
+bool PeerInstalled() { return floe::testing::PeerInstalled("avsc"); }
 
 // Runs avro-cat on a file and returns its JSON lines.
 Result<std::vector<Json>> AvroCat(const fs::path& file) {
-  std::string command =
-      fmt::format("'{}' '{}' 2>&1", (floe::testing::SharedDir() / "peers" / "avro-cat").string(),
-                  file.string());
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return IOError("cannot run avro-cat");
-  std::string output;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, n);
-  int status = pclose(pipe);
-  if (status != 0) return IOError("avro-cat failed on {}: {}", file.string(), output);
+  FLOE_ASSIGN_OR_RETURN(std::string output, floe::testing::RunPeer("avro-cat", {file.string()}));
   std::vector<Json> lines;
   std::istringstream in(output);
   std::string line;
