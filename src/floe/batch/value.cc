@@ -11,6 +11,7 @@
 
 #include "floe/batch/array.h"
 #include "floe/batch/builder.h"
+#include "floe/util/calendar.h"
 #include "floe/util/json.h"
 
 namespace floe {
@@ -63,53 +64,10 @@ void AppendDecimal(__int128 unscaled, int32_t scale, std::string& out) {
   out.append(digits, digits.size() - scale, std::string::npos);
 }
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-// Proleptic Gregorian civil date from days since 1970-01-01 (the usual era-based computation).
-void AppendDate(int64_t days, std::string& out) {
-  int64_t z = days + 719468;
-  int64_t era = FloorDiv(z, 146097);
-  int64_t day_of_era = z - era * 146097;
-  int64_t year_of_era =
-      (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-  int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-  int64_t month_index = (5 * day_of_year + 2) / 153;
-  int64_t day = day_of_year - (153 * month_index + 2) / 5 + 1;
-  int64_t month = month_index < 10 ? month_index + 3 : month_index - 9;
-  int64_t year = year_of_era + era * 400 + (month <= 2 ? 1 : 0);
-  // ISO-8601 expanded years carry a sign beyond four digits.
-  if (year > 9999) {
-    fmt::format_to(std::back_inserter(out), "+{}-{:02}-{:02}", year, month, day);
-  } else if (year < 0) {
-    fmt::format_to(std::back_inserter(out), "-{:04}-{:02}-{:02}", -year, month, day);
-  } else {
-    fmt::format_to(std::back_inserter(out), "{:04}-{:02}-{:02}", year, month, day);
-  }
-}
-
 int64_t UnitsPerSecond(TimeUnit unit) { return unit == TimeUnit::kMicro ? 1000000 : 1000000000; }
 
-// Time of day from units since midnight (0 <= value < one day).
-void AppendTimeOfDay(int64_t value, TimeUnit unit, std::string& out) {
-  int64_t per_second = UnitsPerSecond(unit);
-  int64_t seconds = value / per_second;
-  int64_t fraction = value % per_second;
-  fmt::format_to(std::back_inserter(out), "{:02}:{:02}:{:02}.", seconds / 3600, seconds / 60 % 60,
-                 seconds % 60);
-  if (unit == TimeUnit::kMicro) {
-    fmt::format_to(std::back_inserter(out), "{:06}", fraction);
-  } else {
-    fmt::format_to(std::back_inserter(out), "{:09}", fraction);
-  }
-}
-
 void AppendTimestamp(int64_t value, TimeUnit unit, bool utc, std::string& out) {
-  int64_t per_day = UnitsPerSecond(unit) * 86400;
-  int64_t days = FloorDiv(value, per_day);
-  AppendDate(days, out);
-  out.push_back('T');
-  AppendTimeOfDay(value - days * per_day, unit, out);
-  if (utc) out += "+00:00";
+  AppendIsoTimestamp(out, value, UnitsPerSecond(unit), utc);
 }
 
 void AppendTime(int64_t value, TimeUnit unit, std::string& out) {
@@ -119,17 +77,7 @@ void AppendTime(int64_t value, TimeUnit unit, std::string& out) {
     fmt::format_to(std::back_inserter(out), "{}", value);
     return;
   }
-  AppendTimeOfDay(value, unit, out);
-}
-
-void AppendHex(std::string_view bytes, std::string& out) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  out.reserve(out.size() + bytes.size() * 2);
-  for (char c : bytes) {
-    auto byte = static_cast<unsigned char>(c);
-    out.push_back(kDigits[byte >> 4]);
-    out.push_back(kDigits[byte & 15]);
-  }
+  AppendIsoTimeOfDay(out, value, UnitsPerSecond(unit));
 }
 
 template <typename F>
@@ -169,7 +117,7 @@ void AppendJson(const Value& value, std::string& out) {
         } else if constexpr (std::is_same_v<T, DecimalValue>) {
           AppendQuoted([&] { AppendDecimal(v.unscaled, v.scale, out); }, out);
         } else if constexpr (std::is_same_v<T, DateValue>) {
-          AppendQuoted([&] { AppendDate(v.days, out); }, out);
+          AppendQuoted([&] { AppendIsoDate(out, v.days); }, out);
         } else if constexpr (std::is_same_v<T, TimeValue>) {
           AppendQuoted([&] { AppendTime(v.value, v.unit, out); }, out);
         } else if constexpr (std::is_same_v<T, TimestampValue>) {
@@ -177,7 +125,7 @@ void AppendJson(const Value& value, std::string& out) {
         } else if constexpr (std::is_same_v<T, std::string>) {
           AppendJsonString(out, v);
         } else if constexpr (std::is_same_v<T, BinaryValue>) {
-          AppendQuoted([&] { AppendHex(v.bytes, out); }, out);
+          AppendQuoted([&] { AppendHex(out, v.bytes); }, out);
         } else if constexpr (std::is_same_v<T, ListValue>) {
           out.push_back('[');
           for (size_t i = 0; i < v.elements.size(); ++i) {
@@ -304,7 +252,7 @@ void AppendJson(const Array& array, int64_t i, std::string& out) {
     case TypeKind::kBinary:
     case TypeKind::kLargeBinary:
     case TypeKind::kFixedSizeBinary:
-      AppendQuoted([&] { AppendHex(array.GetView(i), out); }, out);
+      AppendQuoted([&] { AppendHex(out, array.GetView(i)); }, out);
       return;
     case TypeKind::kList: {
       out.push_back('[');

@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <chrono>
 #include <cmath>
 #include <string_view>
 
 #include "floe/spec/literal.h"
+#include "floe/util/calendar.h"
 
 namespace floe {
 namespace {
@@ -16,26 +16,10 @@ constexpr int64_t kMicrosPerSecond = 1'000'000;
 constexpr int64_t kNanosPerSecond = 1'000'000'000;
 constexpr int64_t kSecondsPerDay = 86'400;
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
-
-struct CivilDate {
-  int year;
-  unsigned month;
-  unsigned day;
-};
-
-CivilDate CivilFromDays(int64_t days) {
-  const std::chrono::year_month_day ymd{std::chrono::sys_days{std::chrono::days{days}}};
-  return {static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-          static_cast<unsigned>(ymd.day())};
-}
-
-// java.time's ISO year: at least four digits after any sign, a '+' above 9999.
-std::string IsoYear(int year) {
-  if (year > 9999) return fmt::format("+{}", year);
-  if (year < 0) return fmt::format("-{:04d}", -int64_t{year});
-  return fmt::format("{:04d}", year);
+std::string IsoYear(int64_t year) {
+  std::string out;
+  AppendIsoYear(out, year);
+  return out;
 }
 
 // java.time's ISO_LOCAL_DATE_TIME: seconds always, the fraction only when non-zero and without

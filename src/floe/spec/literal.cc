@@ -8,6 +8,8 @@
 #include <cstring>
 #include <limits>
 
+#include "floe/util/calendar.h"
+
 namespace floe {
 namespace {
 
@@ -15,71 +17,21 @@ constexpr int64_t kMicrosPerSecond = 1'000'000;
 constexpr int64_t kNanosPerSecond = 1'000'000'000;
 constexpr int64_t kSecondsPerDay = 86'400;
 
-// Floor division and its remainder, for instants before the epoch.
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-int64_t FloorMod(int64_t a, int64_t b) {
-  const int64_t r = a % b;
-  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
-}
-
-// Proleptic Gregorian calendar conversions (days since 1970-01-01 <-> year/month/day), using the
-// era-based method so that every int32 day count converts without loops.
-struct CivilDate {
-  int64_t year;
-  int month;
-  int day;
-};
-
-CivilDate CivilFromDays(int64_t days) {
-  days += 719468;
-  const int64_t era = FloorDiv(days, 146097);
-  const int64_t doe = days - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  const int day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
-  const int month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
-  return {yoe + era * 400 + (month <= 2 ? 1 : 0), month, day};
-}
-
-int64_t DaysFromCivil(int64_t year, int month, int day) {
-  year -= month <= 2 ? 1 : 0;
-  const int64_t era = FloorDiv(year, 400);
-  const int64_t yoe = year - era * 400;
-  const int64_t doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-bool IsLeap(int64_t year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
-
-int DaysInMonth(int64_t year, int month) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return month == 2 && IsLeap(year) ? 29 : kDays[month - 1];
-}
-
-// ISO-8601 year: four digits within 0000..9999, otherwise signed (as java.time prints them).
 std::string FormatDate(int64_t days) {
-  CivilDate d = CivilFromDays(days);
-  if (d.year >= 0 && d.year <= 9999)
-    return fmt::format("{:04}-{:02}-{:02}", d.year, d.month, d.day);
-  return fmt::format("{}{:04}-{:02}-{:02}", d.year < 0 ? "-" : "+", d.year < 0 ? -d.year : d.year,
-                     d.month, d.day);
+  std::string out;
+  AppendIsoDate(out, days);
+  return out;
 }
 
-// "HH:MM:SS.ffffff" (6 digits) or with nanoseconds (9 digits); value is within one day.
-std::string FormatTimeOfDay(int64_t units_of_day, int64_t units_per_second, int digits) {
-  const int64_t seconds = units_of_day / units_per_second;
-  const int64_t fraction = units_of_day % units_per_second;
-  return fmt::format("{:02}:{:02}:{:02}.{:0{}}", seconds / 3600, seconds / 60 % 60, seconds % 60,
-                     fraction, digits);
+std::string FormatTimeOfDay(int64_t units_of_day, int64_t units_per_second) {
+  std::string out;
+  AppendIsoTimeOfDay(out, units_of_day, units_per_second);
+  return out;
 }
 
-std::string FormatTimestamp(int64_t value, int64_t units_per_second, int digits, bool utc) {
-  const int64_t units_per_day = units_per_second * kSecondsPerDay;
-  std::string out = FormatDate(FloorDiv(value, units_per_day)) + "T" +
-                    FormatTimeOfDay(FloorMod(value, units_per_day), units_per_second, digits);
-  if (utc) out += "+00:00";
+std::string FormatTimestamp(int64_t value, int64_t units_per_second, bool utc) {
+  std::string out;
+  AppendIsoTimestamp(out, value, units_per_second, utc);
   return out;
 }
 
@@ -234,15 +186,9 @@ Result<int64_t> ParseTimestamp(std::string_view text, int digits, bool with_zone
   return static_cast<int64_t>(result);
 }
 
-constexpr char kHexDigits[] = "0123456789abcdef";
-
 std::string ToHex(std::string_view bytes) {
   std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out.push_back(kHexDigits[c >> 4]);
-    out.push_back(kHexDigits[c & 0xf]);
-  }
+  AppendHex(out, bytes);
   return out;
 }
 
@@ -496,15 +442,15 @@ std::string Literal::ToString() const {
       if (long_value() < 0 || long_value() >= kSecondsPerDay * kMicrosPerSecond) {
         return fmt::format("{} us", long_value());
       }
-      return FormatTimeOfDay(long_value(), kMicrosPerSecond, 6);
+      return FormatTimeOfDay(long_value(), kMicrosPerSecond);
     case TypeId::kTimestamp:
-      return FormatTimestamp(long_value(), kMicrosPerSecond, 6, false);
+      return FormatTimestamp(long_value(), kMicrosPerSecond, false);
     case TypeId::kTimestampTz:
-      return FormatTimestamp(long_value(), kMicrosPerSecond, 6, true);
+      return FormatTimestamp(long_value(), kMicrosPerSecond, true);
     case TypeId::kTimestampNs:
-      return FormatTimestamp(long_value(), kNanosPerSecond, 9, false);
+      return FormatTimestamp(long_value(), kNanosPerSecond, false);
     case TypeId::kTimestampTzNs:
-      return FormatTimestamp(long_value(), kNanosPerSecond, 9, true);
+      return FormatTimestamp(long_value(), kNanosPerSecond, true);
     case TypeId::kString:
       return bytes_value();
     case TypeId::kUuid:

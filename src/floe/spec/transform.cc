@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <chrono>
 #include <limits>
 
 #include "floe/spec/human_string.h"
 #include "floe/spec/literal.h"
+#include "floe/util/calendar.h"
 #include "floe/util/murmur3.h"
 
 namespace floe {
@@ -19,7 +19,6 @@ constexpr int64_t kMicrosPerHour = 3'600'000'000LL;
 constexpr int64_t kMicrosPerDay = 24 * kMicrosPerHour;
 constexpr int64_t kNanosPerMicro = 1000;
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return std::ranges::equal(a, b, [](char x, char y) {
@@ -47,18 +46,11 @@ int64_t EpochDays(const Literal& value) {
   return FloorDiv(EpochMicros(value), kMicrosPerDay);
 }
 
-std::chrono::year_month_day CivilDate(int64_t days) {
-  return std::chrono::year_month_day{std::chrono::sys_days{std::chrono::days{days}}};
-}
-
-int64_t EpochYears(const Literal& value) {
-  return static_cast<int>(CivilDate(EpochDays(value)).year()) - 1970;
-}
+int64_t EpochYears(const Literal& value) { return CivilFromDays(EpochDays(value)).year - 1970; }
 
 int64_t EpochMonths(const Literal& value) {
-  const auto ymd = CivilDate(EpochDays(value));
-  return (static_cast<int64_t>(static_cast<int>(ymd.year())) - 1970) * 12 +
-         static_cast<int64_t>(static_cast<unsigned>(ymd.month())) - 1;
+  const CivilDate date = CivilFromDays(EpochDays(value));
+  return (date.year - 1970) * 12 + date.month - 1;
 }
 
 // Java int arithmetic wraps; so does the truncation here, so that extreme values truncate to what

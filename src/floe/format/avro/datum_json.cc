@@ -5,37 +5,15 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "floe/util/calendar.h"
+
 namespace floe::avro {
 namespace {
-
-// Days since 1970-01-01 to a proleptic Gregorian date, by 400-year eras (each exactly 146097 days).
-void CivilFromDays(int64_t days, int64_t& year, unsigned& month, unsigned& day) {
-  days += 719468;  // shift the epoch to 0000-03-01, so leap days end each cycle
-  int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-  auto day_of_era = static_cast<unsigned>(days - era * 146097);
-  unsigned year_of_era =
-      (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-  unsigned day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-  unsigned shifted_month = (5 * day_of_year + 2) / 153;  // March = 0
-  day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
-  month = shifted_month < 10 ? shifted_month + 3 : shifted_month - 9;
-  year = static_cast<int64_t>(year_of_era) + era * 400 + (month <= 2 ? 1 : 0);
-}
 
 int64_t Pow10(int digits) {
   int64_t p = 1;
   for (int i = 0; i < digits; ++i) p *= 10;
   return p;
-}
-
-// Floor division and its non-negative remainder.
-void FloorDivMod(int64_t a, int64_t b, int64_t& q, int64_t& r) {
-  q = a / b;
-  r = a % b;
-  if (r < 0) {
-    r += b;
-    --q;
-  }
 }
 
 Json FloatJson(double d) {
@@ -79,45 +57,26 @@ uint32_t LittleEndian32(std::string_view b, size_t at) {
 }  // namespace
 
 std::string FormatDate(int64_t days) {
-  int64_t year;
-  unsigned month;
-  unsigned day;
-  CivilFromDays(days, year, month, day);
-  if (year >= 0 && year <= 9999) return fmt::format("{:04}-{:02}-{:02}", year, month, day);
-  return fmt::format("{:+05}-{:02}-{:02}", year, month, day);
+  std::string out;
+  AppendIsoDate(out, days);
+  return out;
 }
 
 std::string FormatTime(int64_t value, int digits) {
-  int64_t unit = Pow10(digits);
-  int64_t seconds;
-  int64_t fraction;
-  FloorDivMod(value, unit, seconds, fraction);
-  return fmt::format("{:02}:{:02}:{:02}.{:0{}}", seconds / 3600, seconds / 60 % 60, seconds % 60,
-                     fraction, digits);
+  std::string out;
+  AppendIsoTimeOfDay(out, value, Pow10(digits));
+  return out;
 }
 
 std::string FormatTimestamp(int64_t value, int digits, bool utc) {
-  int64_t unit = Pow10(digits);
-  int64_t seconds;
-  int64_t fraction;
-  FloorDivMod(value, unit, seconds, fraction);
-  int64_t days;
-  int64_t second_of_day;
-  FloorDivMod(seconds, 86400, days, second_of_day);
-  return fmt::format("{}T{:02}:{:02}:{:02}.{:0{}}{}", FormatDate(days), second_of_day / 3600,
-                     second_of_day / 60 % 60, second_of_day % 60, fraction, digits,
-                     utc ? "+00:00" : "");
+  std::string out;
+  AppendIsoTimestamp(out, value, Pow10(digits), utc);
+  return out;
 }
 
 std::string FormatHex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;
-  out.reserve(bytes.size() * 2);
-  for (char c : bytes) {
-    auto b = static_cast<uint8_t>(c);
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 0xF]);
-  }
+  AppendHex(out, bytes);
   return out;
 }
 
