@@ -5,8 +5,10 @@
 namespace floe::json_fields {
 namespace {
 
-std::unexpected<Error> WrongKind(std::string_view key, std::string_view expected, const Json& found) {
-  return CorruptData("field '{}' must be {}, found {}", key, expected, Json::KindName(found.kind()));
+std::unexpected<Error> WrongKind(std::string_view key, std::string_view expected,
+                                 const Json& found) {
+  return CorruptData("field '{}' must be {}, found {}", key, expected,
+                     Json::KindName(found.kind()));
 }
 
 Result<int32_t> ToInt32(std::string_view key, int64_t value) {

@@ -96,7 +96,8 @@ TEST(SnapshotJsonTest, TagFromRustExampleRoundTrips) {
 }
 
 TEST(SnapshotJsonTest, StatisticsFilesFromJavaFixtures) {
-  Json metadata = LoadJson("iceberg-java/core/src/test/resources/TableMetadataStatisticsFiles.json");
+  Json metadata =
+      LoadJson("iceberg-java/core/src/test/resources/TableMetadataStatisticsFiles.json");
   const Json& input = metadata.Find("statistics")->as_array()[0];
   FLOE_ASSERT_OK_AND_ASSIGN(StatisticsFile f, StatisticsFileFromJson(input));
   EXPECT_EQ(f.snapshot_id, 3055729675574597004);
@@ -140,11 +141,13 @@ TEST(SnapshotJsonTest, EncryptionKeysAndLogsRoundTrip) {
   EXPECT_EQ(log.snapshot_id, 1);
   EXPECT_EQ(SnapshotLogEntryToJson(log), log_input);
 
-  Json compat = LoadJson("iceberg-rust/crates/iceberg/testdata/table_metadata/TableMetadataV1Compat.json");
+  Json compat =
+      LoadJson("iceberg-rust/crates/iceberg/testdata/table_metadata/TableMetadataV1Compat.json");
   const Json& metadata_log_input = compat.Find("metadata-log")->as_array()[0];
   FLOE_ASSERT_OK_AND_ASSIGN(MetadataLogEntry entry, MetadataLogEntryFromJson(metadata_log_input));
   EXPECT_EQ(entry.timestamp_ms, 1727772184043);
-  EXPECT_TRUE(entry.metadata_file.ends_with("00405-a3e8a93b-cc7f-430b-a731-6fa4357fb94e.metadata.json"));
+  EXPECT_TRUE(
+      entry.metadata_file.ends_with("00405-a3e8a93b-cc7f-430b-a731-6fa4357fb94e.metadata.json"));
   EXPECT_EQ(MetadataLogEntryToJson(entry), metadata_log_input);
 }
 
