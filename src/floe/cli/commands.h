@@ -16,4 +16,7 @@ inline constexpr int kExitBadInput = 2;   // the input could not be read or unde
 // Registers every command on the application and returns the exit code of the one that ran.
 void AddCommands(CLI::App& app, int& exit_code);
 
+// `inspect metadata PATH [--json]`, registered on the `inspect` command (inspect_metadata.cc).
+void AddInspectMetadata(CLI::App& inspect, int& exit_code);
+
 }  // namespace floe::cli
