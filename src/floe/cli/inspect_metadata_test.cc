@@ -52,8 +52,9 @@ std::string Data(const std::string& relative) { return Quote((TestDataDir() / re
 int Lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 
 TEST(InspectMetadataTest, SummaryOfAFile) {
-  CommandRun run = Floe("inspect metadata " +
-                 Data("iceberg-rust/crates/iceberg/testdata/example_table_metadata_v2.json"));
+  CommandRun run =
+      Floe("inspect metadata " +
+           Data("iceberg-rust/crates/iceberg/testdata/example_table_metadata_v2.json"));
   EXPECT_EQ(run.exit_code, kExitOk) << run.err;
   EXPECT_EQ(run.err, "");
   for (const char* expected : {

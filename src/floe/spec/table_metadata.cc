@@ -163,6 +163,14 @@ TableMetadataBuilder& TableMetadataBuilder::SetProperty(std::string key, std::st
 TableMetadataBuilder& TableMetadataBuilder::SetCurrentSnapshotId(
     std::optional<int64_t> snapshot_id) {
   metadata_->current_snapshot_id_ = snapshot_id;
+  auto main = metadata_->refs_.find(SnapshotRef::kMainBranch);
+  if (main != metadata_->refs_.end()) {
+    if (snapshot_id) {
+      main->second.snapshot_id = *snapshot_id;
+    } else {
+      metadata_->refs_.erase(main);
+    }
+  }
   return *this;
 }
 TableMetadataBuilder& TableMetadataBuilder::AddSnapshot(SnapshotPtr snapshot) {

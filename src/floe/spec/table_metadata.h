@@ -8,7 +8,8 @@
 // Values are made only by TableMetadataBuilder::Build, which checks the rules that tie the parts
 // together (ids unique, current/default ids present, last-column-id and last-partition-id not
 // below any id in use, sequence numbers, refs, row lineage) and fails with kCorruptData naming the
-// field, so a TableMetadata in hand is always consistent. JSON lives in table_metadata_json.h.
+// field (kUnsupported for a format version floe cannot read), so a TableMetadata in hand is always
+// consistent. JSON lives in table_metadata_json.h, files and folders in table_metadata_io.h.
 
 #include <cstdint>
 #include <map>
@@ -146,6 +147,8 @@ class TableMetadataBuilder {
   TableMetadataBuilder& SetDefaultSortOrderId(int32_t order_id);
   TableMetadataBuilder& SetProperties(StringMap properties);
   TableMetadataBuilder& SetProperty(std::string key, std::string value);
+  // Also moves the main branch, when there is one, keeping its retention settings (nullopt
+  // removes it): the two must agree.
   TableMetadataBuilder& SetCurrentSnapshotId(std::optional<int64_t> snapshot_id);
   TableMetadataBuilder& AddSnapshot(SnapshotPtr snapshot);
   TableMetadataBuilder& SetRef(std::string name, SnapshotRef ref);

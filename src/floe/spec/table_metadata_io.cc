@@ -194,6 +194,10 @@ MetadataCompression MetadataCompressionForName(std::string_view location) {
 }
 
 Result<std::string> DecompressMetadata(std::string_view bytes) {
+  if (static_cast<int64_t>(bytes.size()) > kMaxMetadataJsonBytes) {
+    return ResourceExhausted("metadata file of {} bytes is above the limit of {}", bytes.size(),
+                             kMaxMetadataJsonBytes);
+  }
   if (IsGzip(bytes)) return Gunzip(bytes);
   if (IsZstd(bytes)) return Unzstd(bytes);
   return std::string(bytes);

@@ -50,7 +50,7 @@ Status ReadSchemas(const Json& json, int version, TableMetadataBuilder& builder)
   FLOE_ASSIGN_OR_RETURN(std::optional<int32_t> current_id,
                         GetOptionalInt32(json, "current-schema-id"));
   if (version >= 2 && !current_id) return CorruptData("missing required field 'current-schema-id'");
-  if (!current_id || schemas.empty()) {
+  if (version == 1 && (!current_id || schemas.empty())) {
     // v1: the deprecated `schema` is the current schema; `schemas`, when written, should hold it.
     const Json* legacy = json.Find("schema");
     if (legacy == nullptr || legacy->is_null()) {
@@ -66,12 +66,13 @@ Status ReadSchemas(const Json& json, int version, TableMetadataBuilder& builder)
   }
   // Checked here as well as in the builder, so that a missing schema is reported before problems
   // of the fields after it.
-  if (std::none_of(schemas.begin(), schemas.end(),
-                   [&](const SchemaPtr& s) { return s->schema_id() == *current_id; })) {
+  if (current_id && std::none_of(schemas.begin(), schemas.end(), [&](const SchemaPtr& s) {
+        return s->schema_id() == *current_id;
+      })) {
     return CorruptData("'current-schema-id' is {}, which is not among 'schemas'", *current_id);
   }
   for (auto& s : schemas) builder.AddSchema(std::move(s));
-  builder.SetCurrentSchemaId(*current_id);
+  if (current_id) builder.SetCurrentSchemaId(*current_id);
   return Ok();
 }
 
@@ -82,7 +83,7 @@ Status ReadPartitionSpecs(const Json& json, int version, TableMetadataBuilder& b
   FLOE_ASSIGN_OR_RETURN(std::optional<int32_t> default_id,
                         GetOptionalInt32(json, "default-spec-id"));
   if (version >= 2 && !default_id) return CorruptData("missing required field 'default-spec-id'");
-  if (specs.empty()) {
+  if (version == 1 && specs.empty()) {
     const Json* legacy = json.Find("partition-spec");
     if (legacy == nullptr || legacy->is_null()) {
       return CorruptData("format version 1 metadata needs 'partition-spec', or 'partition-specs'");
@@ -92,7 +93,7 @@ Status ReadPartitionSpecs(const Json& json, int version, TableMetadataBuilder& b
     if (!spec) return std::unexpected(spec.error().AddContext("partition-spec"));
     default_id = (*spec)->spec_id();
     specs.push_back(std::move(*spec));
-  } else if (!default_id) {
+  } else if (!default_id && !specs.empty()) {
     // v1 `partition-specs` without `default-spec-id`: the newest spec is the one in use.
     int32_t highest = specs.front()->spec_id();
     for (const auto& s : specs) highest = std::max(highest, s->spec_id());
@@ -112,7 +113,7 @@ Status ReadPartitionSpecs(const Json& json, int version, TableMetadataBuilder& b
     last_partition_id = highest;
   }
   for (auto& s : specs) builder.AddPartitionSpec(std::move(s));
-  builder.SetDefaultSpecId(*default_id);
+  if (default_id) builder.SetDefaultSpecId(*default_id);
   builder.SetLastPartitionId(*last_partition_id);
   return Ok();
 }
@@ -126,15 +127,15 @@ Status ReadSortOrders(const Json& json, int version, TableMetadataBuilder& build
   if (version >= 2 && !default_id) {
     return CorruptData("missing required field 'default-sort-order-id'");
   }
-  if (orders.empty()) {
+  if (version == 1 && orders.empty()) {
     // v1 tables written before sort orders existed are unsorted.
     orders.push_back(SortOrder::Unsorted());
     default_id = orders.back()->order_id();
-  } else if (!default_id) {
+  } else if (!default_id && !orders.empty()) {
     return CorruptData("'sort-orders' is set but 'default-sort-order-id' is missing");
   }
   for (auto& o : orders) builder.AddSortOrder(std::move(o));
-  builder.SetDefaultSortOrderId(*default_id);
+  if (default_id) builder.SetDefaultSortOrderId(*default_id);
   return Ok();
 }
 

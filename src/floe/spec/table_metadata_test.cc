@@ -311,5 +311,71 @@ TEST(TableMetadataTest, GzipAndZstdFiles) {
   }
 }
 
+TEST(TableMetadataTest, NewTableFromTheBuilder) {
+  FLOE_ASSERT_OK_AND_ASSIGN(SchemaPtr schema,
+                            Schema::Make({types::Required(1, "id", types::Long()),
+                                          types::Optional(2, "v", types::String())},
+                                         0, {1}));
+  TableMetadataBuilder builder(2);
+  builder.SetTableUuid("fb072c92-a02b-11e9-ae9c-1bb7bc9eca94")
+      .SetLocation("s3://b/wh/db/t")
+      .SetLastUpdatedMs(1515100955770)
+      .SetLastColumnId(2)
+      .AddSchema(schema)
+      .SetCurrentSchemaId(0)
+      .AddPartitionSpec(PartitionSpec::Unpartitioned())
+      .SetDefaultSpecId(0)
+      .AddSortOrder(SortOrder::Unsorted())
+      .SetDefaultSortOrderId(0)
+      .SetLastSequenceNumber(1)
+      .AddSnapshot(std::make_shared<const Snapshot>(
+          Snapshot{.snapshot_id = 10,
+                   .sequence_number = 1,
+                   .timestamp_ms = 1515100955770,
+                   .manifest_list = "s3://b/wh/db/t/metadata/snap-10.avro",
+                   .summary = {{"operation", "append"}},
+                   .schema_id = 0}))
+      .SetCurrentSnapshotId(10);
+  FLOE_ASSERT_OK_AND_ASSIGN(TableMetadataPtr m, builder.Build());
+  EXPECT_EQ(m->last_partition_id(), 999);
+  EXPECT_EQ(m->FindRef("main")->snapshot_id, 10);
+
+  // Every field the spec marks required for v2 is written.
+  Json json = TableMetadataToJson(*m);
+  for (const char* field :
+       {"format-version", "table-uuid", "location", "last-sequence-number", "last-updated-ms",
+        "last-column-id", "schemas", "current-schema-id", "partition-specs", "default-spec-id",
+        "last-partition-id", "sort-orders", "default-sort-order-id"}) {
+    EXPECT_NE(json.Find(field), nullptr) << field;
+  }
+  EXPECT_EQ(json.Find("schema"), nullptr);
+  FLOE_ASSERT_OK_AND_ASSIGN(TableMetadataPtr back, TableMetadataFromJson(json));
+  EXPECT_EQ(TableMetadataToJson(*back), json);
+
+  // The next version: a new snapshot becomes current and main follows it.
+  TableMetadataBuilder next(*m);
+  next.SetLastSequenceNumber(2)
+      .AddSnapshot(std::make_shared<const Snapshot>(
+          Snapshot{.snapshot_id = 11,
+                   .parent_snapshot_id = 10,
+                   .sequence_number = 2,
+                   .timestamp_ms = 1515100965770,
+                   .manifest_list = "s3://b/wh/db/t/metadata/snap-11.avro",
+                   .summary = {{"operation", "append"}}}))
+      .SetCurrentSnapshotId(11);
+  FLOE_ASSERT_OK_AND_ASSIGN(TableMetadataPtr m2, next.Build());
+  EXPECT_EQ(m2->current_snapshot()->parent_snapshot_id, 10);
+  EXPECT_EQ(m2->FindRef("main")->snapshot_id, 11);
+  EXPECT_EQ(m->FindRef("main")->snapshot_id, 10);  // the base is untouched
+
+  // A v2 table with an empty schema list has no current schema.
+  auto empty = TableMetadataBuilder(2)
+                   .SetTableUuid("fb072c92-a02b-11e9-ae9c-1bb7bc9eca94")
+                   .SetLocation("s3://b/wh/db/t")
+                   .Build();
+  ASSERT_FALSE(empty.has_value());
+  EXPECT_NE(empty.error().message().find("'schemas' must not be empty"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace floe
