@@ -6,6 +6,7 @@
 #include <cmath>
 #include <compare>
 #include <cstring>
+#include <limits>
 
 namespace floe {
 namespace {
@@ -16,7 +17,10 @@ constexpr int64_t kSecondsPerDay = 86'400;
 
 // Floor division and its remainder, for instants before the epoch.
 int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
+int64_t FloorMod(int64_t a, int64_t b) {
+  const int64_t r = a % b;
+  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+}
 
 // Proleptic Gregorian calendar conversions (days since 1970-01-01 <-> year/month/day), using the
 // era-based method so that every int32 day count converts without loops.
@@ -221,13 +225,13 @@ Result<int64_t> ParseTimestamp(std::string_view text, int digits, bool with_zone
   }
   int64_t units = 1;
   for (int i = 0; i < digits; ++i) units *= 10;
-  int64_t result = 0;
-  int64_t day_part = 0;
-  if (__builtin_mul_overflow(days, kSecondsPerDay * units, &day_part) ||
-      __builtin_add_overflow(day_part, of_day - offset_seconds * units, &result)) {
+  // In 128 bits, so that the first and last representable instants parse back.
+  const int128_t result = static_cast<int128_t>(days) * kSecondsPerDay * units + of_day -
+                          static_cast<int128_t>(offset_seconds) * units;
+  if (result < INT64_MIN || result > INT64_MAX) {
     return InvalidArgument("timestamp '{}' out of range", text);
   }
-  return result;
+  return static_cast<int64_t>(result);
 }
 
 constexpr char kHexDigits[] = "0123456789abcdef";
@@ -488,6 +492,10 @@ std::string Literal::ToString() const {
     case TypeId::kDate:
       return FormatDate(int_value());
     case TypeId::kTime:
+      // A time outside one day (only from corrupt input) prints as its raw count.
+      if (long_value() < 0 || long_value() >= kSecondsPerDay * kMicrosPerSecond) {
+        return fmt::format("{} us", long_value());
+      }
       return FormatTimeOfDay(long_value(), kMicrosPerSecond, 6);
     case TypeId::kTimestamp:
       return FormatTimestamp(long_value(), kMicrosPerSecond, 6, false);
@@ -648,8 +656,12 @@ Result<Json> Literal::ToJson() const {
         return InvalidArgument("JSON cannot represent double {}", double_value());
       }
       return Json(double_value());
-    case TypeId::kDate:
     case TypeId::kTime:
+      if (long_value() < 0 || long_value() >= kSecondsPerDay * kMicrosPerSecond) {
+        return InvalidArgument("time {} us is not within one day", long_value());
+      }
+      return Json(ToString());
+    case TypeId::kDate:
     case TypeId::kTimestamp:
     case TypeId::kTimestampTz:
     case TypeId::kTimestampNs:
@@ -687,6 +699,10 @@ Result<Literal> Literal::FromJson(TypePtr type, const Json& json) {
     case TypeId::kFloat:
       if (!json.is_number()) {
         return InvalidArgument("JSON float value must be a number, got {}", json.Dump());
+      }
+      // Converting a double beyond float's range is undefined behaviour, so refuse it first.
+      if (std::fabs(json.as_double()) > std::numeric_limits<float>::max()) {
+        return InvalidArgument("JSON float value {} is out of range", json.Dump());
       }
       return Literal(std::move(type), static_cast<float>(json.as_double()));
     case TypeId::kDouble:
@@ -750,6 +766,42 @@ Result<Literal> Literal::FromJson(TypePtr type, const Json& json) {
     }
     default:
       return Unsupported("type {} has no JSON single-value form here", type->ToString());
+  }
+}
+
+Result<Literal> Literal::PromoteTo(const TypePtr& type) const {
+  if (type_->Equals(*type)) return *this;
+  const TypeId from = type_id();
+  const TypeId to = type->id();
+  const bool allowed =
+      (from == TypeId::kInt && to == TypeId::kLong) ||
+      (from == TypeId::kFloat && to == TypeId::kDouble) ||
+      (from == TypeId::kDate && (to == TypeId::kTimestamp || to == TypeId::kTimestampNs)) ||
+      (from == TypeId::kDecimal && to == TypeId::kDecimal &&
+       static_cast<const PrimitiveType&>(*type_).scale() ==
+           static_cast<const PrimitiveType&>(*type).scale() &&
+       static_cast<const PrimitiveType&>(*type_).precision() <
+           static_cast<const PrimitiveType&>(*type).precision());
+  if (!allowed) {
+    return InvalidArgument("cannot promote a {} value to {}", type_->ToString(), type->ToString());
+  }
+  if (is_null()) return Null(type);
+  switch (from) {
+    case TypeId::kInt:
+      return Literal(type, int64_t{int_value()});
+    case TypeId::kFloat:
+      return Literal(type, static_cast<double>(float_value()));
+    case TypeId::kDate: {
+      const int64_t per_day =
+          kSecondsPerDay * (to == TypeId::kTimestamp ? kMicrosPerSecond : kNanosPerSecond);
+      int64_t value = 0;
+      if (__builtin_mul_overflow(int64_t{int_value()}, per_day, &value)) {
+        return InvalidArgument("date {} is out of range for {}", ToString(), type->ToString());
+      }
+      return Literal(type, value);
+    }
+    default:
+      return Literal(type, decimal_value());
   }
 }
 

@@ -6,8 +6,9 @@
 // timestamp(tz)_ns = nanoseconds, decimal = unscaled 128-bit integer (the scale is in the type),
 // uuid = its 16 bytes, string/binary/fixed = bytes.
 //
-// Serialization follows the spec's two single-value forms: binary (Appendix D, used for bounds in
-// manifests) and JSON (Appendix C, used for defaults and partition values in JSON).
+// Serialization follows the spec's two single-value forms (Appendix D): binary, used for bounds in
+// manifests, and JSON, used for field defaults and partition values in JSON. Decoding errors are
+// kInvalidArgument and say what was expected; types without a form are kUnsupported.
 
 #include <compare>
 #include <cstdint>
@@ -79,6 +80,12 @@ class Literal {
   // null. Geometry/geography (WKT), nested, unknown and variant values are kUnsupported.
   Result<Json> ToJson() const;
   static Result<Literal> FromJson(TypePtr type, const Json& json);
+
+  // This value in a column promoted to `type` (spec "Schema Evolution"): int -> long, float ->
+  // double, date -> timestamp or timestamp_ns (the start of that day), decimal to a wider
+  // precision of the same scale; nulls stay null and the same type gives a copy. Other
+  // conversions, and dates beyond timestamp_ns' range, are kInvalidArgument.
+  Result<Literal> PromoteTo(const TypePtr& type) const;
 
   // Orders two values of the same type the way Iceberg orders them (signed integers, IEEE floats
   // with -0 < 0 and NaN last, unsigned lexicographic bytes); unordered for different types or

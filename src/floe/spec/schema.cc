@@ -266,8 +266,7 @@ Result<SchemaPtr> Schema::Select(const std::vector<std::string>& names, bool cas
   ids.reserve(names.size());
   for (const auto& name : names) {
     const NestedField* field = FindField(name, case_sensitive);
-    if (field == nullptr)
-      return NotFound("cannot select '{}': no such column in {}", name, ToString());
+    if (field == nullptr) return NotFound("cannot select '{}': no such column", name);
     ids.push_back(field->id);
   }
   return Project(ids);

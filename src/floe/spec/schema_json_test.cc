@@ -171,7 +171,7 @@ TEST(SchemaJsonTest, DeepNestingIsRefused) {
   std::string text;
   for (int i = 0; i < 150; ++i) {
     text += R"j({"type": "list", "element-id": )j" + std::to_string(i) +
-              R"j(, "element-required": true, "element": )j";
+            R"j(, "element-required": true, "element": )j";
   }
   text += "\"int\"";
   text += std::string(150, '}');
@@ -235,6 +235,84 @@ TEST(SchemaJsonTest, RoundTripsEverySchemaInTheTestData) {
     EXPECT_NE(r.find("missing required field 'type'"), std::string::npos) << r;
   }
   EXPECT_GE(rejected.size(), 1u);
+}
+
+}  // namespace
+}  // namespace floe
+
+namespace floe {
+namespace {
+
+// Every way of breaking one member of one object in `json`: removing it, or giving it a value of
+// each other kind. Calls visit(mutated document) for each.
+void ForEachMutation(const Json& root, const std::function<void(const Json&)>& visit) {
+  const Json replacements[] = {
+      Json(), Json(5), Json(-1), Json("x"), Json::MakeArray(), Json::MakeObject(), Json(true)};
+  // Paths are sequences of member/element indexes from the root.
+  std::function<void(const Json&, std::vector<size_t>&)> walk = [&](const Json& node,
+                                                                    std::vector<size_t>& path) {
+    auto mutate = [&](const std::function<void(Json&)>& change) {
+      Json copy = root;
+      Json* target = &copy;
+      for (size_t step : path) {
+        target =
+            target->is_object() ? &target->as_object()[step].second : &target->as_array()[step];
+      }
+      change(*target);
+      visit(copy);
+    };
+    if (node.is_object()) {
+      const auto& members = node.as_object();
+      for (size_t i = 0; i < members.size(); ++i) {
+        mutate([i](Json& target) {
+          target.as_object().erase(target.as_object().begin() + static_cast<std::ptrdiff_t>(i));
+        });
+        for (const Json& replacement : replacements) {
+          mutate([&](Json& target) { target.as_object()[i].second = replacement; });
+        }
+        path.push_back(i);
+        walk(members[i].second, path);
+        path.pop_back();
+      }
+    } else if (node.is_array()) {
+      for (size_t i = 0; i < node.as_array().size(); ++i) {
+        path.push_back(i);
+        walk(node.as_array()[i], path);
+        path.pop_back();
+      }
+    }
+  };
+  std::vector<size_t> path;
+  walk(root, path);
+}
+
+TEST(SchemaJsonTest, BrokenSchemasFailCleanly) {
+  // Mutations of real schemas: each either fails with a message or parses into a schema that
+  // writes and reads back the same.
+  const char* files[] = {"iceberg-java/core/src/test/resources/TableMetadataV2Valid.json",
+                         "iceberg-java/core/src/test/resources/TableMetadataV3ValidMinimal.json"};
+  int failures = 0;
+  int successes = 0;
+  for (const char* file : files) {
+    auto metadata = Json::Parse(testing::ReadFileOrDie(testing::TestDataDir() / file));
+    ASSERT_TRUE(metadata.has_value()) << file;
+    for (const Json& schema_json : metadata->Find("schemas")->as_array()) {
+      ForEachMutation(schema_json, [&](const Json& mutated) {
+        auto schema = SchemaFromJson(mutated);
+        if (!schema) {
+          EXPECT_FALSE(schema.error().message().empty());
+          ++failures;
+          return;
+        }
+        ++successes;
+        auto again = SchemaFromJson(SchemaToJson(**schema));
+        ASSERT_TRUE(again.has_value()) << mutated.Dump();
+        EXPECT_TRUE((*again)->SameSchema(**schema)) << mutated.Dump();
+      });
+    }
+  }
+  EXPECT_GT(failures, 100);
+  EXPECT_GT(successes, 10);  // e.g. a changed doc or a removed optional member
 }
 
 }  // namespace
