@@ -31,9 +31,10 @@ CivilDate CivilFromDays(int64_t days) {
           static_cast<unsigned>(ymd.day())};
 }
 
-// java.time's ISO year: at least four digits, a '+' above 9999.
+// java.time's ISO year: at least four digits after any sign, a '+' above 9999.
 std::string IsoYear(int year) {
   if (year > 9999) return fmt::format("+{}", year);
+  if (year < 0) return fmt::format("-{:04d}", -int64_t{year});
   return fmt::format("{:04d}", year);
 }
 

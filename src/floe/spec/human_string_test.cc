@@ -53,6 +53,13 @@ TEST(HumanStringTest, JavaTimeFormats) {
   EXPECT_EQ(HumanString(Literal::TimestampNs(1)), "1970-01-01T00:00:00.000000001");
   EXPECT_EQ(HumanString(Literal::TimestampTzNs(-1000)), "1969-12-31T23:59:59.999999+00:00");
   EXPECT_EQ(HumanString(Literal::Date(-1)), "1969-12-31");
+  // Far years: java.time pads the digits after the sign, String.format("%04d") (used for dates and
+  // the time transforms) pads the whole number.
+  constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
+  EXPECT_EQ(HumanString(Literal::Timestamp(2932897 * kMicrosPerDay)), "+10000-01-01T00:00:00");
+  EXPECT_EQ(HumanString(Literal::Timestamp(-719162 * kMicrosPerDay)), "0001-01-01T00:00:00");
+  EXPECT_EQ(HumanString(Literal::Timestamp(-719893 * kMicrosPerDay)), "-0001-01-01T00:00:00");
+  EXPECT_EQ(HumanString(Literal::Date(-719893)), "-001-01-01");
 }
 
 TEST(HumanStringTest, JavaNumberFormats) {

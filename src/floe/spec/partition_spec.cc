@@ -172,9 +172,10 @@ Result<std::shared_ptr<const StructType>> PartitionSpec::PartitionType(const Sch
   for (const auto& field : fields_) {
     const NestedField* source = schema.FindField(field.source_id());
     TypePtr type;
-    if (!source || field.source_ids.size() != 1) {
-      // The source was dropped (or takes several columns): nothing to derive a type from.
-      type = types::Unknown();
+    if (field.transform.is_unknown()) {
+      type = types::String();  // as the reference implementation types what it cannot compute
+    } else if (!source || field.source_ids.size() != 1) {
+      type = types::Unknown();  // the source was dropped: nothing to derive a type from
     } else {
       auto result = field.transform.ResultType(source->type);
       if (!result) {

@@ -78,8 +78,10 @@ class PartitionSpec {
   Status ValidateExisting(const Schema& schema) const;
 
   // The struct of partition tuples: one optional field per partition field, with the partition
-  // field's id and name and the transform's result type (unknown when the source column was
-  // dropped). Errors when a transform does not accept its existing source.
+  // field's id and name and the transform's result type: string for an unknown transform (as the
+  // reference implementation has it), the v3 unknown type when the source column was dropped.
+  // Manifest readers should still trust the partition schema stored in each manifest. Errors when
+  // a transform does not accept its existing source.
   Result<std::shared_ptr<const StructType>> PartitionType(const Schema& schema) const;
 
   // The partition's relative directory, "ts_day=2026-01-01/category=a%2Fb": each field's name and

@@ -297,5 +297,31 @@ TEST(PartitionSpecJsonTest, SpecsFromOtherEnginesRoundTrip) {
   }
 }
 
+// Every member of a partition field replaced by every JSON kind: an error or a spec, never a crash.
+TEST(PartitionSpecJsonTest, WrongKindsFailCleanly) {
+  const Json kinds[] = {Json(),    Json(true),        Json(int64_t{-7}), Json(2.5),
+                        Json("x"), Json::MakeArray(), Json::MakeObject()};
+  for (const char* member : {"source-id", "source-ids", "field-id", "name", "transform"}) {
+    for (const Json& kind : kinds) {
+      Json field = Json::MakeObject();
+      field.Set("source-id", Json(int64_t{1}));
+      field.Set("field-id", Json(int64_t{1000}));
+      field.Set("name", Json("a"));
+      field.Set("transform", Json("identity"));
+      field.Set(member, kind);
+      Json spec = Json::MakeObject();
+      spec.Set("spec-id", Json(int64_t{0}));
+      spec.Set("fields", Json(Json::Array{field}));
+      auto parsed = PartitionSpecFromJson(spec);
+      if (!parsed) {
+        EXPECT_EQ(parsed.error().kind(), ErrorKind::kCorruptData) << member;
+      }
+    }
+  }
+  for (const Json& kind : kinds) {
+    EXPECT_FALSE(PartitionSpecFromJson(kind).has_value());
+  }
+}
+
 }  // namespace
 }  // namespace floe
