@@ -39,7 +39,8 @@ std::string_view FileOpName(FileOp op) {
 class FaultInjectingFileIO::Injector {
  public:
   // Counts an operation on location and decides whether it may run.
-  Status Check(FileOp op, std::string_view location) {
+  // *torn is set when a kCrashTornWrite fault fired, for the caller to tear the write.
+  Status Check(FileOp op, std::string_view location, bool* torn = nullptr) {
     std::lock_guard lock(mu_);
     int64_t number = ++counts_[static_cast<size_t>(op)];
     if (crashed_) return RefusedAfterCrash(op, location);
@@ -53,8 +54,9 @@ class FaultInjectingFileIO::Injector {
       FaultAction action = it->action;
       armed_.erase(it);
       ++fired_;
-      if (action == FaultAction::kCrash) {
+      if (action != FaultAction::kFail) {
         crashed_ = true;
+        if (torn != nullptr) *torn = action == FaultAction::kCrashTornWrite;
         return IOError("simulated crash at {} #{} of {}", FileOpName(op), number, location);
       }
       return IOError("injected failure of {} #{} of {}", FileOpName(op), number, location);
@@ -137,7 +139,16 @@ class FaultFileWriter : public FileWriter {
   int64_t position() const override { return base_->position(); }
 
   Status Write(std::span<const std::byte> data) override {
-    FLOE_RETURN_IF_ERROR(injector_->Check(FileOp::kWrite, location()));
+    bool torn = false;
+    Status allowed = injector_->Check(FileOp::kWrite, location(), &torn);
+    if (!allowed) {
+      // The process "dies" here, so what the base reports no longer matters to anyone.
+      if (torn) {
+        (void)base_->Write(data.first(data.size() / 2));
+        (void)base_->Close();
+      }
+      return allowed;
+    }
     return base_->Write(data);
   }
   Status Sync() override {

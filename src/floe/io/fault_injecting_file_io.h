@@ -3,14 +3,13 @@
 // A FileIO wrapper for tests that makes chosen operations fail, to check that callers (commits,
 // writers, checkpoints) survive every failure point. Each operation kind is counted. A fault is
 // armed for the nth operation of a kind from now on, optionally only on locations containing some
-// text, and either
-//   - fails it: the operation does not happen and returns kIO; later operations run normally, or
-//   - crashes at it: the operation does not happen, returns kIO, and so does every later operation
-//   on
-//     this wrapper and on every file opened through it, as if the process had died. A test then
-//     opens the wrapped FileIO again and checks what a restarted process would find.
-// A crash models a process dying, not the machine: bytes written before it stay, synced or not.
-// Thread-safe.
+// text, and either fails that operation (it does not happen and returns kIO; later operations run
+// normally) or crashes at it: the operation does not happen, returns kIO, and so does every later
+// operation on this wrapper and on every file opened through it, as if the process had died. A test
+// then looks at the wrapped FileIO and checks what a restarted process would find.
+//
+// A crash models a process dying, not the machine: what reached the wrapped FileIO stays. Bytes a
+// FileWriter buffered but never flushed (Sync/Close) may be lost, as in a real crash. Thread-safe.
 
 #include <cstdint>
 #include <memory>
@@ -38,7 +37,13 @@ inline constexpr int kFileOpCount = 12;
 
 std::string_view FileOpName(FileOp op);
 
-enum class FaultAction : uint8_t { kFail, kCrash };
+enum class FaultAction : uint8_t {
+  kFail,   // the operation does not happen and returns kIO
+  kCrash,  // the operation does not happen, returns kIO, and so does everything after it
+  // Like kCrash, but a Write first lands half of its bytes in the file (flushed), as a process
+  // dying mid-write leaves a torn record. On operations other than kWrite it is a kCrash.
+  kCrashTornWrite,
+};
 
 struct Fault {
   FileOp op = FileOp::kWrite;

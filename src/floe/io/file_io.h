@@ -47,23 +47,26 @@ class InputFile {
   Result<std::string> ReadAll() const;
 };
 
-// A stream of bytes being written to a new file. Not thread-safe. Close() must be called to learn
-// whether all writes landed; destroying an unclosed writer closes it and drops any error.
-// Durability needs Sync() before Close() (and FileIO::SyncDirectory for the file's name).
+// A stream of bytes being written to a new file. Not thread-safe. Writes may be buffered: bytes are
+// known to be in the file only once Sync() or Close() succeeded, and a write error may surface at a
+// later Write, Sync or Close (after which the writer keeps failing). Destroying an unclosed writer
+// abandons it, like a process dying: any prefix of the written bytes may remain. Durability needs
+// Sync() before Close() (and FileIO::SyncDirectory for the file's name).
 class FileWriter {
  public:
   virtual ~FileWriter() = default;
 
   virtual const std::string& location() const = 0;
 
-  // Appends all of data (short writes are retried).
+  // Appends all of data.
   virtual Status Write(std::span<const std::byte> data) = 0;
   Status Write(std::string_view data) { return Write(std::as_bytes(std::span(data))); }
 
-  // Flushes written bytes to stable storage (fsync).
+  // Flushes written bytes to the file and to stable storage (fsync).
   virtual Status Sync() = 0;
 
-  // Releases the file. A second Close() does nothing; Write or Sync after Close fail.
+  // Flushes written bytes to the file (without fsync) and releases it. A second Close() does
+  // nothing; Write or Sync after Close fail with kInvalidArgument.
   virtual Status Close() = 0;
 
   // Bytes written so far: the offset the next Write starts at. Formats record it for footers.

@@ -216,13 +216,36 @@ TEST_P(FileIOTest, WriterAfterClose) {
   EXPECT_EQ(Read("closed"), "abc");
 }
 
-TEST_P(FileIOTest, UnclosedWriterKeepsWrittenBytes) {
+TEST_P(FileIOTest, AbandonedWriterLeavesAPrefix) {
   {
     FLOE_ASSERT_OK_AND_ASSIGN(auto output, io_->NewOutputFile(At("dropped")));
     FLOE_ASSERT_OK_AND_ASSIGN(auto writer, output->Create());
-    FLOE_ASSERT_OK(writer->Write("partial"));
+    FLOE_ASSERT_OK(writer->Write("synced;"));
+    FLOE_ASSERT_OK(writer->Sync());
+    FLOE_ASSERT_OK(writer->Write("not synced"));
   }
-  EXPECT_EQ(Read("dropped"), "partial");
+  std::string content = Read("dropped");
+  EXPECT_TRUE(content.starts_with("synced;")) << content;
+  EXPECT_TRUE(std::string_view("synced;not synced").starts_with(content)) << content;
+}
+
+TEST_P(FileIOTest, SmallAndLargeWritesKeepTheirOrder) {
+  // Chunks below, around and above any write buffer, with every byte value.
+  std::string expected;
+  FLOE_ASSERT_OK_AND_ASSIGN(auto output, io_->NewOutputFile(At("mixed")));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto writer, output->Create());
+  const std::vector<size_t> sizes = {1, 7, 4096, 65535, 1, 65536, 3, 200000, 65537, 12, 0, 131072};
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    std::string chunk(sizes[i], '\0');
+    for (size_t j = 0; j < chunk.size(); ++j) chunk[j] = static_cast<char>((i * 31 + j) % 256);
+    FLOE_ASSERT_OK(writer->Write(chunk));
+    expected += chunk;
+    ASSERT_EQ(writer->position(), static_cast<int64_t>(expected.size()));
+  }
+  FLOE_ASSERT_OK(writer->Close());
+  std::string content = Read("mixed");
+  ASSERT_EQ(content.size(), expected.size());
+  EXPECT_TRUE(content == expected);
 }
 
 TEST_P(FileIOTest, GetInfoAndExists) {

@@ -90,10 +90,16 @@ class LocalInputFile : public InputFile {
   int64_t size_;
 };
 
+// Buffers small writes so that formats emitting a few bytes at a time do not pay a system call
+// each. After a failed write the file's content is unknown, so the error sticks: later calls return
+// it.
 class LocalFileWriter : public FileWriter {
  public:
+  static constexpr size_t kBufferSize = 64 * 1024;
+
   LocalFileWriter(std::string location, std::string path, int fd)
       : location_(std::move(location)), path_(std::move(path)), fd_(fd) {}
+  // Abandons the file like a dying process would: buffered bytes are dropped.
   ~LocalFileWriter() override {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -104,38 +110,70 @@ class LocalFileWriter : public FileWriter {
   int64_t position() const override { return position_; }
 
   Status Write(std::span<const std::byte> data) override {
-    FLOE_RETURN_IF_ERROR(CheckOpen("write"));
-    while (!data.empty()) {
-      ssize_t n = ::write(fd_, data.data(), data.size());
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        return Fail(errno, fmt::format("writing {} bytes at offset {} of", data.size(), position_),
-                    path_);
+    FLOE_RETURN_IF_ERROR(CheckUsable("write"));
+    if (buffer_.size() + data.size() > kBufferSize) {
+      FLOE_RETURN_IF_ERROR(Flush());
+      if (data.size() >= kBufferSize) {
+        FLOE_RETURN_IF_ERROR(WriteToFile(data, position_));
+        position_ += static_cast<int64_t>(data.size());
+        return Ok();
       }
-      position_ += n;
-      data = data.subspan(static_cast<size_t>(n));
     }
+    if (buffer_.capacity() < kBufferSize) buffer_.reserve(kBufferSize);
+    buffer_.append(reinterpret_cast<const char*>(data.data()), data.size());
+    position_ += static_cast<int64_t>(data.size());
     return Ok();
   }
 
   Status Sync() override {
-    FLOE_RETURN_IF_ERROR(CheckOpen("sync"));
-    if (::fsync(fd_) != 0) return Fail(errno, "syncing", path_);
+    FLOE_RETURN_IF_ERROR(CheckUsable("sync"));
+    FLOE_RETURN_IF_ERROR(Flush());
+    if (::fsync(fd_) != 0) return Remember(ErrnoError(errno, "syncing", path_));
     return Ok();
   }
 
   Status Close() override {
     if (fd_ < 0) return Ok();
+    Status flushed = failed_;
+    if (flushed) flushed = Flush();
     int fd = fd_;
     fd_ = -1;
     // Linux releases the descriptor even when close fails, so it must never be retried.
-    if (::close(fd) != 0) return Fail(errno, "closing", path_);
-    return Ok();
+    if (::close(fd) != 0 && flushed) return Fail(errno, "closing", path_);
+    return flushed;
   }
 
  private:
-  Status CheckOpen(std::string_view action) const {
+  Status CheckUsable(std::string_view action) const {
     if (fd_ < 0) return InvalidArgument("cannot {} {}: the writer is closed", action, location_);
+    return failed_;
+  }
+
+  Status Remember(Error error) {
+    failed_ = std::unexpected(error);
+    return std::unexpected(std::move(error));
+  }
+
+  Status Flush() {
+    if (buffer_.empty()) return Ok();
+    int64_t offset = position_ - static_cast<int64_t>(buffer_.size());
+    Status written = WriteToFile(std::as_bytes(std::span(buffer_)), offset);
+    buffer_.clear();
+    return written;
+  }
+
+  // offset is where data starts in the file, for the error message.
+  Status WriteToFile(std::span<const std::byte> data, int64_t offset) {
+    while (!data.empty()) {
+      ssize_t n = ::write(fd_, data.data(), data.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return Remember(ErrnoError(
+            errno, fmt::format("writing {} bytes at offset {} of", data.size(), offset), path_));
+      }
+      offset += n;
+      data = data.subspan(static_cast<size_t>(n));
+    }
     return Ok();
   }
 
@@ -143,6 +181,8 @@ class LocalFileWriter : public FileWriter {
   std::string path_;
   int fd_;
   int64_t position_ = 0;
+  std::string buffer_;
+  Status failed_;
 };
 
 Status MakeDirectories(const std::string& path) {
@@ -290,9 +330,9 @@ Status LocalFileIO::RenameNoReplace(std::string_view from, std::string_view to) 
   // link() fails with EEXIST when the target exists, which makes it an exclusive rename in two
   // steps.
   if (::link(from_path.c_str(), to_path.c_str()) != 0) return Fail(errno, action, to_path);
-  if (::unlink(from_path.c_str()) != 0) {
-    return Fail(errno, "removing the old name after linking to " + to_path + ":", from_path);
-  }
+  // Once the link exists the target is ours: reporting a failure now would make a committer treat
+  // a landed commit as lost. A source name that cannot be removed is left behind as garbage.
+  (void)::unlink(from_path.c_str());
   return Ok();
 }
 

@@ -6,7 +6,8 @@
 //
 // RenameNoReplace uses renameat2(RENAME_NOREPLACE); on filesystems without it, it falls back to
 // link() then unlink(), which is just as exclusive but leaves both names behind if the process dies
-// between the two calls (the source is a temporary file, so that costs garbage, never correctness).
+// between the two calls or the unlink fails (the source is a temporary file, so that costs garbage,
+// never correctness: once the link is made the rename counts as done).
 
 #include <memory>
 

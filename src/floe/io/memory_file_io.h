@@ -31,6 +31,7 @@ class MemoryFileIO : public FileIO {
   Status RenameNoReplace(std::string_view from, std::string_view to) override;
   Status SyncDirectory(std::string_view folder) override;
 
+  // The entries, shared with the OutputFiles handed out (defined in the .cc).
   struct State;
 
  private:
