@@ -19,4 +19,7 @@ void AddCommands(CLI::App& app, int& exit_code);
 // `inspect metadata PATH [--json]`, registered on the `inspect` command (inspect_metadata.cc).
 void AddInspectMetadata(CLI::App& inspect, int& exit_code);
 
+// `inspect parquet FILE`, registered on the `inspect` command.
+void AddInspectParquet(CLI::App& inspect, int& exit_code);
+
 }  // namespace floe::cli

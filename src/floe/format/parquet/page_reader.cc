@@ -1,0 +1,190 @@
+#include "floe/format/parquet/page_reader.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "floe/format/compression/codec.h"
+#include "floe/format/parquet/metadata_thrift.h"
+#include "floe/format/parquet/source.h"
+#include "floe/util/crc32.h"
+
+namespace floe::parquet {
+
+namespace {
+
+Result<compression::Codec> ToCompressionCodec(Codec codec) {
+  switch (codec) {
+    case Codec::kUncompressed:
+      return compression::Codec::kUncompressed;
+    case Codec::kSnappy:
+      return compression::Codec::kSnappy;
+    case Codec::kGzip:
+      return compression::Codec::kGzip;
+    case Codec::kBrotli:
+      return compression::Codec::kBrotli;
+    case Codec::kLz4:
+      return compression::Codec::kLz4Hadoop;
+    case Codec::kZstd:
+      return compression::Codec::kZstd;
+    case Codec::kLz4Raw:
+      return compression::Codec::kLz4Raw;
+    case Codec::kLzo:
+      break;
+  }
+  return Unsupported("compression codec {} is not supported", CodecName(codec));
+}
+
+// Whether the writer is parquet-mr older than 1.2.9 ("parquet-mr version 1.2.5-cdh4.5.0 (build )").
+bool IsOldParquetMr(std::string_view created_by) {
+  constexpr std::string_view kPrefix = "parquet-mr version ";
+  if (!created_by.starts_with(kPrefix)) return false;
+  int parts[3] = {0, 0, 0};
+  size_t i = kPrefix.size();
+  for (int p = 0; p < 3; ++p) {
+    if (i >= created_by.size() || created_by[i] < '0' || created_by[i] > '9') return false;
+    while (i < created_by.size() && created_by[i] >= '0' && created_by[i] <= '9' &&
+           parts[p] < 100000) {
+      parts[p] = parts[p] * 10 + (created_by[i++] - '0');
+    }
+    if (p < 2) {
+      if (i >= created_by.size() || created_by[i] != '.') return false;
+      ++i;
+    }
+  }
+  return std::tie(parts[0], parts[1], parts[2]) < std::make_tuple(1, 2, 9);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<PageReader>> PageReader::Make(const RandomAccessSource& source,
+                                                     const ColumnMetaData& metadata,
+                                                     std::string context,
+                                                     std::string_view created_by) {
+  FLOE_RETURN_IF_ERROR_CTX(ToCompressionCodec(metadata.codec), context);
+  // Some writers store a dictionary page offset of 0 (or past the data pages) when there is no
+  // dictionary: the chunk then starts at the first data page.
+  int64_t start = metadata.data_page_offset;
+  if (metadata.dictionary_page_offset && *metadata.dictionary_page_offset > 0 &&
+      *metadata.dictionary_page_offset < start) {
+    start = *metadata.dictionary_page_offset;
+  }
+  if (start < 0 || metadata.total_compressed_size < 0) {
+    return CorruptData("{}: chunk at offset {} of {} bytes", context, start,
+                       metadata.total_compressed_size);
+  }
+  auto length = static_cast<uint64_t>(metadata.total_compressed_size);
+  if (IsOldParquetMr(created_by) && static_cast<uint64_t>(start) + length < source.size()) {
+    constexpr uint64_t kMaxDictionaryHeaderSize = 100;
+    length =
+        std::min(length + kMaxDictionaryHeaderSize, source.size() - static_cast<uint64_t>(start));
+  }
+  auto chunk = source.Read(static_cast<uint64_t>(start), length);
+  if (!chunk) return std::unexpected(std::move(chunk.error().AddContext(context)));
+  return std::unique_ptr<PageReader>(
+      new PageReader(std::move(*chunk), start, metadata.codec, std::move(context)));
+}
+
+Result<std::optional<Page>> PageReader::Next() {
+  while (true) {
+    auto page = NextPage();
+    if (!page) {
+      return std::unexpected(std::move(page.error().AddContext(context_)));
+    }
+    if (*page && (*page)->header.type == PageType::kIndexPage) continue;
+    return page;
+  }
+}
+
+Result<std::optional<Page>> PageReader::NextPage() {
+  if (pos_ >= chunk_.size()) return std::nullopt;
+  int64_t offset = chunk_offset_ + static_cast<int64_t>(pos_);
+  auto decoded = DecodePageHeader(std::span(chunk_).subspan(pos_));
+  if (!decoded) {
+    return std::unexpected(
+        std::move(decoded.error().AddContext(fmt::format("page header at offset {}", offset))));
+  }
+  Page page;
+  page.header = decoded->header;
+  page.offset = offset;
+  pos_ += decoded->size;
+  const PageHeader& h = page.header;
+  if (h.compressed_page_size < 0 ||
+      static_cast<size_t>(h.compressed_page_size) > chunk_.size() - pos_) {
+    return CorruptData("page at offset {}: {} compressed bytes, the chunk has {} left", offset,
+                       h.compressed_page_size, chunk_.size() - pos_);
+  }
+  if (h.uncompressed_page_size < 0) {
+    return CorruptData("page at offset {}: uncompressed size {}", offset, h.uncompressed_page_size);
+  }
+  if (h.uncompressed_page_size > kMaxPageSize) {
+    return ResourceExhausted("page at offset {}: {} bytes uncompressed, more than the limit of {}",
+                             offset, h.uncompressed_page_size, kMaxPageSize);
+  }
+  std::span<const std::byte> stored =
+      std::span(chunk_).subspan(pos_, static_cast<size_t>(h.compressed_page_size));
+  pos_ += stored.size();
+  if (h.crc && Crc32(stored) != static_cast<uint32_t>(*h.crc)) {
+    return CorruptData("page at offset {}: CRC mismatch (stored {:08x}, computed {:08x})", offset,
+                       static_cast<uint32_t>(*h.crc), Crc32(stored));
+  }
+  switch (h.type) {
+    case PageType::kDataPage:
+      if (!h.data_page_header)
+        return CorruptData("data page at offset {} without its header", offset);
+      break;
+    case PageType::kDataPageV2:
+      if (!h.data_page_header_v2) {
+        return CorruptData("data page v2 at offset {} without its header", offset);
+      }
+      break;
+    case PageType::kDictionaryPage:
+      if (!h.dictionary_page_header) {
+        return CorruptData("dictionary page at offset {} without its header", offset);
+      }
+      break;
+    case PageType::kIndexPage:
+      return page;
+    default:
+      return CorruptData("page at offset {} has unknown type {}", offset,
+                         static_cast<int32_t>(h.type));
+  }
+  FLOE_ASSIGN_OR_RETURN(compression::Codec codec, ToCompressionCodec(codec_));
+  size_t levels = 0;
+  bool compressed = codec != compression::Codec::kUncompressed;
+  if (h.type == PageType::kDataPageV2) {
+    const DataPageHeaderV2& v2 = *h.data_page_header_v2;
+    if (v2.definition_levels_byte_length < 0 || v2.repetition_levels_byte_length < 0) {
+      return CorruptData("data page v2 at offset {}: negative level lengths", offset);
+    }
+    levels = static_cast<size_t>(v2.definition_levels_byte_length) +
+             static_cast<size_t>(v2.repetition_levels_byte_length);
+    if (levels > stored.size() || levels > static_cast<size_t>(h.uncompressed_page_size)) {
+      return CorruptData("data page v2 at offset {}: {} bytes of levels in a page of {}", offset,
+                         levels, stored.size());
+    }
+    compressed = compressed && v2.is_compressed;
+  }
+  if (!compressed && stored.size() != static_cast<size_t>(h.uncompressed_page_size)) {
+    return CorruptData("uncompressed page at offset {}: {} bytes stored, {} declared", offset,
+                       stored.size(), h.uncompressed_page_size);
+  }
+  page.data.resize(static_cast<size_t>(h.uncompressed_page_size));
+  std::copy_n(stored.begin(), levels, page.data.begin());
+  std::span<const std::byte> body = stored.subspan(levels);
+  std::span<std::byte> out = std::span(page.data).subspan(levels);
+  if (compressed) {
+    // An empty v2 page may store no compressed bytes at all.
+    if (!(body.empty() && out.empty())) {
+      auto status = compression::DecompressInto(codec, body, out);
+      if (!status) {
+        return std::unexpected(std::move(
+            status.error().AddContext(fmt::format("page at offset {}: decompressing", offset))));
+      }
+    }
+  } else {
+    std::copy(body.begin(), body.end(), out.begin());
+  }
+  return page;
+}
+
+}  // namespace floe::parquet
