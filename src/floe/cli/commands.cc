@@ -9,8 +9,10 @@ namespace floe::cli {
 void AddCommands(CLI::App& app, int& exit_code) {
   exit_code = kExitOk;
   AddCatCommand(app, exit_code);
-  auto* inspect = app.add_subcommand("inspect", "Show the structure of a file");
+  auto* inspect =
+      app.add_subcommand("inspect", "Show what is inside Iceberg metadata and data files");
   inspect->require_subcommand(1);
+  AddInspectMetadata(*inspect, exit_code);
   AddInspectParquet(*inspect, exit_code);
 }
 

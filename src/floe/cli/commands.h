@@ -16,6 +16,9 @@ inline constexpr int kExitBadInput = 2;  // the input could not be read or under
 // Registers every command on the application and returns the exit code of the one that ran.
 void AddCommands(CLI::App& app, int& exit_code);
 
+// `inspect metadata PATH [--json]`, registered on the `inspect` command (inspect_metadata.cc).
+void AddInspectMetadata(CLI::App& inspect, int& exit_code);
+
 // `inspect parquet FILE`, registered on the `inspect` command.
 void AddInspectParquet(CLI::App& inspect, int& exit_code);
 
