@@ -290,6 +290,10 @@ Result<Literal> Convert(const Literal& value, const TypePtr& type, Range* range)
   TypeId from = value.type_id();
   TypeId to = type->id();
   if (value.is_null()) return InvalidArgument("null literal: use is_null / not_null");
+  if (IsFloating(from)) {
+    double v = from == TypeId::kFloat ? value.float_value() : value.double_value();
+    if (std::isnan(v)) return InvalidArgument("NaN literal: use is_nan / not_nan");
+  }
   if (value.type()->Equals(*type)) return value;
   if (IsIntegral(from)) {
     int64_t v = from == TypeId::kInt ? value.int_value() : value.long_value();
@@ -314,7 +318,6 @@ Result<Literal> Convert(const Literal& value, const TypePtr& type, Range* range)
     }
   } else if (IsFloating(from)) {
     double v = from == TypeId::kFloat ? value.float_value() : value.double_value();
-    if (std::isnan(v)) return InvalidArgument("NaN literal: use is_nan / not_nan");
     if (to == TypeId::kDouble) return Literal::Double(v);
     if (to == TypeId::kFloat) return Literal::Float(static_cast<float>(v));
   } else if (from == TypeId::kString) {
