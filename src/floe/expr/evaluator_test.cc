@@ -1,9 +1,9 @@
 #include "floe/expr/evaluator.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <map>
-
-#include <gtest/gtest.h>
 
 #include "floe/expr/test_schema.h"
 #include "floe/spec/schema.h"
@@ -46,15 +46,16 @@ TEST(EvaluatorTest, NullsFailComparisonsAndPassNegations) {
                         StartsWith("data", "a"), NotNull("i")}) {
     EXPECT_FALSE(Eval(e, row)) << e->ToString();
   }
-  for (const auto& e : {NotEqual("i", Literal::Int(1)), NotIn("i", {Literal::Int(1), Literal::Int(2)}),
-                        NotStartsWith("data", "a"), IsNull("i"), IsNull("data"), NotNan("d")}) {
+  for (const auto& e :
+       {NotEqual("i", Literal::Int(1)), NotIn("i", {Literal::Int(1), Literal::Int(2)}),
+        NotStartsWith("data", "a"), IsNull("i"), IsNull("data"), NotNan("d")}) {
     EXPECT_TRUE(Eval(e, row)) << e->ToString();
   }
 }
 
 TEST(EvaluatorTest, NaN) {
-  std::map<int32_t, Literal> row{{1, Literal::Long(1)}, {4, Literal::Double(std::nan(""))},
-                                 {3, Literal::Float(2.5f)}};
+  std::map<int32_t, Literal> row{
+      {1, Literal::Long(1)}, {4, Literal::Double(std::nan(""))}, {3, Literal::Float(2.5f)}};
   EXPECT_TRUE(Eval(IsNan("d"), row));
   EXPECT_FALSE(Eval(NotNan("d"), row));
   EXPECT_FALSE(Eval(IsNan("f"), row));

@@ -1,11 +1,11 @@
 #include "floe/expr/expression.h"
 
+#include <fmt/core.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <utility>
-
-#include <fmt/core.h>
 
 #include "floe/spec/schema.h"
 
@@ -13,66 +13,107 @@ namespace floe::expr {
 
 std::string_view OpName(Op op) {
   switch (op) {
-    case Op::kTrue: return "true";
-    case Op::kFalse: return "false";
-    case Op::kAnd: return "and";
-    case Op::kOr: return "or";
-    case Op::kNot: return "not";
-    case Op::kIsNull: return "is_null";
-    case Op::kNotNull: return "not_null";
-    case Op::kIsNan: return "is_nan";
-    case Op::kNotNan: return "not_nan";
-    case Op::kLt: return "<";
-    case Op::kLtEq: return "<=";
-    case Op::kGt: return ">";
-    case Op::kGtEq: return ">=";
-    case Op::kEq: return "=";
-    case Op::kNotEq: return "!=";
-    case Op::kIn: return "in";
-    case Op::kNotIn: return "not_in";
-    case Op::kStartsWith: return "starts_with";
-    case Op::kNotStartsWith: return "not_starts_with";
+    case Op::kTrue:
+      return "true";
+    case Op::kFalse:
+      return "false";
+    case Op::kAnd:
+      return "and";
+    case Op::kOr:
+      return "or";
+    case Op::kNot:
+      return "not";
+    case Op::kIsNull:
+      return "is_null";
+    case Op::kNotNull:
+      return "not_null";
+    case Op::kIsNan:
+      return "is_nan";
+    case Op::kNotNan:
+      return "not_nan";
+    case Op::kLt:
+      return "<";
+    case Op::kLtEq:
+      return "<=";
+    case Op::kGt:
+      return ">";
+    case Op::kGtEq:
+      return ">=";
+    case Op::kEq:
+      return "=";
+    case Op::kNotEq:
+      return "!=";
+    case Op::kIn:
+      return "in";
+    case Op::kNotIn:
+      return "not_in";
+    case Op::kStartsWith:
+      return "starts_with";
+    case Op::kNotStartsWith:
+      return "not_starts_with";
   }
   return "?";
 }
 
 Op NegateOp(Op op) {
   switch (op) {
-    case Op::kTrue: return Op::kFalse;
-    case Op::kFalse: return Op::kTrue;
-    case Op::kIsNull: return Op::kNotNull;
-    case Op::kNotNull: return Op::kIsNull;
-    case Op::kIsNan: return Op::kNotNan;
-    case Op::kNotNan: return Op::kIsNan;
-    case Op::kLt: return Op::kGtEq;
-    case Op::kLtEq: return Op::kGt;
-    case Op::kGt: return Op::kLtEq;
-    case Op::kGtEq: return Op::kLt;
-    case Op::kEq: return Op::kNotEq;
-    case Op::kNotEq: return Op::kEq;
-    case Op::kIn: return Op::kNotIn;
-    case Op::kNotIn: return Op::kIn;
-    case Op::kStartsWith: return Op::kNotStartsWith;
-    case Op::kNotStartsWith: return Op::kStartsWith;
-    default: return op;
+    case Op::kTrue:
+      return Op::kFalse;
+    case Op::kFalse:
+      return Op::kTrue;
+    case Op::kIsNull:
+      return Op::kNotNull;
+    case Op::kNotNull:
+      return Op::kIsNull;
+    case Op::kIsNan:
+      return Op::kNotNan;
+    case Op::kNotNan:
+      return Op::kIsNan;
+    case Op::kLt:
+      return Op::kGtEq;
+    case Op::kLtEq:
+      return Op::kGt;
+    case Op::kGt:
+      return Op::kLtEq;
+    case Op::kGtEq:
+      return Op::kLt;
+    case Op::kEq:
+      return Op::kNotEq;
+    case Op::kNotEq:
+      return Op::kEq;
+    case Op::kIn:
+      return Op::kNotIn;
+    case Op::kNotIn:
+      return Op::kIn;
+    case Op::kStartsWith:
+      return Op::kNotStartsWith;
+    case Op::kNotStartsWith:
+      return Op::kStartsWith;
+    default:
+      return op;
   }
 }
 
 Op FlipOp(Op op) {
   switch (op) {
-    case Op::kLt: return Op::kGt;
-    case Op::kLtEq: return Op::kGtEq;
-    case Op::kGt: return Op::kLt;
-    case Op::kGtEq: return Op::kLtEq;
-    default: return op;
+    case Op::kLt:
+      return Op::kGt;
+    case Op::kLtEq:
+      return Op::kGtEq;
+    case Op::kGt:
+      return Op::kLt;
+    case Op::kGtEq:
+      return Op::kLtEq;
+    default:
+      return op;
   }
 }
 
 namespace {
 
 ExprPtr Make(Op op, ExprPtr left = nullptr, ExprPtr right = nullptr) {
-  return std::make_shared<const Expression>(op, std::move(left), std::move(right), "", -1,
-                                            nullptr, std::vector<Literal>{});
+  return std::make_shared<const Expression>(op, std::move(left), std::move(right), "", -1, nullptr,
+                                            std::vector<Literal>{});
 }
 
 std::string LiteralString(const Literal& v) {
@@ -84,8 +125,10 @@ std::string LiteralString(const Literal& v) {
     case TypeId::kTimestampTz:
     case TypeId::kTimestampNs:
     case TypeId::kTimestampTzNs:
-    case TypeId::kUuid: return fmt::format("'{}'", v.ToString());
-    default: return v.ToString();
+    case TypeId::kUuid:
+      return fmt::format("'{}'", v.ToString());
+    default:
+      return v.ToString();
   }
 }
 
@@ -93,15 +136,24 @@ std::string LiteralString(const Literal& v) {
 
 std::string Expression::ToString() const {
   switch (op_) {
-    case Op::kTrue: return "true";
-    case Op::kFalse: return "false";
-    case Op::kAnd: return fmt::format("({} and {})", left_->ToString(), right_->ToString());
-    case Op::kOr: return fmt::format("({} or {})", left_->ToString(), right_->ToString());
-    case Op::kNot: return fmt::format("not({})", left_->ToString());
-    case Op::kIsNull: return column_ + " is null";
-    case Op::kNotNull: return column_ + " is not null";
-    case Op::kIsNan: return column_ + " is nan";
-    case Op::kNotNan: return column_ + " is not nan";
+    case Op::kTrue:
+      return "true";
+    case Op::kFalse:
+      return "false";
+    case Op::kAnd:
+      return fmt::format("({} and {})", left_->ToString(), right_->ToString());
+    case Op::kOr:
+      return fmt::format("({} or {})", left_->ToString(), right_->ToString());
+    case Op::kNot:
+      return fmt::format("not({})", left_->ToString());
+    case Op::kIsNull:
+      return column_ + " is null";
+    case Op::kNotNull:
+      return column_ + " is not null";
+    case Op::kIsNan:
+      return column_ + " is nan";
+    case Op::kNotNan:
+      return column_ + " is not nan";
     case Op::kIn:
     case Op::kNotIn: {
       std::string out = column_ + (op_ == Op::kIn ? " in (" : " not in (");
@@ -111,10 +163,12 @@ std::string Expression::ToString() const {
       }
       return out + ")";
     }
-    case Op::kStartsWith: return fmt::format("{} starts_with {}", column_, LiteralString(literal()));
+    case Op::kStartsWith:
+      return fmt::format("{} starts_with {}", column_, LiteralString(literal()));
     case Op::kNotStartsWith:
       return fmt::format("{} not_starts_with {}", column_, LiteralString(literal()));
-    default: return fmt::format("{} {} {}", column_, OpName(op_), LiteralString(literal()));
+    default:
+      return fmt::format("{} {} {}", column_, OpName(op_), LiteralString(literal()));
   }
 }
 
@@ -209,11 +263,16 @@ ExprPtr BoundPredicate(Op op, std::string column, int32_t field_id, TypePtr type
 
 ExprPtr Negate(const ExprPtr& e) {
   switch (e->op()) {
-    case Op::kTrue: return False();
-    case Op::kFalse: return True();
-    case Op::kAnd: return Or(Negate(e->left()), Negate(e->right()));
-    case Op::kOr: return And(Negate(e->left()), Negate(e->right()));
-    case Op::kNot: return RewriteNot(e->left());
+    case Op::kTrue:
+      return False();
+    case Op::kFalse:
+      return True();
+    case Op::kAnd:
+      return Or(Negate(e->left()), Negate(e->right()));
+    case Op::kOr:
+      return And(Negate(e->left()), Negate(e->right()));
+    case Op::kNot:
+      return RewriteNot(e->left());
     default:
       return std::make_shared<const Expression>(NegateOp(e->op()), nullptr, nullptr, e->column(),
                                                 e->field_id(), e->type(), e->literals());
@@ -222,10 +281,14 @@ ExprPtr Negate(const ExprPtr& e) {
 
 ExprPtr RewriteNot(const ExprPtr& e) {
   switch (e->op()) {
-    case Op::kAnd: return And(RewriteNot(e->left()), RewriteNot(e->right()));
-    case Op::kOr: return Or(RewriteNot(e->left()), RewriteNot(e->right()));
-    case Op::kNot: return Negate(e->left());
-    default: return e;
+    case Op::kAnd:
+      return And(RewriteNot(e->left()), RewriteNot(e->right()));
+    case Op::kOr:
+      return Or(RewriteNot(e->left()), RewriteNot(e->right()));
+    case Op::kNot:
+      return Negate(e->left());
+    default:
+      return e;
   }
 }
 
@@ -302,19 +365,28 @@ Result<Literal> Convert(const Literal& value, const TypePtr& type, Range* range)
         if (v > std::numeric_limits<int32_t>::max()) *range = Range::kAboveMax;
         if (v < std::numeric_limits<int32_t>::min()) *range = Range::kBelowMin;
         return Literal::Int(static_cast<int32_t>(v));
-      case TypeId::kLong: return Literal::Long(v);
-      case TypeId::kFloat: return Literal::Float(static_cast<float>(v));
-      case TypeId::kDouble: return Literal::Double(static_cast<double>(v));
-      case TypeId::kDecimal: return DecimalFromText(std::to_string(v), type);
-      default: break;
+      case TypeId::kLong:
+        return Literal::Long(v);
+      case TypeId::kFloat:
+        return Literal::Float(static_cast<float>(v));
+      case TypeId::kDouble:
+        return Literal::Double(static_cast<double>(v));
+      case TypeId::kDecimal:
+        return DecimalFromText(std::to_string(v), type);
+      default:
+        break;
     }
   } else if (from == TypeId::kDecimal) {
     std::string text = value.ToString();
     switch (to) {
-      case TypeId::kFloat: return Literal::Float(std::strtof(text.c_str(), nullptr));
-      case TypeId::kDouble: return Literal::Double(std::strtod(text.c_str(), nullptr));
-      case TypeId::kDecimal: return DecimalFromText(text, type);
-      default: break;
+      case TypeId::kFloat:
+        return Literal::Float(std::strtof(text.c_str(), nullptr));
+      case TypeId::kDouble:
+        return Literal::Double(std::strtod(text.c_str(), nullptr));
+      case TypeId::kDecimal:
+        return DecimalFromText(text, type);
+      default:
+        break;
     }
   } else if (IsFloating(from)) {
     double v = from == TypeId::kFloat ? value.float_value() : value.double_value();
@@ -337,8 +409,10 @@ Result<Literal> Convert(const Literal& value, const TypePtr& type, Range* range)
         }
         return parsed;
       }
-      case TypeId::kDecimal: return DecimalFromText(s, type);
-      default: break;
+      case TypeId::kDecimal:
+        return DecimalFromText(s, type);
+      default:
+        break;
     }
   } else {
     auto promoted = value.PromoteTo(type);
@@ -384,7 +458,8 @@ Result<ExprPtr> BindPredicate(const Expression& e, const Schema& schema, bool ca
                                type->ToString());
       }
       break;
-    default: break;
+    default:
+      break;
   }
   if (e.literals().empty()) {
     return InvalidArgument("predicate {} on '{}' needs a value", OpName(e.op()), name);
@@ -402,12 +477,17 @@ Result<ExprPtr> BindPredicate(const Expression& e, const Schema& schema, bool ca
       bool above = range == Range::kAboveMax;
       switch (e.op()) {
         case Op::kLt:
-        case Op::kLtEq: return above ? True() : False();
+        case Op::kLtEq:
+          return above ? True() : False();
         case Op::kGt:
-        case Op::kGtEq: return above ? False() : True();
-        case Op::kEq: return False();
-        case Op::kNotEq: return True();
-        default: continue;  // in / not_in: this value can never be equal
+        case Op::kGtEq:
+          return above ? False() : True();
+        case Op::kEq:
+          return False();
+        case Op::kNotEq:
+          return True();
+        default:
+          continue;  // in / not_in: this value can never be equal
       }
     }
     values.push_back(std::move(converted).value());
@@ -418,14 +498,16 @@ Result<ExprPtr> BindPredicate(const Expression& e, const Schema& schema, bool ca
 Result<ExprPtr> BindImpl(const ExprPtr& e, const Schema& schema, bool case_sensitive) {
   switch (e->op()) {
     case Op::kTrue:
-    case Op::kFalse: return e;
+    case Op::kFalse:
+      return e;
     case Op::kAnd:
     case Op::kOr: {
       FLOE_ASSIGN_OR_RETURN(auto l, BindImpl(e->left(), schema, case_sensitive));
       FLOE_ASSIGN_OR_RETURN(auto r, BindImpl(e->right(), schema, case_sensitive));
       return e->op() == Op::kAnd ? And(l, r) : Or(l, r);
     }
-    case Op::kNot: return InternalError("NOT left after rewrite");
+    case Op::kNot:
+      return InternalError("NOT left after rewrite");
     default:
       if (e->is_bound()) return e;
       return BindPredicate(*e, schema, case_sensitive);

@@ -82,10 +82,15 @@ class Expression {
   std::string ToString() const;
 
   // Use the factories below.
-  Expression(Op op, ExprPtr left, ExprPtr right, std::string column, int32_t field_id,
-             TypePtr type, std::vector<Literal> literals)
-      : op_(op), left_(std::move(left)), right_(std::move(right)), column_(std::move(column)),
-        field_id_(field_id), type_(std::move(type)), literals_(std::move(literals)) {}
+  Expression(Op op, ExprPtr left, ExprPtr right, std::string column, int32_t field_id, TypePtr type,
+             std::vector<Literal> literals)
+      : op_(op),
+        left_(std::move(left)),
+        right_(std::move(right)),
+        column_(std::move(column)),
+        field_id_(field_id),
+        type_(std::move(type)),
+        literals_(std::move(literals)) {}
 
  private:
   Op op_;

@@ -1,8 +1,8 @@
 #include "floe/expr/expression.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "floe/expr/test_schema.h"
 #include "floe/spec/schema.h"
@@ -30,13 +30,14 @@ TEST(ExpressionTest, FoldsConstants) {
 }
 
 TEST(ExpressionTest, RewriteNotPushesNegationIntoPredicates) {
-  auto e = Not(And(LessThan("id", Literal::Long(5)), Or(IsNull("data"), In("i", {Literal::Int(1), Literal::Int(2)}))));
+  auto e = Not(And(LessThan("id", Literal::Long(5)),
+                   Or(IsNull("data"), In("i", {Literal::Int(1), Literal::Int(2)}))));
   EXPECT_EQ(RewriteNot(e)->ToString(), "(id >= 5 or (data is not null and i not in (1, 2)))");
   EXPECT_EQ(RewriteNot(Not(StartsWith("data", "ab")))->ToString(), "data not_starts_with 'ab'");
   EXPECT_EQ(RewriteNot(Not(Not(IsNan("d"))))->ToString(), "d is nan");
-  for (Op op : {Op::kLt, Op::kLtEq, Op::kGt, Op::kGtEq, Op::kEq, Op::kNotEq, Op::kIn, Op::kNotIn,
-                Op::kIsNull, Op::kNotNull, Op::kIsNan, Op::kNotNan, Op::kStartsWith,
-                Op::kNotStartsWith}) {
+  for (Op op :
+       {Op::kLt, Op::kLtEq, Op::kGt, Op::kGtEq, Op::kEq, Op::kNotEq, Op::kIn, Op::kNotIn,
+        Op::kIsNull, Op::kNotNull, Op::kIsNan, Op::kNotNan, Op::kStartsWith, Op::kNotStartsWith}) {
     EXPECT_EQ(NegateOp(NegateOp(op)), op);
     EXPECT_NE(NegateOp(op), op);
   }

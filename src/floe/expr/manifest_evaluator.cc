@@ -16,13 +16,13 @@ bool IsFloating(const TypePtr& t) {
   return t->id() == TypeId::kFloat || t->id() == TypeId::kDouble;
 }
 
-Result<std::optional<Literal>> Decode(const std::optional<std::string>& bytes,
-                                      const Expression& p, const char* which) {
+Result<std::optional<Literal>> Decode(const std::optional<std::string>& bytes, const Expression& p,
+                                      const char* which) {
   if (!bytes) return std::optional<Literal>();
   auto v = Literal::FromBinary(p.type(), *bytes);
   if (!v) {
-    return std::unexpected(std::move(v.error().AddContext(
-        fmt::format("{} bound of partition field {}", which, p.column()))));
+    return std::unexpected(std::move(
+        v.error().AddContext(fmt::format("{} bound of partition field {}", which, p.column()))));
   }
   return std::optional<Literal>(std::move(v).value());
 }
@@ -44,15 +44,20 @@ int ComparePrefix(const std::string& bound, const std::string& prefix) {
 
 Result<bool> Test(const Expression& p, const PartitionFieldSummary& s) {
   switch (p.op()) {
-    case Op::kIsNull: return s.contains_null;
-    case Op::kNotNull: return !AllNull(s, p);
+    case Op::kIsNull:
+      return s.contains_null;
+    case Op::kNotNull:
+      return !AllNull(s, p);
     case Op::kIsNan:
       if (s.contains_nan.has_value() && !*s.contains_nan) return false;
       return !AllNull(s, p);
-    case Op::kNotNan: return !AllNan(s);
+    case Op::kNotNan:
+      return !AllNan(s);
     case Op::kNotEq:
-    case Op::kNotIn: return true;
-    default: break;
+    case Op::kNotIn:
+      return true;
+    default:
+      break;
   }
   FLOE_ASSIGN_OR_RETURN(auto lower, Decode(s.lower_bound, p, "lower"));
   FLOE_ASSIGN_OR_RETURN(auto upper, Decode(s.upper_bound, p, "upper"));
@@ -65,10 +70,14 @@ Result<bool> Test(const Expression& p, const PartitionFieldSummary& s) {
   // Without a lower bound every value is null or NaN, and those match none of the rest.
   if (!lower) return false;
   switch (p.op()) {
-    case Op::kLt: return lower->Compare(p.literal()) < 0;
-    case Op::kLtEq: return lower->Compare(p.literal()) <= 0;
-    case Op::kGt: return !upper || upper->Compare(p.literal()) > 0;
-    case Op::kGtEq: return !upper || upper->Compare(p.literal()) >= 0;
+    case Op::kLt:
+      return lower->Compare(p.literal()) < 0;
+    case Op::kLtEq:
+      return lower->Compare(p.literal()) <= 0;
+    case Op::kGt:
+      return !upper || upper->Compare(p.literal()) > 0;
+    case Op::kGtEq:
+      return !upper || upper->Compare(p.literal()) >= 0;
     case Op::kEq:
       return lower->Compare(p.literal()) <= 0 && (!upper || upper->Compare(p.literal()) >= 0);
     case Op::kIn:
@@ -83,15 +92,18 @@ Result<bool> Test(const Expression& p, const PartitionFieldSummary& s) {
       if (upper && ComparePrefix(upper->bytes_value(), prefix) < 0) return false;
       return true;
     }
-    default: return true;
+    default:
+      return true;
   }
 }
 
 Result<bool> Walk(const Expression& e, std::span<const PartitionFieldSummary> summaries,
                   const std::vector<int32_t>& field_ids) {
   switch (e.op()) {
-    case Op::kTrue: return true;
-    case Op::kFalse: return false;
+    case Op::kTrue:
+      return true;
+    case Op::kFalse:
+      return false;
     case Op::kAnd: {
       FLOE_ASSIGN_OR_RETURN(bool l, Walk(*e.left(), summaries, field_ids));
       if (!l) return false;
@@ -102,7 +114,8 @@ Result<bool> Walk(const Expression& e, std::span<const PartitionFieldSummary> su
       if (l) return true;
       return Walk(*e.right(), summaries, field_ids);
     }
-    default: break;
+    default:
+      break;
   }
   for (size_t i = 0; i < field_ids.size(); ++i) {
     if (field_ids[i] == e.field_id()) return Test(e, summaries[i]);
@@ -113,8 +126,7 @@ Result<bool> Walk(const Expression& e, std::span<const PartitionFieldSummary> su
 }  // namespace
 
 Result<ManifestEvaluator> ManifestEvaluator::Make(const ExprPtr& filter, const Schema& schema,
-                                                  const PartitionSpec& spec,
-                                                  bool case_sensitive) {
+                                                  const PartitionSpec& spec, bool case_sensitive) {
   FLOE_ASSIGN_OR_RETURN(auto bound, Bind(filter, schema, case_sensitive));
   FLOE_ASSIGN_OR_RETURN(auto projected, ProjectInclusive(bound, schema, spec));
   std::vector<int32_t> ids;
@@ -122,8 +134,7 @@ Result<ManifestEvaluator> ManifestEvaluator::Make(const ExprPtr& filter, const S
   return ManifestEvaluator(std::move(projected), std::move(ids));
 }
 
-Result<bool> ManifestEvaluator::MightMatch(
-    std::span<const PartitionFieldSummary> summaries) const {
+Result<bool> ManifestEvaluator::MightMatch(std::span<const PartitionFieldSummary> summaries) const {
   if (summaries.size() != field_ids_.size()) {
     return InvalidArgument("manifest has {} partition field summaries, the spec has {} fields",
                            summaries.size(), field_ids_.size());

@@ -15,14 +15,16 @@ std::string Bin(const Literal& v) { return v.ToBinary().value(); }
 PartitionSpecPtr Spec() {
   auto spec = PartitionSpec::Make(
       *testing::TestSchema(), 0,
-      {PartitionField{.source_ids = {1}, .field_id = 1000, .name = "id",
-                      .transform = Transform::Identity()},
-       PartitionField{.source_ids = {5}, .field_id = 1001, .name = "ts_day",
-                      .transform = Transform::Day()},
-       PartitionField{.source_ids = {2}, .field_id = 1002, .name = "data_trunc",
+      {PartitionField{
+           .source_ids = {1}, .field_id = 1000, .name = "id", .transform = Transform::Identity()},
+       PartitionField{
+           .source_ids = {5}, .field_id = 1001, .name = "ts_day", .transform = Transform::Day()},
+       PartitionField{.source_ids = {2},
+                      .field_id = 1002,
+                      .name = "data_trunc",
                       .transform = Transform::Truncate(2)},
-       PartitionField{.source_ids = {4}, .field_id = 1003, .name = "d",
-                      .transform = Transform::Identity()}});
+       PartitionField{
+           .source_ids = {4}, .field_id = 1003, .name = "d", .transform = Transform::Identity()}});
   EXPECT_TRUE(spec.has_value());
   return *spec;
 }
@@ -30,13 +32,21 @@ PartitionSpecPtr Spec() {
 // id in [10, 20]; days 1970-01-05..1970-01-10 with nulls; data_trunc "ab".."cd"; d all NaN.
 std::vector<PartitionFieldSummary> Summaries() {
   return {
-      {.contains_null = false, .contains_nan = std::nullopt, .lower_bound = Bin(Literal::Long(10)),
+      {.contains_null = false,
+       .contains_nan = std::nullopt,
+       .lower_bound = Bin(Literal::Long(10)),
        .upper_bound = Bin(Literal::Long(20))},
-      {.contains_null = true, .contains_nan = std::nullopt, .lower_bound = Bin(Literal::Date(4)),
+      {.contains_null = true,
+       .contains_nan = std::nullopt,
+       .lower_bound = Bin(Literal::Date(4)),
        .upper_bound = Bin(Literal::Date(9))},
-      {.contains_null = false, .contains_nan = std::nullopt,
-       .lower_bound = Bin(Literal::String("ab")), .upper_bound = Bin(Literal::String("cd"))},
-      {.contains_null = false, .contains_nan = true, .lower_bound = std::nullopt,
+      {.contains_null = false,
+       .contains_nan = std::nullopt,
+       .lower_bound = Bin(Literal::String("ab")),
+       .upper_bound = Bin(Literal::String("cd"))},
+      {.contains_null = false,
+       .contains_nan = true,
+       .lower_bound = std::nullopt,
        .upper_bound = std::nullopt},
   };
 }
@@ -90,7 +100,9 @@ TEST(ManifestEvaluatorTest, NullsAndNaNs) {
   EXPECT_FALSE(Might(Equal("d", Literal::Double(1))));
   EXPECT_FALSE(Might(IsNull("d")));
   auto s = Summaries();
-  s[3] = {.contains_null = true, .contains_nan = false, .lower_bound = std::nullopt,
+  s[3] = {.contains_null = true,
+          .contains_nan = false,
+          .lower_bound = std::nullopt,
           .upper_bound = std::nullopt};  // all null
   EXPECT_FALSE(Might(NotNull("d"), s));
   EXPECT_FALSE(Might(IsNan("d"), s));
@@ -100,8 +112,8 @@ TEST(ManifestEvaluatorTest, NullsAndNaNs) {
 }
 
 TEST(ManifestEvaluatorTest, Errors) {
-  EXPECT_FALSE(ManifestEvaluator::Make(Equal("nope", L(1)), *testing::TestSchema(), *Spec())
-                   .has_value());
+  EXPECT_FALSE(
+      ManifestEvaluator::Make(Equal("nope", L(1)), *testing::TestSchema(), *Spec()).has_value());
   auto ev = ManifestEvaluator::Make(Equal("id", L(1)), *testing::TestSchema(), *Spec());
   ASSERT_TRUE(ev.has_value());
   auto s = Summaries();

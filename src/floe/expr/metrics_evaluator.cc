@@ -93,25 +93,33 @@ Result<bool> Inclusive(const Expression& p, const FileView& f) {
       auto n = f.nulls(id);
       return !n || *n > 0;
     }
-    case Op::kNotNull: return !f.NullsOnly(id);
+    case Op::kNotNull:
+      return !f.NullsOnly(id);
     case Op::kIsNan: {
       auto n = f.nans(id);
       if (n && *n == 0) return false;
       return !f.NullsOnly(id);
     }
-    case Op::kNotNan: return !f.NansOnly(id);
+    case Op::kNotNan:
+      return !f.NansOnly(id);
     case Op::kNotEq:
-    case Op::kNotIn: return true;
-    default: break;
+    case Op::kNotIn:
+      return true;
+    default:
+      break;
   }
   if (f.NullsOnly(id) || f.NansOnly(id)) return false;
   FLOE_ASSIGN_OR_RETURN(auto lower, f.Lower(p));
   FLOE_ASSIGN_OR_RETURN(auto upper, f.Upper(p));
   switch (p.op()) {
-    case Op::kLt: return !lower || lower->Compare(p.literal()) < 0;
-    case Op::kLtEq: return !lower || lower->Compare(p.literal()) <= 0;
-    case Op::kGt: return !upper || upper->Compare(p.literal()) > 0;
-    case Op::kGtEq: return !upper || upper->Compare(p.literal()) >= 0;
+    case Op::kLt:
+      return !lower || lower->Compare(p.literal()) < 0;
+    case Op::kLtEq:
+      return !lower || lower->Compare(p.literal()) <= 0;
+    case Op::kGt:
+      return !upper || upper->Compare(p.literal()) > 0;
+    case Op::kGtEq:
+      return !upper || upper->Compare(p.literal()) >= 0;
     case Op::kEq:
       if (lower && lower->Compare(p.literal()) > 0) return false;
       if (upper && upper->Compare(p.literal()) < 0) return false;
@@ -139,24 +147,28 @@ Result<bool> Inclusive(const Expression& p, const FileView& f) {
       }
       return true;
     }
-    default: return true;
+    default:
+      return true;
   }
 }
 
 Result<bool> Strict(const Expression& p, const FileView& f) {
   int32_t id = p.field_id();
   switch (p.op()) {
-    case Op::kIsNull: return f.NullsOnly(id);
+    case Op::kIsNull:
+      return f.NullsOnly(id);
     case Op::kNotNull: {
       auto n = f.nulls(id);
       return n && *n == 0;
     }
-    case Op::kIsNan: return f.NansOnly(id);
+    case Op::kIsNan:
+      return f.NansOnly(id);
     case Op::kNotNan: {
       auto n = f.nans(id);
       return (n && *n == 0) || f.NullsOnly(id);
     }
-    default: break;
+    default:
+      break;
   }
   FLOE_ASSIGN_OR_RETURN(auto lower, f.Lower(p));
   FLOE_ASSIGN_OR_RETURN(auto upper, f.Upper(p));
@@ -178,14 +190,19 @@ Result<bool> Strict(const Expression& p, const FileView& f) {
       }
       return true;
     }
-    default: break;
+    default:
+      break;
   }
   if (f.MayHaveNulls(id) || f.MayHaveNans(p)) return false;
   switch (p.op()) {
-    case Op::kLt: return upper && upper->Compare(p.literal()) < 0;
-    case Op::kLtEq: return upper && upper->Compare(p.literal()) <= 0;
-    case Op::kGt: return lower && lower->Compare(p.literal()) > 0;
-    case Op::kGtEq: return lower && lower->Compare(p.literal()) >= 0;
+    case Op::kLt:
+      return upper && upper->Compare(p.literal()) < 0;
+    case Op::kLtEq:
+      return upper && upper->Compare(p.literal()) <= 0;
+    case Op::kGt:
+      return lower && lower->Compare(p.literal()) > 0;
+    case Op::kGtEq:
+      return lower && lower->Compare(p.literal()) >= 0;
     case Op::kEq:
     case Op::kIn: {
       if (!lower || !upper || lower->Compare(*upper) != 0) return false;
@@ -199,15 +216,18 @@ Result<bool> Strict(const Expression& p, const FileView& f) {
       const std::string& prefix = p.literal().bytes_value();
       return lower->bytes_value().starts_with(prefix) && upper->bytes_value().starts_with(prefix);
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
 template <typename Leaf>
 Result<bool> Walk(const Expression& e, const FileView& f, const Leaf& leaf) {
   switch (e.op()) {
-    case Op::kTrue: return true;
-    case Op::kFalse: return false;
+    case Op::kTrue:
+      return true;
+    case Op::kFalse:
+      return false;
     case Op::kAnd: {
       FLOE_ASSIGN_OR_RETURN(bool l, Walk(*e.left(), f, leaf));
       if (!l) return false;
@@ -218,9 +238,11 @@ Result<bool> Walk(const Expression& e, const FileView& f, const Leaf& leaf) {
       if (l) return true;
       return Walk(*e.right(), f, leaf);
     }
-    case Op::kNot: return InvalidArgument("metrics evaluation needs NOT rewritten (use Bind)");
+    case Op::kNot:
+      return InvalidArgument("metrics evaluation needs NOT rewritten (use Bind)");
     default:
-      if (!e.is_bound()) return InvalidArgument("metrics evaluation: {} is not bound", e.ToString());
+      if (!e.is_bound())
+        return InvalidArgument("metrics evaluation: {} is not bound", e.ToString());
       return leaf(e, f);
   }
 }

@@ -18,7 +18,7 @@ namespace floe::expr {
 
 // The metrics of one data file, by field id, as a manifest entry stores them.
 struct DataFileMetrics {
-  int64_t record_count = -1;  // negative: unknown
+  int64_t record_count = -1;                          // negative: unknown
   std::unordered_map<int32_t, int64_t> value_counts;  // nulls and NaNs included
   std::unordered_map<int32_t, int64_t> null_value_counts;
   std::unordered_map<int32_t, int64_t> nan_value_counts;

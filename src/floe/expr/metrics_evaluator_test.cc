@@ -1,9 +1,9 @@
 #include "floe/expr/metrics_evaluator.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
-
-#include <gtest/gtest.h>
 
 #include "floe/expr/test_schema.h"
 #include "floe/spec/schema.h"
@@ -25,9 +25,11 @@ DataFileMetrics File() {
   m.value_counts = {{1, 50}, {2, 50}, {3, 50}, {4, 50}};
   m.null_value_counts = {{1, 0}, {2, 10}, {3, 0}, {4, 50}};
   m.nan_value_counts = {{3, 5}, {4, 0}};
-  m.lower_bounds = {{1, Bin(Literal::Long(30))}, {2, Bin(Literal::String("abc"))},
+  m.lower_bounds = {{1, Bin(Literal::Long(30))},
+                    {2, Bin(Literal::String("abc"))},
                     {3, Bin(Literal::Float(1.0f))}};
-  m.upper_bounds = {{1, Bin(Literal::Long(79))}, {2, Bin(Literal::String("abe"))},
+  m.upper_bounds = {{1, Bin(Literal::Long(79))},
+                    {2, Bin(Literal::String("abe"))},
                     {3, Bin(Literal::Float(2.0f))}};
   return m;
 }
@@ -102,9 +104,8 @@ TEST(InclusiveMetricsTest, NullsAndNaNs) {
 }
 
 TEST(InclusiveMetricsTest, MissingMetricsNeverPrune) {
-  for (const auto& e : {LessThan("i", Literal::Int(0)), Equal("i", Literal::Int(0)),
-                        IsNull("i"), NotNull("i"), GreaterThan("dec", L(1)),
-                        NotNan("d")}) {
+  for (const auto& e : {LessThan("i", Literal::Int(0)), Equal("i", Literal::Int(0)), IsNull("i"),
+                        NotNull("i"), GreaterThan("dec", L(1)), NotNan("d")}) {
     EXPECT_TRUE(Might(e)) << e->ToString();
   }
   DataFileMetrics unknown;
@@ -133,7 +134,7 @@ TEST(InclusiveMetricsTest, StringPrefixesAndTruncatedBounds) {
   DataFileMetrics same = File();
   same.null_value_counts[2] = 0;
   EXPECT_FALSE(Might(NotStartsWith("data", "ab"), same));  // every value starts with "ab"
-  EXPECT_TRUE(Might(NotStartsWith("data", "ab")));  // nulls match not_starts_with
+  EXPECT_TRUE(Might(NotStartsWith("data", "ab")));         // nulls match not_starts_with
 }
 
 TEST(StrictMetricsTest, Bounds) {

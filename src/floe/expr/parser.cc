@@ -13,7 +13,17 @@ namespace {
 
 constexpr int kMaxDepth = 100;
 
-enum class Tok : unsigned char { kEnd, kIdent, kQuotedIdent, kString, kNumber, kOp, kLParen, kRParen, kComma };
+enum class Tok : unsigned char {
+  kEnd,
+  kIdent,
+  kQuotedIdent,
+  kString,
+  kNumber,
+  kOp,
+  kLParen,
+  kRParen,
+  kComma
+};
 
 struct Token {
   Tok kind = Tok::kEnd;
@@ -60,10 +70,12 @@ Result<std::vector<Token>> Lex(std::string_view s) {
       }
       if (!closed) return InvalidArgument("filter: unterminated quote at offset {}", t.offset);
     } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-               (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+               (c == '.' && i + 1 < s.size() &&
+                std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
       t.kind = Tok::kNumber;
-      while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.' ||
-                              ((s[i] == '-' || s[i] == '+') && (s[i - 1] == 'e' || s[i - 1] == 'E')))) {
+      while (i < s.size() &&
+             (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.' ||
+              ((s[i] == '-' || s[i] == '+') && (s[i - 1] == 'e' || s[i - 1] == 'E')))) {
         t.text += s[i++];
       }
     } else if (IsIdentStart(c)) {
@@ -97,7 +109,8 @@ bool Keyword(const Token& t, std::string_view word) {
 }
 
 bool IsReserved(const Token& t) {
-  for (std::string_view w : {"AND", "OR", "NOT", "IS", "IN", "LIKE", "NULL", "NAN", "TRUE", "FALSE"}) {
+  for (std::string_view w :
+       {"AND", "OR", "NOT", "IS", "IN", "LIKE", "NULL", "NAN", "TRUE", "FALSE"}) {
     if (Keyword(t, w)) return true;
   }
   return false;

@@ -1,8 +1,8 @@
 #include "floe/expr/parser.h"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 namespace floe::expr {
 namespace {

@@ -36,19 +36,26 @@ std::optional<Literal> Step(const Literal& v, int delta) {
       }
       int64_t r = x + delta;
       switch (v.type_id()) {
-        case TypeId::kLong: return Literal::Long(r);
-        case TypeId::kTime: return Literal::Time(r);
-        case TypeId::kTimestamp: return Literal::Timestamp(r);
-        case TypeId::kTimestampTz: return Literal::TimestampTz(r);
-        case TypeId::kTimestampNs: return Literal::TimestampNs(r);
-        default: return Literal::TimestampTzNs(r);
+        case TypeId::kLong:
+          return Literal::Long(r);
+        case TypeId::kTime:
+          return Literal::Time(r);
+        case TypeId::kTimestamp:
+          return Literal::Timestamp(r);
+        case TypeId::kTimestampTz:
+          return Literal::TimestampTz(r);
+        case TypeId::kTimestampNs:
+          return Literal::TimestampNs(r);
+        default:
+          return Literal::TimestampTzNs(r);
       }
     }
     case TypeId::kDecimal: {
       const auto& t = static_cast<const PrimitiveType&>(*v.type());
       return Literal::Decimal(v.decimal_value() + delta, t.precision(), t.scale());
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -107,29 +114,41 @@ class Projector {
     Op op = p_.op();
     if (!strict) {
       switch (op) {
-        case Op::kLt: return Stepped(Op::kLtEq, -1);
-        case Op::kLtEq: return Stepped(Op::kLtEq, 0);
-        case Op::kGt: return Stepped(Op::kGtEq, 1);
-        case Op::kGtEq: return Stepped(Op::kGtEq, 0);
-        case Op::kEq: return Stepped(Op::kEq, 0);
+        case Op::kLt:
+          return Stepped(Op::kLtEq, -1);
+        case Op::kLtEq:
+          return Stepped(Op::kLtEq, 0);
+        case Op::kGt:
+          return Stepped(Op::kGtEq, 1);
+        case Op::kGtEq:
+          return Stepped(Op::kGtEq, 0);
+        case Op::kEq:
+          return Stepped(Op::kEq, 0);
         case Op::kIn: {
           FLOE_ASSIGN_OR_RETURN(auto values, ApplyAll());
           return Make(Op::kIn, std::move(values));
         }
-        default: return ExprPtr();
+        default:
+          return ExprPtr();
       }
     }
     switch (op) {
-      case Op::kLt: return Stepped(Op::kLt, 0);
-      case Op::kLtEq: return Stepped(Op::kLt, 1);
-      case Op::kGt: return Stepped(Op::kGt, 0);
-      case Op::kGtEq: return Stepped(Op::kGt, -1);
-      case Op::kNotEq: return Stepped(Op::kNotEq, 0);
+      case Op::kLt:
+        return Stepped(Op::kLt, 0);
+      case Op::kLtEq:
+        return Stepped(Op::kLt, 1);
+      case Op::kGt:
+        return Stepped(Op::kGt, 0);
+      case Op::kGtEq:
+        return Stepped(Op::kGt, -1);
+      case Op::kNotEq:
+        return Stepped(Op::kNotEq, 0);
       case Op::kNotIn: {
         FLOE_ASSIGN_OR_RETURN(auto values, ApplyAll());
         return Make(Op::kNotIn, std::move(values));
       }
-      default: return ExprPtr();
+      default:
+        return ExprPtr();
     }
   }
 
@@ -143,10 +162,13 @@ class Projector {
     if (!strict) {
       switch (op) {
         case Op::kLt:
-        case Op::kLtEq: return Stepped(Op::kLtEq, 0);
+        case Op::kLtEq:
+          return Stepped(Op::kLtEq, 0);
         case Op::kGt:
-        case Op::kGtEq: return Stepped(Op::kGtEq, 0);
-        case Op::kEq: return Stepped(Op::kEq, 0);
+        case Op::kGtEq:
+          return Stepped(Op::kGtEq, 0);
+        case Op::kEq:
+          return Stepped(Op::kEq, 0);
         case Op::kIn: {
           FLOE_ASSIGN_OR_RETURN(auto values, ApplyAll());
           return Make(Op::kIn, std::move(values));
@@ -158,15 +180,19 @@ class Projector {
           if (length(p_.literal()) < width) return Make(Op::kNotStartsWith, {p_.literal()});
           if (length(p_.literal()) == width) return Make(Op::kNotEq, {p_.literal()});
           return ExprPtr();
-        default: return ExprPtr();
+        default:
+          return ExprPtr();
       }
     }
     switch (op) {
       case Op::kLt:
-      case Op::kLtEq: return Stepped(Op::kLt, 0);
+      case Op::kLtEq:
+        return Stepped(Op::kLt, 0);
       case Op::kGt:
-      case Op::kGtEq: return Stepped(Op::kGt, 0);
-      case Op::kNotEq: return Stepped(Op::kNotEq, 0);
+      case Op::kGtEq:
+        return Stepped(Op::kGt, 0);
+      case Op::kNotEq:
+        return Stepped(Op::kNotEq, 0);
       case Op::kNotIn: {
         FLOE_ASSIGN_OR_RETURN(auto values, ApplyAll());
         return Make(Op::kNotIn, std::move(values));
@@ -177,7 +203,8 @@ class Projector {
       case Op::kNotStartsWith:
         if (length(p_.literal()) <= width) return Make(Op::kNotStartsWith, {p_.literal()});
         return Stepped(Op::kNotStartsWith, 0);
-      default: return ExprPtr();
+      default:
+        return ExprPtr();
     }
   }
 
@@ -202,8 +229,10 @@ class Projector {
           }
           return projected;
         case Op::kEq:
-        case Op::kIn: return plus_negatives(Op::kIn);
-        default: return projected;
+        case Op::kIn:
+          return plus_negatives(Op::kIn);
+        default:
+          return projected;
       }
     }
     switch (e.op()) {
@@ -213,8 +242,10 @@ class Projector {
         }
         return projected;
       case Op::kNotEq:
-      case Op::kNotIn: return plus_negatives(Op::kNotIn);
-      default: return projected;
+      case Op::kNotIn:
+        return plus_negatives(Op::kNotIn);
+      default:
+        return projected;
     }
   }
 
@@ -226,7 +257,8 @@ class Projector {
     if (t.is_void() || t.is_unknown()) return ExprPtr();
     if (p_.op() == Op::kIsNull || p_.op() == Op::kNotNull) return Make(p_.op(), {});
     switch (t.kind()) {
-      case Transform::Kind::kBucket: return Bucket(strict);
+      case Transform::Kind::kBucket:
+        return Bucket(strict);
       case Transform::Kind::kTruncate:
         if (p_.type()->id() == TypeId::kString || p_.type()->id() == TypeId::kBinary) {
           return Prefix(strict);
@@ -239,7 +271,8 @@ class Projector {
         FLOE_ASSIGN_OR_RETURN(auto projected, Ordered(strict));
         return FixTime(std::move(projected), strict);
       }
-      default: return ExprPtr();
+      default:
+        return ExprPtr();
     }
   }
 
@@ -253,15 +286,18 @@ Result<ExprPtr> ProjectTree(const ExprPtr& e, const Schema& schema, const Partit
                             bool strict) {
   switch (e->op()) {
     case Op::kTrue:
-    case Op::kFalse: return e;
+    case Op::kFalse:
+      return e;
     case Op::kAnd:
     case Op::kOr: {
       FLOE_ASSIGN_OR_RETURN(auto l, ProjectTree(e->left(), schema, spec, strict));
       FLOE_ASSIGN_OR_RETURN(auto r, ProjectTree(e->right(), schema, spec, strict));
       return e->op() == Op::kAnd ? And(l, r) : Or(l, r);
     }
-    case Op::kNot: return InvalidArgument("project: rewrite NOT before projecting");
-    default: break;
+    case Op::kNot:
+      return InvalidArgument("project: rewrite NOT before projecting");
+    default:
+      break;
   }
   if (!e->is_bound()) return InvalidArgument("project: {} is not bound", e->ToString());
   // Inclusively every partition field's projection must hold; strictly any one suffices.

@@ -13,8 +13,8 @@ namespace {
 constexpr int64_t kDayMicros = 86400LL * 1000000;
 
 PartitionField Field(int32_t source, std::string name, Transform t) {
-  return PartitionField{.source_ids = {source}, .field_id = 1000, .name = std::move(name),
-                        .transform = t};
+  return PartitionField{
+      .source_ids = {source}, .field_id = 1000, .name = std::move(name), .transform = t};
 }
 
 ExprPtr BoundOrDie(const ExprPtr& e) {
@@ -35,8 +35,7 @@ std::string Proj(const ExprPtr& e, const PartitionField& f, bool strict) {
 TEST(ProjectionTest, Identity) {
   auto f = Field(1, "id_p", Transform::Identity());
   EXPECT_EQ(Proj(LessThan("id", Literal::Long(5)), f, false), "id_p < 5");
-  EXPECT_EQ(Proj(NotIn("id", {Literal::Long(5), Literal::Long(6)}), f, true),
-            "id_p not in (5, 6)");
+  EXPECT_EQ(Proj(NotIn("id", {Literal::Long(5), Literal::Long(6)}), f, true), "id_p not in (5, 6)");
   EXPECT_EQ(Proj(IsNan("d"), Field(4, "d_p", Transform::Identity()), true), "d_p is nan");
 }
 
@@ -51,9 +50,9 @@ TEST(ProjectionTest, Bucket) {
   EXPECT_EQ(Proj(LessThan("id", Literal::Long(34)), f, false), "none");
   EXPECT_EQ(Proj(LessThan("id", Literal::Long(34)), f, true), "none");
   // hash("iceberg") = 1210000089, % 16 = 9.
-  EXPECT_EQ(Proj(Equal("data", Literal::String("iceberg")),
-                 Field(2, "b", Transform::Bucket(16)), false),
-            "b = 9");
+  EXPECT_EQ(
+      Proj(Equal("data", Literal::String("iceberg")), Field(2, "b", Transform::Bucket(16)), false),
+      "b = 9");
   EXPECT_EQ(Proj(IsNull("data"), Field(2, "b", Transform::Bucket(16)), true), "b is null");
 }
 
@@ -115,14 +114,12 @@ TEST(ProjectionTest, TimeTransformsWidenBeforeTheEpoch) {
   EXPECT_EQ(Proj(Equal("ts", ts(-1)), day, true), "none");
   auto year = Field(6, "y", Transform::Year());
   EXPECT_EQ(Proj(LessThan("day", Literal::Date(0)), year, false), "y <= 0");
-  EXPECT_EQ(Proj(GreaterThanOrEqual("day", Literal::String("2017-11-16")), year, false),
-            "y >= 47");
+  EXPECT_EQ(Proj(GreaterThanOrEqual("day", Literal::String("2017-11-16")), year, false), "y >= 47");
   auto month = Field(5, "m", Transform::Month());
   EXPECT_EQ(Proj(GreaterThanOrEqual("ts", Literal::String("2017-11-16T22:31:08")), month, false),
             "m >= 574");
   auto hour = Field(5, "h", Transform::Hour());
-  EXPECT_EQ(Proj(GreaterThan("ts", Literal::String("1970-01-01T01:00:00")), hour, false),
-            "h >= 1");
+  EXPECT_EQ(Proj(GreaterThan("ts", Literal::String("1970-01-01T01:00:00")), hour, false), "h >= 1");
   EXPECT_EQ(Proj(LessThan("ts", Literal::String("1970-01-01T01:00:00")), hour, true), "h < 1");
 }
 
@@ -137,22 +134,24 @@ TEST(ProjectionTest, WholeFiltersThroughASpec) {
   auto schema = testing::TestSchema();
   auto spec = PartitionSpec::Make(
       *schema, 0,
-      {PartitionField{.source_ids = {5}, .field_id = 1000, .name = "ts_day",
-                      .transform = Transform::Day()},
-       PartitionField{.source_ids = {1}, .field_id = 1001, .name = "id_bucket",
+      {PartitionField{
+           .source_ids = {5}, .field_id = 1000, .name = "ts_day", .transform = Transform::Day()},
+       PartitionField{.source_ids = {1},
+                      .field_id = 1001,
+                      .name = "id_bucket",
                       .transform = Transform::Bucket(16)}});
   ASSERT_TRUE(spec.has_value()) << spec.error().ToString();
-  auto filter = BoundOrDie(And(Equal("id", Literal::Long(34)),
-                               Or(LessThan("ts", Literal::Timestamp(kDayMicros)),
-                                  StartsWith("data", "x"))));
+  auto filter =
+      BoundOrDie(And(Equal("id", Literal::Long(34)),
+                     Or(LessThan("ts", Literal::Timestamp(kDayMicros)), StartsWith("data", "x"))));
   auto inclusive = ProjectInclusive(filter, *schema, **spec);
   ASSERT_TRUE(inclusive.has_value());
   EXPECT_EQ((*inclusive)->ToString(), "id_bucket = 3");
   auto strict = ProjectStrict(filter, *schema, **spec);
   ASSERT_TRUE(strict.has_value());
   EXPECT_EQ((*strict)->op(), Op::kFalse);
-  auto strict2 = ProjectStrict(BoundOrDie(LessThan("ts", Literal::Timestamp(kDayMicros))), *schema,
-                               **spec);
+  auto strict2 =
+      ProjectStrict(BoundOrDie(LessThan("ts", Literal::Timestamp(kDayMicros))), *schema, **spec);
   ASSERT_TRUE(strict2.has_value());
   EXPECT_EQ((*strict2)->ToString(), "ts_day < '1970-01-02'");
 }
@@ -218,8 +217,8 @@ TEST(ProjectionTest, PropertyHoldsForEveryTransformAndOperator) {
     CheckProperty(NotStartsWith("data", s.bytes_value()), Field(2, "t", Transform::Truncate(2)),
                   strings, false);
   }
-  CheckProperty(In("i", {Literal::Int(-3), Literal::Int(14)}), Field(7, "t", Transform::Truncate(10)),
-                ints, false);
+  CheckProperty(In("i", {Literal::Int(-3), Literal::Int(14)}),
+                Field(7, "t", Transform::Truncate(10)), ints, false);
   CheckProperty(NotIn("i", {Literal::Int(-3), Literal::Int(14)}),
                 Field(7, "t", Transform::Truncate(10)), ints, false);
 }

@@ -22,14 +22,16 @@ Result<ExprPtr> ResidualEvaluator::Residual(const ExprPtr& e,
                                             std::span<const Literal> partition) const {
   switch (e->op()) {
     case Op::kTrue:
-    case Op::kFalse: return e;
+    case Op::kFalse:
+      return e;
     case Op::kAnd:
     case Op::kOr: {
       FLOE_ASSIGN_OR_RETURN(auto l, Residual(e->left(), partition));
       FLOE_ASSIGN_OR_RETURN(auto r, Residual(e->right(), partition));
       return e->op() == Op::kAnd ? And(l, r) : Or(l, r);
     }
-    default: break;
+    default:
+      break;
   }
   if (!e->is_bound()) return InvalidArgument("residual: {} is not bound", e->ToString());
   for (size_t i = 0; i < fields_.size(); ++i) {

@@ -25,20 +25,24 @@ std::string Residual(const ExprPtr& filter, const PartitionSpec& spec,
 }
 
 TEST(ResidualEvaluatorTest, IdentityPartitionsDecideTheirPredicates) {
-  PartitionSpec spec(0, {PartitionField{.source_ids = {2}, .field_id = 1000, .name = "data",
+  PartitionSpec spec(0, {PartitionField{.source_ids = {2},
+                                        .field_id = 1000,
+                                        .name = "data",
                                         .transform = Transform::Identity()}});
   auto filter = And(Equal("data", Literal::String("a")), GreaterThan("id", Literal::Long(5)));
   EXPECT_EQ(Residual(filter, spec, {Literal::String("a")}), "id > 5");
   EXPECT_EQ(Residual(filter, spec, {Literal::String("b")}), "false");
   EXPECT_EQ(Residual(Or(filter, IsNull("data")), spec, {Literal::Null(types::String())}), "true");
-  EXPECT_EQ(Residual(NotEqual("data", Literal::String("a")), spec,
-                     {Literal::Null(types::String())}),
-            "true");
+  EXPECT_EQ(
+      Residual(NotEqual("data", Literal::String("a")), spec, {Literal::Null(types::String())}),
+      "true");
 }
 
 TEST(ResidualEvaluatorTest, TimeTransforms) {
-  PartitionSpec spec(0, {PartitionField{.source_ids = {5}, .field_id = 1000, .name = "ts_day",
-                                        .transform = Transform::Day()}});
+  PartitionSpec spec(
+      0,
+      {PartitionField{
+          .source_ids = {5}, .field_id = 1000, .name = "ts_day", .transform = Transform::Day()}});
   auto filter = LessThan("ts", Literal::Timestamp(2 * kDayMicros + 7));
   // Day 1 lies wholly before the bound; day 2 straddles it; day 3 is wholly after.
   EXPECT_EQ(Residual(filter, spec, {Literal::Date(1)}), "true");
@@ -57,8 +61,10 @@ TEST(ResidualEvaluatorTest, UnpartitionedAndBucketKeepTheFilter) {
   auto r = ResidualEvaluator::Make(filter, *PartitionSpec::Unpartitioned()).ResidualFor({});
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(*r, filter);
-  PartitionSpec bucket(0, {PartitionField{.source_ids = {1}, .field_id = 1000, .name = "b",
-                                          .transform = Transform::Bucket(16)}});
+  PartitionSpec bucket(
+      0,
+      {PartitionField{
+          .source_ids = {1}, .field_id = 1000, .name = "b", .transform = Transform::Bucket(16)}});
   EXPECT_EQ(Residual(Equal("id", Literal::Long(34)), bucket, {Literal::Int(3)}), "id = 34");
   EXPECT_EQ(Residual(Equal("id", Literal::Long(34)), bucket, {Literal::Int(4)}), "false");
   EXPECT_FALSE(ResidualEvaluator::Make(filter, bucket).ResidualFor({}).has_value());
