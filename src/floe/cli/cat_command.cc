@@ -1,0 +1,71 @@
+#include "floe/cli/cat_command.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "floe/cli/commands.h"
+#include "floe/format/avro/container.h"
+#include "floe/format/avro/datum_json.h"
+#include "floe/util/json.h"
+
+namespace floe::cli {
+namespace {
+
+Result<std::string> ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound("{}: cannot open the file", path);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return IOError("{}: read failed", path);
+  return bytes;
+}
+
+Status Cat(const std::string& path, bool schema_only) {
+  FLOE_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path));
+  FLOE_ASSIGN_OR_RETURN(auto reader,
+                        avro::ContainerReader::Open(std::as_bytes(std::span(bytes)), path));
+  if (schema_only) {
+    // The schema exactly as the writer stored it, every attribute kept, indented for reading.
+    std::string_view raw = *reader->Metadata("avro.schema");
+    FLOE_ASSIGN_OR_RETURN(Json schema, Json::Parse(raw));
+    std::string text = schema.Dump(true);
+    text.push_back('\n');
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return Ok();
+  }
+  const avro::Node& root = reader->writer_schema()->root();
+  avro::Datum datum;
+  std::string line;
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(bool more, reader->Next(datum));
+    if (!more) break;
+    line = avro::DatumToJson(root, datum).Dump();
+    line.push_back('\n');
+    std::fwrite(line.data(), 1, line.size(), stdout);
+  }
+  return Ok();
+}
+
+}  // namespace
+
+void AddCatCommand(CLI::App& app, int& exit_code) {
+  CLI::App* cat = app.add_subcommand("cat", "Print an Avro file's records as JSON lines");
+  auto path = std::make_shared<std::string>();
+  auto schema_only = std::make_shared<bool>(false);
+  cat->add_option("file", *path, "An Avro object container file")->required();
+  cat->add_flag("--schema", *schema_only, "Print the writer schema instead of the records");
+  cat->callback([path, schema_only, &exit_code] {
+    Status status = Cat(*path, *schema_only);
+    std::fflush(stdout);
+    if (!status) {
+      std::fprintf(stderr, "floe cat: %s\n", status.error().message().c_str());
+      exit_code = kExitBadInput;
+      return;
+    }
+    exit_code = kExitOk;
+  });
+}
+
+}  // namespace floe::cli
