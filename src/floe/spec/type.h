@@ -5,7 +5,7 @@
 // Types are immutable and shared: TypePtr = std::shared_ptr<const Type>. Primitive types are values
 // of PrimitiveType (decimal, fixed, geometry and geography carry parameters); nested types are
 // StructType, ListType and MapType, whose children are NestedFields with ids unique in a schema.
-// Parsing and printing of the JSON form live in type_json.h.
+// Parsing and printing of the JSON form live in schema_json.h.
 
 #include <cstdint>
 #include <memory>

@@ -1,0 +1,15 @@
+#pragma once
+
+// application/x-www-form-urlencoded escaping of UTF-8 text, byte for byte what java.net.URLEncoder
+// writes with UTF-8: letters, digits and ".-*_" stay, a space becomes '+', every other byte
+// becomes %XX (uppercase hex). Iceberg Java escapes partition path names and values this way, so
+// floe must too for its files to land where other engines put them.
+
+#include <string>
+#include <string_view>
+
+namespace floe {
+
+std::string UrlEncodeForm(std::string_view text);
+
+}  // namespace floe

@@ -1,0 +1,21 @@
+#include "floe/util/url_encode.h"
+
+#include <gtest/gtest.h>
+
+namespace floe {
+namespace {
+
+TEST(UrlEncodeTest, EscapesAsJavaUrlEncoderDoes) {
+  EXPECT_EQ(UrlEncodeForm("abcXYZ019.-*_"), "abcXYZ019.-*_");
+  EXPECT_EQ(UrlEncodeForm("a/b"), "a%2Fb");
+  EXPECT_EQ(UrlEncodeForm("a b+c"), "a+b%2Bc");
+  EXPECT_EQ(UrlEncodeForm("~!'()"), "%7E%21%27%28%29");
+  EXPECT_EQ(UrlEncodeForm("é"), "%C3%A9");
+  EXPECT_EQ(UrlEncodeForm(""), "");
+  // Partition directories that Iceberg Java wrote into the shared test data.
+  EXPECT_EQ(UrlEncodeForm("2023-05-15T14:30:45+00:00"), "2023-05-15T14%3A30%3A45%2B00%3A00");
+  EXPECT_EQ(UrlEncodeForm("Zml4ZWQgdmFsdWU="), "Zml4ZWQgdmFsdWU%3D");
+}
+
+}  // namespace
+}  // namespace floe
