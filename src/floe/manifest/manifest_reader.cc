@@ -1,0 +1,925 @@
+#include "floe/manifest/manifest_reader.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstring>
+#include <string_view>
+
+#include "floe/format/avro/container.h"
+#include "floe/format/avro/datum_io.h"
+#include "floe/format/avro/encoding.h"
+#include "floe/format/avro/read_plan.h"
+#include "floe/format/avro/schema.h"
+#include "floe/io/file_io.h"
+#include "floe/manifest/manifest_schema.h"
+#include "floe/spec/literal.h"
+
+namespace floe::manifest {
+namespace {
+
+using avro::Decoder;
+using avro::Node;
+
+// Iceberg's field ids for writers that left them out of the Avro schema: the spec's names.
+struct NamedId {
+  std::string_view name;
+  int32_t id;
+};
+constexpr NamedId kEntryNames[] = {{"status", 0},
+                                   {"snapshot_id", 1},
+                                   {"data_file", 2},
+                                   {"sequence_number", 3},
+                                   {"file_sequence_number", 4}};
+constexpr NamedId kDataFileNames[] = {
+    {"content", 134},           {"file_path", 100},
+    {"file_format", 101},       {"partition", 102},
+    {"record_count", 103},      {"file_size_in_bytes", 104},
+    {"column_sizes", 108},      {"value_counts", 109},
+    {"null_value_counts", 110}, {"nan_value_counts", 137},
+    {"lower_bounds", 125},      {"upper_bounds", 128},
+    {"key_metadata", 131},      {"split_offsets", 132},
+    {"equality_ids", 135},      {"sort_order_id", 140},
+    {"first_row_id", 142},      {"referenced_data_file", 143},
+    {"content_offset", 144},    {"content_size_in_bytes", 145}};
+constexpr NamedId kManifestFileNames[] = {
+    {"manifest_path", 500},        {"manifest_length", 501},     {"partition_spec_id", 502},
+    {"added_snapshot_id", 503},    {"added_files_count", 504},   {"existing_files_count", 505},
+    {"deleted_files_count", 506},  {"partitions", 507},          {"added_rows_count", 512},
+    {"existing_rows_count", 513},  {"deleted_rows_count", 514},  {"sequence_number", 515},
+    {"min_sequence_number", 516},  {"content", 517},             {"key_metadata", 519},
+    {"first_row_id", 520},         {"added_data_files_count", 504},
+    {"existing_data_files_count", 505}, {"deleted_data_files_count", 506}};
+constexpr NamedId kSummaryNames[] = {
+    {"contains_null", 509}, {"contains_nan", 518}, {"lower_bound", 510}, {"upper_bound", 511}};
+
+template <size_t N>
+int32_t IdOf(const avro::Field& field, const NamedId (&names)[N]) {
+  if (field.field_id) return *field.field_id;
+  for (const NamedId& n : names) {
+    if (n.name == field.name) return n.id;
+  }
+  return -1;
+}
+
+// A value as its writer encoded it: either plain or a union of null and one type.
+struct Slot {
+  const Node* node = nullptr;  // the value's type (the non-null branch)
+  int64_t null_branch = -1;    // -1: not a union
+  int64_t value_branch = 0;
+};
+
+Result<Slot> MakeSlot(const Node* node) {
+  Slot slot;
+  if (node->type != avro::Type::kUnion) {
+    slot.node = node;
+    return slot;
+  }
+  auto null_branch = node->NullBranch();
+  if (!null_branch || node->branches.size() != 2) {
+    return Unsupported("unions other than [null, T] are not manifest fields");
+  }
+  slot.null_branch = static_cast<int64_t>(*null_branch);
+  slot.value_branch = 1 - slot.null_branch;
+  slot.node = node->branches[static_cast<size_t>(slot.value_branch)];
+  return slot;
+}
+
+enum class Target : uint8_t {
+  kSkip,
+  // manifest_entry
+  kStatus,
+  kSnapshotId,
+  kSequenceNumber,
+  kFileSequenceNumber,
+  kDataFile,
+  // data_file
+  kContent,
+  kFilePath,
+  kFileFormat,
+  kPartition,
+  kRecordCount,
+  kFileSize,
+  kColumnSizes,
+  kValueCounts,
+  kNullCounts,
+  kNanCounts,
+  kLowerBounds,
+  kUpperBounds,
+  kKeyMetadata,
+  kSplitOffsets,
+  kEqualityIds,
+  kSortOrderId,
+  kFirstRowId,
+  kReferencedDataFile,
+  kContentOffset,
+  kContentSize,
+  kCount,
+};
+
+Target EntryTarget(int32_t id) {
+  switch (id) {
+    case 0: return Target::kStatus;
+    case 1: return Target::kSnapshotId;
+    case 2: return Target::kDataFile;
+    case 3: return Target::kSequenceNumber;
+    case 4: return Target::kFileSequenceNumber;
+    default: return Target::kSkip;
+  }
+}
+
+Target DataFileTarget(int32_t id) {
+  switch (id) {
+    case 134: return Target::kContent;
+    case 100: return Target::kFilePath;
+    case 101: return Target::kFileFormat;
+    case 102: return Target::kPartition;
+    case 103: return Target::kRecordCount;
+    case 104: return Target::kFileSize;
+    case 108: return Target::kColumnSizes;
+    case 109: return Target::kValueCounts;
+    case 110: return Target::kNullCounts;
+    case 137: return Target::kNanCounts;
+    case 125: return Target::kLowerBounds;
+    case 128: return Target::kUpperBounds;
+    case 131: return Target::kKeyMetadata;
+    case 132: return Target::kSplitOffsets;
+    case 135: return Target::kEqualityIds;
+    case 140: return Target::kSortOrderId;
+    case 142: return Target::kFirstRowId;
+    case 143: return Target::kReferencedDataFile;
+    case 144: return Target::kContentOffset;
+    case 145: return Target::kContentSize;
+    default: return Target::kSkip;
+  }
+}
+
+struct Step {
+  Target target = Target::kSkip;
+  Slot slot;
+  const Node* writer = nullptr;  // the field's whole type, for skipping
+  // Maps (arrays of key/value records): the item record's key and value field positions.
+  const Node* item = nullptr;
+  size_t item_min_size = 1;
+  bool key_first = true;
+  // Lists.
+  const Node* element = nullptr;
+  // Partition fields.
+  TypePtr type;
+};
+
+bool IsIntegral(const Node* node) {
+  return node->type == avro::Type::kInt || node->type == avro::Type::kLong;
+}
+bool IsBinary(const Node* node) {
+  return node->type == avro::Type::kBytes || node->type == avro::Type::kString;
+}
+
+}  // namespace
+
+// The compiled reading plan for one writer schema.
+class EntryPlan {
+ public:
+  static Result<std::unique_ptr<EntryPlan>> Make(const Node& root);
+
+  Status Decode(Decoder& d, ManifestEntry& out) const;
+
+  std::shared_ptr<const StructType> partition_type;
+  bool has_sequence_numbers = false;
+
+ private:
+  Status DecodeDataFile(Decoder& d, DataFile& out) const;
+  Status DecodePartition(Decoder& d, std::vector<Literal>& out) const;
+  static Status ResetAbsent(DataFile& out, const std::vector<Target>& absent);
+
+  std::vector<Step> entry_;
+  std::vector<Step> data_file_;
+  std::vector<Step> partition_;
+  std::vector<Target> absent_;  // data_file targets the writer does not have
+};
+
+namespace {
+
+Status CheckPlain(const Step& step, const avro::Field& field) {
+  const Node* n = step.slot.node;
+  bool ok = true;
+  switch (step.target) {
+    case Target::kStatus:
+    case Target::kSnapshotId:
+    case Target::kSequenceNumber:
+    case Target::kFileSequenceNumber:
+    case Target::kContent:
+    case Target::kRecordCount:
+    case Target::kFileSize:
+    case Target::kSortOrderId:
+    case Target::kFirstRowId:
+    case Target::kContentOffset:
+    case Target::kContentSize:
+      ok = IsIntegral(n);
+      break;
+    case Target::kFilePath:
+    case Target::kFileFormat:
+    case Target::kKeyMetadata:
+    case Target::kReferencedDataFile:
+      ok = IsBinary(n) || n->type == avro::Type::kFixed;
+      break;
+    case Target::kDataFile:
+    case Target::kPartition:
+      ok = n->type == avro::Type::kRecord;
+      break;
+    case Target::kSplitOffsets:
+    case Target::kEqualityIds:
+      ok = n->type == avro::Type::kArray && IsIntegral(n->items);
+      break;
+    case Target::kColumnSizes:
+    case Target::kValueCounts:
+    case Target::kNullCounts:
+    case Target::kNanCounts:
+    case Target::kLowerBounds:
+    case Target::kUpperBounds:
+      ok = n->type == avro::Type::kArray && n->items->type == avro::Type::kRecord &&
+           n->items->fields.size() == 2;
+      break;
+    default:
+      break;
+  }
+  if (!ok) {
+    return InvalidArgument("manifest field '{}' has the unexpected Avro type {}", field.name,
+                           avro::TypeName(n->type));
+  }
+  return Ok();
+}
+
+Result<Step> MakeStep(Target target, const avro::Field& field) {
+  Step step;
+  step.writer = field.type;
+  step.target = target;
+  if (target == Target::kSkip) return step;
+  auto slot = MakeSlot(field.type);
+  if (!slot) {
+    // Not a shape Iceberg writes for this field: skip it rather than fail the file.
+    step.target = Target::kSkip;
+    return step;
+  }
+  step.slot = *slot;
+  FLOE_RETURN_IF_ERROR(CheckPlain(step, field));
+  switch (target) {
+    case Target::kColumnSizes:
+    case Target::kValueCounts:
+    case Target::kNullCounts:
+    case Target::kNanCounts:
+    case Target::kLowerBounds:
+    case Target::kUpperBounds: {
+      const Node* item = step.slot.node->items;
+      const auto& f = item->fields;
+      // The key is the field named "key" (or with the key id); fall back to position.
+      step.key_first = !(f[1].name == "key");
+      const Node* key = f[step.key_first ? 0 : 1].type;
+      const Node* value = f[step.key_first ? 1 : 0].type;
+      bool bounds = target == Target::kLowerBounds || target == Target::kUpperBounds;
+      if (!IsIntegral(key) || (bounds ? !IsBinary(value) : !IsIntegral(value))) {
+        return InvalidArgument("manifest map '{}' has unexpected key or value types", field.name);
+      }
+      step.item = item;
+      step.item_min_size = std::max<size_t>(1, avro::MinEncodedSize(*item));
+      break;
+    }
+    case Target::kSplitOffsets:
+    case Target::kEqualityIds:
+      step.element = step.slot.node->items;
+      break;
+    default:
+      break;
+  }
+  return step;
+}
+
+// Reads the union index of an optional slot: true when a value follows.
+inline Result<bool> Present(Decoder& d, const Slot& slot) {
+  if (slot.null_branch < 0) return true;
+  size_t at = d.offset();
+  FLOE_ASSIGN_OR_RETURN(int64_t branch, d.ReadLong());
+  if (branch == slot.value_branch) return true;
+  if (branch == slot.null_branch) return false;
+  return CorruptData("union branch {} out of range at offset {}", branch, at);
+}
+
+inline Result<int64_t> ReadIntegral(Decoder& d, const Node* node) {
+  if (node->type == avro::Type::kLong) return d.ReadLong();
+  FLOE_ASSIGN_OR_RETURN(int32_t v, d.ReadInt());
+  return int64_t{v};
+}
+
+inline Result<std::string_view> ReadBinary(Decoder& d, const Node* node) {
+  if (node->type == avro::Type::kFixed) return d.ReadFixed(static_cast<size_t>(node->fixed_size));
+  return d.ReadBytes();
+}
+
+inline Result<std::optional<int64_t>> ReadOptionalIntegral(Decoder& d, const Slot& slot) {
+  FLOE_ASSIGN_OR_RETURN(bool present, Present(d, slot));
+  if (!present) return std::optional<int64_t>();
+  FLOE_ASSIGN_OR_RETURN(int64_t v, ReadIntegral(d, slot.node));
+  return std::optional<int64_t>(v);
+}
+
+Status CheckInt32(int64_t v, std::string_view what, const Decoder& d) {
+  if (v < INT32_MIN || v > INT32_MAX) {
+    return CorruptData("{} {} out of range before offset {}", what, v, d.offset());
+  }
+  return Ok();
+}
+
+Status ReadCountMap(Decoder& d, const Step& step, CountMap& out) {
+  out.clear();
+  FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
+  if (!present) return Ok();
+  const Node* key = step.item->fields[step.key_first ? 0 : 1].type;
+  const Node* value = step.item->fields[step.key_first ? 1 : 0].type;
+  int64_t budget = 0;
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(int64_t count, avro::ReadBlockCount(d, step.item_min_size, budget));
+    if (count == 0) break;
+    out.reserve(out.size() + static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t k, v;
+      if (step.key_first) {
+        FLOE_ASSIGN_OR_RETURN(k, ReadIntegral(d, key));
+        FLOE_ASSIGN_OR_RETURN(v, ReadIntegral(d, value));
+      } else {
+        FLOE_ASSIGN_OR_RETURN(v, ReadIntegral(d, value));
+        FLOE_ASSIGN_OR_RETURN(k, ReadIntegral(d, key));
+      }
+      FLOE_RETURN_IF_ERROR(CheckInt32(k, "field id", d));
+      out.emplace_back(static_cast<int32_t>(k), v);
+    }
+  }
+  return Ok();
+}
+
+Status ReadBoundMap(Decoder& d, const Step& step, BoundMap& out) {
+  size_t n = 0;
+  FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
+  if (present) {
+    const Node* key = step.item->fields[step.key_first ? 0 : 1].type;
+    const Node* value = step.item->fields[step.key_first ? 1 : 0].type;
+    int64_t budget = 0;
+    while (true) {
+      FLOE_ASSIGN_OR_RETURN(int64_t count, avro::ReadBlockCount(d, step.item_min_size, budget));
+      if (count == 0) break;
+      for (int64_t i = 0; i < count; ++i) {
+        int64_t k;
+        std::string_view v;
+        if (step.key_first) {
+          FLOE_ASSIGN_OR_RETURN(k, ReadIntegral(d, key));
+          FLOE_ASSIGN_OR_RETURN(v, ReadBinary(d, value));
+        } else {
+          FLOE_ASSIGN_OR_RETURN(v, ReadBinary(d, value));
+          FLOE_ASSIGN_OR_RETURN(k, ReadIntegral(d, key));
+        }
+        FLOE_RETURN_IF_ERROR(CheckInt32(k, "field id", d));
+        // Reuse the strings of the previous entry: most bounds fit in the ones already there.
+        if (n < out.size()) {
+          out[n].first = static_cast<int32_t>(k);
+          out[n].second.assign(v);
+        } else {
+          out.emplace_back(static_cast<int32_t>(k), std::string(v));
+        }
+        ++n;
+      }
+    }
+  }
+  out.resize(n);
+  return Ok();
+}
+
+template <typename T>
+Status ReadList(Decoder& d, const Step& step, std::vector<T>& out) {
+  out.clear();
+  FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
+  if (!present) return Ok();
+  int64_t budget = 0;
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(int64_t count, avro::ReadBlockCount(d, 1, budget));
+    if (count == 0) break;
+    for (int64_t i = 0; i < count; ++i) {
+      FLOE_ASSIGN_OR_RETURN(int64_t v, ReadIntegral(d, step.element));
+      if constexpr (sizeof(T) == 4) FLOE_RETURN_IF_ERROR(CheckInt32(v, "equality id", d));
+      out.push_back(static_cast<T>(v));
+    }
+  }
+  return Ok();
+}
+
+Status ReadOptionalString(Decoder& d, const Slot& slot, std::optional<std::string>& out) {
+  FLOE_ASSIGN_OR_RETURN(bool present, Present(d, slot));
+  if (!present) {
+    out.reset();
+    return Ok();
+  }
+  FLOE_ASSIGN_OR_RETURN(std::string_view v, ReadBinary(d, slot.node));
+  if (out) {
+    out->assign(v);
+  } else {
+    out.emplace(v);
+  }
+  return Ok();
+}
+
+Result<int32_t> Hex(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return CorruptData("'{}' is not a hex digit", c);
+}
+
+Result<std::string> UuidFromText(std::string_view text) {
+  std::string out;
+  int32_t high = -1;
+  for (char c : text) {
+    if (c == '-') continue;
+    FLOE_ASSIGN_OR_RETURN(int32_t v, Hex(c));
+    if (high < 0) {
+      high = v;
+    } else {
+      out.push_back(static_cast<char>(high << 4 | v));
+      high = -1;
+    }
+  }
+  if (out.size() != 16 || high >= 0) return CorruptData("'{}' is not a UUID", text);
+  return out;
+}
+
+Result<Literal> ReadPartitionValue(Decoder& d, const Step& step) {
+  FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
+  if (!present || step.slot.node->type == avro::Type::kNull) return Literal::Null(step.type);
+  const Node* n = step.slot.node;
+  switch (step.type->id()) {
+    case TypeId::kBoolean: {
+      FLOE_ASSIGN_OR_RETURN(bool v, d.ReadBoolean());
+      return Literal::Boolean(v);
+    }
+    case TypeId::kInt: {
+      FLOE_ASSIGN_OR_RETURN(int32_t v, d.ReadInt());
+      return Literal::Int(v);
+    }
+    case TypeId::kDate: {
+      FLOE_ASSIGN_OR_RETURN(int32_t v, d.ReadInt());
+      return Literal::Date(v);
+    }
+    case TypeId::kLong:
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs: {
+      FLOE_ASSIGN_OR_RETURN(int64_t v, ReadIntegral(d, n));
+      switch (step.type->id()) {
+        case TypeId::kTime: return Literal::Time(v);
+        case TypeId::kTimestamp: return Literal::Timestamp(v);
+        case TypeId::kTimestampTz: return Literal::TimestampTz(v);
+        case TypeId::kTimestampNs: return Literal::TimestampNs(v);
+        case TypeId::kTimestampTzNs: return Literal::TimestampTzNs(v);
+        default: return Literal::Long(v);
+      }
+    }
+    case TypeId::kFloat: {
+      FLOE_ASSIGN_OR_RETURN(float v, d.ReadFloat());
+      return Literal::Float(v);
+    }
+    case TypeId::kDouble: {
+      FLOE_ASSIGN_OR_RETURN(double v, d.ReadDouble());
+      return Literal::Double(v);
+    }
+    case TypeId::kString: {
+      FLOE_ASSIGN_OR_RETURN(std::string_view v, d.ReadBytes());
+      return Literal::String(std::string(v));
+    }
+    case TypeId::kBinary: {
+      FLOE_ASSIGN_OR_RETURN(std::string_view v, d.ReadBytes());
+      return Literal::Binary(std::string(v));
+    }
+    case TypeId::kFixed: {
+      FLOE_ASSIGN_OR_RETURN(std::string_view v, ReadBinary(d, n));
+      return Literal::Fixed(std::string(v));
+    }
+    case TypeId::kUuid: {
+      FLOE_ASSIGN_OR_RETURN(std::string_view v, ReadBinary(d, n));
+      if (n->type == avro::Type::kString) {
+        FLOE_ASSIGN_OR_RETURN(std::string bytes, UuidFromText(v));
+        return Literal::Uuid(std::move(bytes));
+      }
+      return Literal::Uuid(std::string(v));
+    }
+    case TypeId::kDecimal: {
+      FLOE_ASSIGN_OR_RETURN(std::string_view v, ReadBinary(d, n));
+      if (v.size() > 16) return CorruptData("decimal of {} bytes before offset {}", v.size(), d.offset());
+      int128_t value = 0;
+      if (!v.empty() && (static_cast<uint8_t>(v[0]) & 0x80)) value = -1;
+      for (char c : v) value = static_cast<int128_t>((static_cast<unsigned __int128>(value) << 8) | static_cast<uint8_t>(c));
+      const auto& p = static_cast<const PrimitiveType&>(*step.type);
+      return Literal::Decimal(value, p.precision(), p.scale());
+    }
+    default:
+      return Unsupported("partition values of type {}", step.type->ToString());
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<EntryPlan>> EntryPlan::Make(const Node& root) {
+  if (root.type != avro::Type::kRecord) {
+    return InvalidArgument("a manifest holds records, not {}", avro::TypeName(root.type));
+  }
+  auto plan = std::make_unique<EntryPlan>();
+  const Node* data_file = nullptr;
+  for (const avro::Field& field : root.fields) {
+    Target target = EntryTarget(IdOf(field, kEntryNames));
+    FLOE_ASSIGN_OR_RETURN(Step step, MakeStep(target, field));
+    if (step.target == Target::kDataFile) data_file = step.slot.node;
+    if (step.target == Target::kSequenceNumber) plan->has_sequence_numbers = true;
+    plan->entry_.push_back(std::move(step));
+  }
+  if (data_file == nullptr) return InvalidArgument("the manifest_entry record has no data_file");
+  bool present[static_cast<size_t>(Target::kCount)] = {};
+  const Node* partition = nullptr;
+  for (const avro::Field& field : data_file->fields) {
+    Target target = DataFileTarget(IdOf(field, kDataFileNames));
+    FLOE_ASSIGN_OR_RETURN(Step step, MakeStep(target, field));
+    present[static_cast<size_t>(step.target)] = true;
+    if (step.target == Target::kPartition) partition = step.slot.node;
+    plan->data_file_.push_back(std::move(step));
+  }
+  for (Target t : {Target::kFilePath, Target::kFileFormat, Target::kRecordCount,
+                   Target::kFileSize}) {
+    if (!present[static_cast<size_t>(t)]) {
+      return InvalidArgument("the data_file record lacks a required field");
+    }
+  }
+  for (size_t t = static_cast<size_t>(Target::kContent); t < static_cast<size_t>(Target::kCount);
+       ++t) {
+    if (!present[t]) plan->absent_.push_back(static_cast<Target>(t));
+  }
+  std::vector<NestedField> fields;
+  if (partition != nullptr) {
+    int32_t next_id = 1000;
+    for (const avro::Field& field : partition->fields) {
+      Step step;
+      step.target = Target::kPartition;
+      step.writer = field.type;
+      FLOE_ASSIGN_OR_RETURN(step.slot, MakeSlot(field.type));
+      auto type = IcebergTypeOf(*field.type);
+      if (!type) {
+        Error error = std::move(type).error();
+        error.AddContext("partition field '" + field.name + "'");
+        return std::unexpected(std::move(error));
+      }
+      step.type = *type;
+      int32_t id = field.field_id.value_or(next_id);
+      next_id = id + 1;
+      fields.push_back(NestedField{.id = id, .name = field.name, .type = step.type});
+      plan->partition_.push_back(std::move(step));
+    }
+  }
+  plan->partition_type = StructType::Make(std::move(fields));
+  return plan;
+}
+
+Status EntryPlan::ResetAbsent(DataFile& out, const std::vector<Target>& absent) {
+  for (Target t : absent) {
+    switch (t) {
+      case Target::kContent: out.content = FileContent::kData; break;
+      case Target::kPartition: out.partition.clear(); break;
+      case Target::kColumnSizes: out.column_sizes.clear(); break;
+      case Target::kValueCounts: out.value_counts.clear(); break;
+      case Target::kNullCounts: out.null_value_counts.clear(); break;
+      case Target::kNanCounts: out.nan_value_counts.clear(); break;
+      case Target::kLowerBounds: out.lower_bounds.clear(); break;
+      case Target::kUpperBounds: out.upper_bounds.clear(); break;
+      case Target::kKeyMetadata: out.key_metadata.reset(); break;
+      case Target::kSplitOffsets: out.split_offsets.clear(); break;
+      case Target::kEqualityIds: out.equality_ids.clear(); break;
+      case Target::kSortOrderId: out.sort_order_id.reset(); break;
+      case Target::kFirstRowId: out.first_row_id.reset(); break;
+      case Target::kReferencedDataFile: out.referenced_data_file.reset(); break;
+      case Target::kContentOffset: out.content_offset.reset(); break;
+      case Target::kContentSize: out.content_size_in_bytes.reset(); break;
+      default: break;
+    }
+  }
+  return Ok();
+}
+
+Status EntryPlan::DecodePartition(Decoder& d, std::vector<Literal>& out) const {
+  out.clear();
+  for (const Step& step : partition_) {
+    FLOE_ASSIGN_OR_RETURN(Literal value, ReadPartitionValue(d, step));
+    out.push_back(std::move(value));
+  }
+  return Ok();
+}
+
+Status EntryPlan::DecodeDataFile(Decoder& d, DataFile& out) const {
+  FLOE_RETURN_IF_ERROR(ResetAbsent(out, absent_));
+  for (const Step& step : data_file_) {
+    switch (step.target) {
+      case Target::kSkip:
+        FLOE_RETURN_IF_ERROR(avro::SkipValue(*step.writer, d));
+        break;
+      case Target::kContent: {
+        FLOE_ASSIGN_OR_RETURN(auto v, ReadOptionalIntegral(d, step.slot));
+        int64_t c = v.value_or(0);
+        if (c < 0 || c > 2) return CorruptData("data file content {} before offset {}", c, d.offset());
+        out.content = static_cast<FileContent>(c);
+        break;
+      }
+      case Target::kFilePath:
+      case Target::kFileFormat: {
+        FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
+        std::string& s = step.target == Target::kFilePath ? out.file_path : out.file_format;
+        if (!present) {
+          s.clear();
+          break;
+        }
+        FLOE_ASSIGN_OR_RETURN(std::string_view v, ReadBinary(d, step.slot.node));
+        s.assign(v);
+        if (step.target == Target::kFileFormat) {
+          for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        }
+        break;
+      }
+      case Target::kPartition: {
+        FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
+        if (!present) {
+          out.partition.clear();
+          break;
+        }
+        FLOE_RETURN_IF_ERROR(DecodePartition(d, out.partition));
+        break;
+      }
+      case Target::kRecordCount:
+      case Target::kFileSize: {
+        FLOE_ASSIGN_OR_RETURN(auto v, ReadOptionalIntegral(d, step.slot));
+        (step.target == Target::kRecordCount ? out.record_count : out.file_size_in_bytes) =
+            v.value_or(0);
+        break;
+      }
+      case Target::kColumnSizes:
+        FLOE_RETURN_IF_ERROR(ReadCountMap(d, step, out.column_sizes));
+        break;
+      case Target::kValueCounts:
+        FLOE_RETURN_IF_ERROR(ReadCountMap(d, step, out.value_counts));
+        break;
+      case Target::kNullCounts:
+        FLOE_RETURN_IF_ERROR(ReadCountMap(d, step, out.null_value_counts));
+        break;
+      case Target::kNanCounts:
+        FLOE_RETURN_IF_ERROR(ReadCountMap(d, step, out.nan_value_counts));
+        break;
+      case Target::kLowerBounds:
+        FLOE_RETURN_IF_ERROR(ReadBoundMap(d, step, out.lower_bounds));
+        break;
+      case Target::kUpperBounds:
+        FLOE_RETURN_IF_ERROR(ReadBoundMap(d, step, out.upper_bounds));
+        break;
+      case Target::kKeyMetadata:
+        FLOE_RETURN_IF_ERROR(ReadOptionalString(d, step.slot, out.key_metadata));
+        break;
+      case Target::kReferencedDataFile:
+        FLOE_RETURN_IF_ERROR(ReadOptionalString(d, step.slot, out.referenced_data_file));
+        break;
+      case Target::kSplitOffsets:
+        FLOE_RETURN_IF_ERROR(ReadList(d, step, out.split_offsets));
+        break;
+      case Target::kEqualityIds:
+        FLOE_RETURN_IF_ERROR(ReadList(d, step, out.equality_ids));
+        break;
+      case Target::kSortOrderId: {
+        FLOE_ASSIGN_OR_RETURN(auto v, ReadOptionalIntegral(d, step.slot));
+        if (v) {
+          FLOE_RETURN_IF_ERROR(CheckInt32(*v, "sort order id", d));
+          out.sort_order_id = static_cast<int32_t>(*v);
+        } else {
+          out.sort_order_id.reset();
+        }
+        break;
+      }
+      case Target::kFirstRowId: {
+        FLOE_ASSIGN_OR_RETURN(out.first_row_id, ReadOptionalIntegral(d, step.slot));
+        break;
+      }
+      case Target::kContentOffset: {
+        FLOE_ASSIGN_OR_RETURN(out.content_offset, ReadOptionalIntegral(d, step.slot));
+        break;
+      }
+      case Target::kContentSize: {
+        FLOE_ASSIGN_OR_RETURN(out.content_size_in_bytes, ReadOptionalIntegral(d, step.slot));
+        break;
+      }
+      default:
+        FLOE_RETURN_IF_ERROR(avro::SkipValue(*step.writer, d));
+        break;
+    }
+  }
+  return Ok();
+}
+
+Status EntryPlan::Decode(Decoder& d, ManifestEntry& out) const {
+  out.snapshot_id.reset();
+  out.sequence_number.reset();
+  out.file_sequence_number.reset();
+  for (const Step& step : entry_) {
+    switch (step.target) {
+      case Target::kStatus: {
+        FLOE_ASSIGN_OR_RETURN(auto v, ReadOptionalIntegral(d, step.slot));
+        int64_t s = v.value_or(-1);
+        if (s < 0 || s > 2) {
+          return CorruptData("entry status {} before offset {}", s, d.offset());
+        }
+        out.status = static_cast<EntryStatus>(s);
+        break;
+      }
+      case Target::kSnapshotId: {
+        FLOE_ASSIGN_OR_RETURN(out.snapshot_id, ReadOptionalIntegral(d, step.slot));
+        break;
+      }
+      case Target::kSequenceNumber: {
+        FLOE_ASSIGN_OR_RETURN(out.sequence_number, ReadOptionalIntegral(d, step.slot));
+        break;
+      }
+      case Target::kFileSequenceNumber: {
+        FLOE_ASSIGN_OR_RETURN(out.file_sequence_number, ReadOptionalIntegral(d, step.slot));
+        break;
+      }
+      case Target::kDataFile: {
+        FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
+        if (!present) return CorruptData("null data_file before offset {}", d.offset());
+        FLOE_RETURN_IF_ERROR(DecodeDataFile(d, out.data_file));
+        break;
+      }
+      default:
+        FLOE_RETURN_IF_ERROR(avro::SkipValue(*step.writer, d));
+        break;
+    }
+  }
+  return Ok();
+}
+
+ManifestReader::ManifestReader() = default;
+ManifestReader::~ManifestReader() = default;
+
+const std::map<std::string, std::string>& ManifestReader::metadata() const {
+  return container_->metadata();
+}
+
+Result<std::unique_ptr<ManifestReader>> ManifestReader::Open(std::span<const std::byte> bytes,
+                                                             std::string name,
+                                                             const ManifestFile* manifest) {
+  std::unique_ptr<ManifestReader> reader(new ManifestReader());
+  FLOE_ASSIGN_OR_RETURN(reader->container_, avro::ContainerReader::Open(bytes, std::move(name)));
+  FLOE_RETURN_IF_ERROR(reader->Init(manifest));
+  return reader;
+}
+
+Result<std::unique_ptr<ManifestReader>> ManifestReader::Open(const io::InputFile& file,
+                                                             const ManifestFile* manifest) {
+  std::unique_ptr<ManifestReader> reader(new ManifestReader());
+  FLOE_ASSIGN_OR_RETURN(reader->owned_, file.ReadAll());
+  FLOE_ASSIGN_OR_RETURN(reader->container_,
+                        avro::ContainerReader::Open(std::as_bytes(std::span(reader->owned_)),
+                                                    file.location()));
+  FLOE_RETURN_IF_ERROR(reader->Init(manifest));
+  return reader;
+}
+
+namespace {
+
+Result<int64_t> ParseInt(std::string_view text, std::string_view key, const std::string& file) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    return CorruptData("{}: metadata {} is '{}', not an integer", file, key, text);
+  }
+  return v;
+}
+
+}  // namespace
+
+Status ManifestReader::Init(const ManifestFile* manifest) {
+  const std::string& name = container_->name();
+  FLOE_ASSIGN_OR_RETURN(ManifestKind kind, DetectKind(*container_));
+  if (kind != ManifestKind::kManifest) {
+    return InvalidArgument("{}: a manifest list, not a manifest", name);
+  }
+  if (auto v = container_->Metadata("format-version")) {
+    FLOE_ASSIGN_OR_RETURN(int64_t version, ParseInt(*v, "format-version", name));
+    if (version < kMinFormatVersion || version > kMaxFormatVersion) {
+      return Unsupported("{}: format version {}", name, version);
+    }
+    format_version_ = static_cast<int>(version);
+  }
+  if (auto v = container_->Metadata("content")) {
+    if (*v == "deletes") {
+      content_ = ManifestContent::kDeletes;
+    } else if (*v != "data") {
+      return CorruptData("{}: metadata content is '{}', not data or deletes", name, *v);
+    }
+  } else if (manifest != nullptr) {
+    content_ = manifest->content;
+  }
+  if (manifest != nullptr) {
+    spec_id_ = manifest->partition_spec_id;
+  } else if (auto v = container_->Metadata("partition-spec-id")) {
+    FLOE_ASSIGN_OR_RETURN(int64_t id, ParseInt(*v, "partition-spec-id", name));
+    spec_id_ = static_cast<int32_t>(id);
+  }
+  auto plan = EntryPlan::Make(container_->writer_schema()->root());
+  if (!plan) {
+    Error error = std::move(plan).error();
+    error.AddContext(name);
+    return std::unexpected(std::move(error));
+  }
+  plan_ = std::move(*plan);
+  partition_type_ = plan_->partition_type;
+  if (manifest != nullptr) {
+    inherit_snapshot_id_ = manifest->added_snapshot_id;
+    inherit_sequence_number_ = manifest->sequence_number;
+    if (manifest->content == ManifestContent::kData) next_row_id_ = manifest->first_row_id;
+  }
+  if (!plan_->has_sequence_numbers) inherit_sequence_number_ = 0;  // v1: every number is 0
+  return Ok();
+}
+
+void ManifestReader::Inherit(ManifestEntry& entry) {
+  if (!entry.snapshot_id) entry.snapshot_id = inherit_snapshot_id_;
+  if (!plan_->has_sequence_numbers) {
+    entry.sequence_number = 0;
+    entry.file_sequence_number = 0;
+  } else if (entry.status == EntryStatus::kAdded) {
+    if (!entry.sequence_number) entry.sequence_number = inherit_sequence_number_;
+    if (!entry.file_sequence_number) entry.file_sequence_number = inherit_sequence_number_;
+  }
+  DataFile& file = entry.data_file;
+  file.spec_id = spec_id_;
+  if (file.content == FileContent::kData) {
+    if (!file.first_row_id && next_row_id_) {
+      file.first_row_id = *next_row_id_;
+      *next_row_id_ += file.record_count;
+    }
+  } else {
+    file.first_row_id.reset();
+  }
+}
+
+Result<bool> ManifestReader::Next(ManifestEntry& out) {
+  while (block_left_ == 0) {
+    auto more = container_->NextBlock();
+    if (!more) return std::unexpected(std::move(more).error());
+    if (!*more) return false;
+    auto data = container_->block_data();
+    block_ = data.data();
+    block_size_ = data.size();
+    block_pos_ = 0;
+    block_offset_ = container_->block_offset();
+    block_left_ = container_->block_count();
+  }
+  Decoder d(std::span(block_ + block_pos_, block_size_ - block_pos_), block_offset_ + block_pos_);
+  Status status = plan_->Decode(d, out);
+  if (!status) {
+    Error error = std::move(status).error();
+    error.AddContext(container_->name());
+    return std::unexpected(std::move(error));
+  }
+  block_pos_ += d.position();
+  --block_left_;
+  if (block_left_ == 0 && block_pos_ != block_size_) {
+    return CorruptData("{}: {} bytes left over after the block at offset {}", container_->name(),
+                       block_size_ - block_pos_, block_offset_);
+  }
+  Inherit(out);
+  return true;
+}
+
+Result<std::vector<ManifestEntry>> ManifestReader::ReadAll() {
+  std::vector<ManifestEntry> entries;
+  while (true) {
+    ManifestEntry entry;
+    FLOE_ASSIGN_OR_RETURN(bool more, Next(entry));
+    if (!more) break;
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+Result<ManifestKind> DetectKind(const avro::ContainerReader& reader) {
+  const Node& root = reader.writer_schema()->root();
+  if (root.type == avro::Type::kRecord) {
+    for (const avro::Field& field : root.fields) {
+      int32_t id = field.field_id.value_or(-1);
+      if (id == 500 || field.name == "manifest_path") return ManifestKind::kManifestList;
+      if (id == 2 || field.name == "data_file") return ManifestKind::kManifest;
+    }
+  }
+  return InvalidArgument("{}: neither a manifest nor a manifest list", reader.name());
+}
+
+}  // namespace floe::manifest
