@@ -158,8 +158,11 @@ struct Step {
   Target target = Target::kSkip;
   Slot slot;
   const Node* writer = nullptr;  // the field's whole type, for skipping
-  // Maps (arrays of key/value records): the item record's key and value field positions.
-  const Node* item = nullptr;
+  // Maps (arrays of key/value records): the item record, possibly in a union with null (as
+  // BigQuery writes), its key and value, which may be optional too, and their order.
+  Slot item;
+  Slot key;
+  Slot value;
   size_t item_min_size = 1;
   bool key_first = true;
   // Lists.
@@ -237,8 +240,15 @@ Status CheckPlain(const Step& step, const avro::Field& field) {
     case Target::kNanCounts:
     case Target::kLowerBounds:
     case Target::kUpperBounds:
-      ok = n->type == avro::Type::kArray && n->items->type == avro::Type::kRecord &&
-           n->items->fields.size() == 2;
+      if (n->type != avro::Type::kArray) {
+        ok = false;
+        break;
+      }
+      if (auto item = MakeSlot(n->items)) {
+        ok = item->node->type == avro::Type::kRecord && item->node->fields.size() == 2;
+      } else {
+        ok = false;
+      }
       break;
     default:
       break;
@@ -270,18 +280,20 @@ Result<Step> MakeStep(Target target, const avro::Field& field) {
     case Target::kNanCounts:
     case Target::kLowerBounds:
     case Target::kUpperBounds: {
-      const Node* item = step.slot.node->items;
-      const auto& f = item->fields;
-      // The key is the field named "key" (or with the key id); fall back to position.
+      FLOE_ASSIGN_OR_RETURN(step.item, MakeSlot(step.slot.node->items));
+      const auto& f = step.item.node->fields;
+      // The key is the field named "key"; the other is the value.
       step.key_first = !(f[1].name == "key");
-      const Node* key = f[step.key_first ? 0 : 1].type;
-      const Node* value = f[step.key_first ? 1 : 0].type;
+      auto key = MakeSlot(f[step.key_first ? 0 : 1].type);
+      auto value = MakeSlot(f[step.key_first ? 1 : 0].type);
       bool bounds = target == Target::kLowerBounds || target == Target::kUpperBounds;
-      if (!IsIntegral(key) || (bounds ? !IsBinary(value) : !IsIntegral(value))) {
+      if (!key || !value || !IsIntegral(key->node) ||
+          (bounds ? !IsBinary(value->node) : !IsIntegral(value->node))) {
         return InvalidArgument("manifest map '{}' has unexpected key or value types", field.name);
       }
-      step.item = item;
-      step.item_min_size = std::max<size_t>(1, avro::MinEncodedSize(*item));
+      step.key = *key;
+      step.value = *value;
+      step.item_min_size = std::max<size_t>(1, avro::MinEncodedSize(*step.slot.node->items));
       break;
     }
     case Target::kSplitOffsets:
@@ -333,24 +345,25 @@ Status ReadCountMap(Decoder& d, const Step& step, CountMap& out) {
   out.clear();
   FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
   if (!present) return Ok();
-  const Node* key = step.item->fields[step.key_first ? 0 : 1].type;
-  const Node* value = step.item->fields[step.key_first ? 1 : 0].type;
   int64_t budget = 0;
   while (true) {
     FLOE_ASSIGN_OR_RETURN(int64_t count, avro::ReadBlockCount(d, step.item_min_size, budget));
     if (count == 0) break;
     out.reserve(out.size() + static_cast<size_t>(count));
     for (int64_t i = 0; i < count; ++i) {
-      int64_t k, v;
+      FLOE_ASSIGN_OR_RETURN(bool item, Present(d, step.item));
+      if (!item) continue;
+      std::optional<int64_t> k, v;
       if (step.key_first) {
-        FLOE_ASSIGN_OR_RETURN(k, ReadIntegral(d, key));
-        FLOE_ASSIGN_OR_RETURN(v, ReadIntegral(d, value));
+        FLOE_ASSIGN_OR_RETURN(k, ReadOptionalIntegral(d, step.key));
+        FLOE_ASSIGN_OR_RETURN(v, ReadOptionalIntegral(d, step.value));
       } else {
-        FLOE_ASSIGN_OR_RETURN(v, ReadIntegral(d, value));
-        FLOE_ASSIGN_OR_RETURN(k, ReadIntegral(d, key));
+        FLOE_ASSIGN_OR_RETURN(v, ReadOptionalIntegral(d, step.value));
+        FLOE_ASSIGN_OR_RETURN(k, ReadOptionalIntegral(d, step.key));
       }
-      FLOE_RETURN_IF_ERROR(CheckInt32(k, "field id", d));
-      out.emplace_back(static_cast<int32_t>(k), v);
+      if (!k || !v) continue;  // a pair with a null side says nothing
+      FLOE_RETURN_IF_ERROR(CheckInt32(*k, "field id", d));
+      out.emplace_back(static_cast<int32_t>(*k), *v);
     }
   }
   return Ok();
@@ -360,22 +373,31 @@ Status ReadBoundMap(Decoder& d, const Step& step, BoundMap& out) {
   size_t n = 0;
   FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
   if (present) {
-    const Node* key = step.item->fields[step.key_first ? 0 : 1].type;
-    const Node* value = step.item->fields[step.key_first ? 1 : 0].type;
     int64_t budget = 0;
     while (true) {
       FLOE_ASSIGN_OR_RETURN(int64_t count, avro::ReadBlockCount(d, step.item_min_size, budget));
       if (count == 0) break;
       for (int64_t i = 0; i < count; ++i) {
-        int64_t k;
+        FLOE_ASSIGN_OR_RETURN(bool item, Present(d, step.item));
+        if (!item) continue;
+        std::optional<int64_t> key;
         std::string_view v;
+        bool has_value = true;
         if (step.key_first) {
-          FLOE_ASSIGN_OR_RETURN(k, ReadIntegral(d, key));
-          FLOE_ASSIGN_OR_RETURN(v, ReadBinary(d, value));
+          FLOE_ASSIGN_OR_RETURN(key, ReadOptionalIntegral(d, step.key));
+          FLOE_ASSIGN_OR_RETURN(has_value, Present(d, step.value));
+          if (has_value) {
+            FLOE_ASSIGN_OR_RETURN(v, ReadBinary(d, step.value.node));
+          }
         } else {
-          FLOE_ASSIGN_OR_RETURN(v, ReadBinary(d, value));
-          FLOE_ASSIGN_OR_RETURN(k, ReadIntegral(d, key));
+          FLOE_ASSIGN_OR_RETURN(has_value, Present(d, step.value));
+          if (has_value) {
+            FLOE_ASSIGN_OR_RETURN(v, ReadBinary(d, step.value.node));
+          }
+          FLOE_ASSIGN_OR_RETURN(key, ReadOptionalIntegral(d, step.key));
         }
+        if (!key || !has_value) continue;
+        int64_t k = *key;
         FLOE_RETURN_IF_ERROR(CheckInt32(k, "field id", d));
         // Reuse the strings of the previous entry: most bounds fit in the ones already there.
         if (n < out.size()) {
@@ -845,13 +867,14 @@ Status ManifestReader::Init(const ManifestFile* manifest) {
     inherit_sequence_number_ = manifest->sequence_number;
     if (manifest->content == ManifestContent::kData) next_row_id_ = manifest->first_row_id;
   }
-  if (!plan_->has_sequence_numbers) inherit_sequence_number_ = 0;  // v1: every number is 0
+  // v1: every sequence number is 0.
+  if (!plan_->has_sequence_numbers || format_version_ == 1) inherit_sequence_number_ = 0;
   return Ok();
 }
 
 void ManifestReader::Inherit(ManifestEntry& entry) {
   if (!entry.snapshot_id) entry.snapshot_id = inherit_snapshot_id_;
-  if (!plan_->has_sequence_numbers) {
+  if (!plan_->has_sequence_numbers || format_version_ == 1) {
     entry.sequence_number = 0;
     entry.file_sequence_number = 0;
   } else if (entry.status == EntryStatus::kAdded) {
@@ -911,12 +934,24 @@ Result<std::vector<ManifestEntry>> ManifestReader::ReadAll() {
 }
 
 Result<ManifestKind> DetectKind(const avro::ContainerReader& reader) {
+  // By the spec's names, or by field ids with the right shapes: data files of tables whose
+  // columns happen to have ids 2 or 500 must not pass for manifests.
   const Node& root = reader.writer_schema()->root();
+  auto unwrap = [](const Node* n) {
+    auto slot = MakeSlot(n);
+    return slot ? slot->node : n;
+  };
   if (root.type == avro::Type::kRecord) {
     for (const avro::Field& field : root.fields) {
-      int32_t id = field.field_id.value_or(-1);
-      if (id == 500 || field.name == "manifest_path") return ManifestKind::kManifestList;
-      if (id == 2 || field.name == "data_file") return ManifestKind::kManifest;
+      const Node* type = unwrap(field.type);
+      if (field.name == "manifest_path" && type->type == avro::Type::kString) {
+        return ManifestKind::kManifestList;
+      }
+      if (field.name == "data_file" && type->type == avro::Type::kRecord) {
+        for (const avro::Field& inner : type->fields) {
+          if (inner.name == "file_path" || inner.field_id == 100) return ManifestKind::kManifest;
+        }
+      }
     }
   }
   return InvalidArgument("{}: neither a manifest nor a manifest list", reader.name());
