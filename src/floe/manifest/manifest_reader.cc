@@ -12,6 +12,7 @@
 #include "floe/format/avro/read_plan.h"
 #include "floe/format/avro/schema.h"
 #include "floe/io/file_io.h"
+#include "floe/manifest/cursor.h"
 #include "floe/manifest/manifest_schema.h"
 #include "floe/spec/literal.h"
 
@@ -185,15 +186,16 @@ class EntryPlan {
  public:
   static Result<std::unique_ptr<EntryPlan>> Make(const Node& root);
 
-  Status Decode(Decoder& d, ManifestEntry& out) const;
+  // Errors are left in the cursor.
+  void Decode(Cursor& c, ManifestEntry& out) const;
 
   std::shared_ptr<const StructType> partition_type;
   bool has_sequence_numbers = false;
 
  private:
-  Status DecodeDataFile(Decoder& d, DataFile& out) const;
-  Status DecodePartition(Decoder& d, std::vector<Literal>& out) const;
-  static Status ResetAbsent(DataFile& out, const std::vector<Target>& absent);
+  void DecodeDataFile(Cursor& c, DataFile& out) const;
+  void DecodePartition(Cursor& c, std::vector<Literal>& out) const;
+  static void ResetAbsent(DataFile& out, const std::vector<Target>& absent);
 
   std::vector<Step> entry_;
   std::vector<Step> data_file_;
@@ -307,159 +309,141 @@ Result<Step> MakeStep(Target target, const avro::Field& field) {
 }
 
 // Reads the union index of an optional slot: true when a value follows.
-inline Result<bool> Present(Decoder& d, const Slot& slot) {
+inline bool Present(Cursor& c, const Slot& slot) {
   if (slot.null_branch < 0) return true;
-  size_t at = d.offset();
-  FLOE_ASSIGN_OR_RETURN(int64_t branch, d.ReadLong());
+  int64_t branch = c.Long();
   if (branch == slot.value_branch) return true;
-  if (branch == slot.null_branch) return false;
-  return CorruptData("union branch {} out of range at offset {}", branch, at);
+  if (branch != slot.null_branch) c.Fail("union branch out of range");
+  return false;
 }
 
-inline Result<int64_t> ReadIntegral(Decoder& d, const Node* node) {
-  if (node->type == avro::Type::kLong) return d.ReadLong();
-  FLOE_ASSIGN_OR_RETURN(int32_t v, d.ReadInt());
-  return int64_t{v};
+inline int64_t ReadIntegral(Cursor& c, const Node* node) {
+  return node->type == avro::Type::kLong ? c.Long() : c.Int();
 }
 
-inline Result<std::string_view> ReadBinary(Decoder& d, const Node* node) {
-  if (node->type == avro::Type::kFixed) return d.ReadFixed(static_cast<size_t>(node->fixed_size));
-  return d.ReadBytes();
+inline std::string_view ReadBinary(Cursor& c, const Node* node) {
+  if (node->type == avro::Type::kFixed) return c.Fixed(static_cast<size_t>(node->fixed_size));
+  return c.Bytes();
 }
 
-inline Result<std::optional<int64_t>> ReadOptionalIntegral(Decoder& d, const Slot& slot) {
-  FLOE_ASSIGN_OR_RETURN(bool present, Present(d, slot));
-  if (!present) return std::optional<int64_t>();
-  FLOE_ASSIGN_OR_RETURN(int64_t v, ReadIntegral(d, slot.node));
-  return std::optional<int64_t>(v);
+inline std::optional<int64_t> ReadOptionalIntegral(Cursor& c, const Slot& slot) {
+  if (!Present(c, slot)) return std::nullopt;
+  return ReadIntegral(c, slot.node);
 }
 
-Status CheckInt32(int64_t v, std::string_view what, const Decoder& d) {
-  if (v < INT32_MIN || v > INT32_MAX) {
-    return CorruptData("{} {} out of range before offset {}", what, v, d.offset());
-  }
-  return Ok();
+inline int32_t FieldId(Cursor& c, int64_t v) {
+  if (v < INT32_MIN || v > INT32_MAX) return static_cast<int32_t>(c.Fail("id out of range"));
+  return static_cast<int32_t>(v);
 }
 
-Status ReadCountMap(Decoder& d, const Step& step, CountMap& out) {
+void ReadCountMap(Cursor& c, const Step& step, CountMap& out) {
   out.clear();
-  FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
-  if (!present) return Ok();
-  int64_t budget = 0;
-  while (true) {
-    FLOE_ASSIGN_OR_RETURN(int64_t count, avro::ReadBlockCount(d, step.item_min_size, budget));
-    if (count == 0) break;
+  if (!Present(c, step.slot)) return;
+  // Iceberg's own shape (plain int keys and long values) takes the tight loop.
+  const bool plain = step.item.null_branch < 0 && step.key.null_branch < 0 &&
+                     step.value.null_branch < 0 && step.key_first &&
+                     step.key.node->type == avro::Type::kInt &&
+                     step.value.node->type == avro::Type::kLong;
+  while (int64_t count = c.BlockCount(step.item_min_size)) {
     out.reserve(out.size() + static_cast<size_t>(count));
     for (int64_t i = 0; i < count; ++i) {
-      FLOE_ASSIGN_OR_RETURN(bool item, Present(d, step.item));
-      if (!item) continue;
+      if (plain) {
+        int32_t k = c.Int();
+        out.emplace_back(k, c.Long());
+        continue;
+      }
+      if (!Present(c, step.item)) continue;
       std::optional<int64_t> k, v;
       if (step.key_first) {
-        FLOE_ASSIGN_OR_RETURN(k, ReadOptionalIntegral(d, step.key));
-        FLOE_ASSIGN_OR_RETURN(v, ReadOptionalIntegral(d, step.value));
+        k = ReadOptionalIntegral(c, step.key);
+        v = ReadOptionalIntegral(c, step.value);
       } else {
-        FLOE_ASSIGN_OR_RETURN(v, ReadOptionalIntegral(d, step.value));
-        FLOE_ASSIGN_OR_RETURN(k, ReadOptionalIntegral(d, step.key));
+        v = ReadOptionalIntegral(c, step.value);
+        k = ReadOptionalIntegral(c, step.key);
       }
       if (!k || !v) continue;  // a pair with a null side says nothing
-      FLOE_RETURN_IF_ERROR(CheckInt32(*k, "field id", d));
-      out.emplace_back(static_cast<int32_t>(*k), *v);
+      out.emplace_back(FieldId(c, *k), *v);
     }
   }
-  return Ok();
 }
 
-Status ReadBoundMap(Decoder& d, const Step& step, BoundMap& out) {
+void ReadBoundMap(Cursor& c, const Step& step, BoundMap& out) {
   size_t n = 0;
-  FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
-  if (present) {
-    int64_t budget = 0;
-    while (true) {
-      FLOE_ASSIGN_OR_RETURN(int64_t count, avro::ReadBlockCount(d, step.item_min_size, budget));
-      if (count == 0) break;
+  if (Present(c, step.slot)) {
+    while (int64_t count = c.BlockCount(step.item_min_size)) {
       for (int64_t i = 0; i < count; ++i) {
-        FLOE_ASSIGN_OR_RETURN(bool item, Present(d, step.item));
-        if (!item) continue;
+        if (!Present(c, step.item)) continue;
         std::optional<int64_t> key;
         std::string_view v;
         bool has_value = true;
         if (step.key_first) {
-          FLOE_ASSIGN_OR_RETURN(key, ReadOptionalIntegral(d, step.key));
-          FLOE_ASSIGN_OR_RETURN(has_value, Present(d, step.value));
-          if (has_value) {
-            FLOE_ASSIGN_OR_RETURN(v, ReadBinary(d, step.value.node));
-          }
+          key = ReadOptionalIntegral(c, step.key);
+          has_value = Present(c, step.value);
+          if (has_value) v = ReadBinary(c, step.value.node);
         } else {
-          FLOE_ASSIGN_OR_RETURN(has_value, Present(d, step.value));
-          if (has_value) {
-            FLOE_ASSIGN_OR_RETURN(v, ReadBinary(d, step.value.node));
-          }
-          FLOE_ASSIGN_OR_RETURN(key, ReadOptionalIntegral(d, step.key));
+          has_value = Present(c, step.value);
+          if (has_value) v = ReadBinary(c, step.value.node);
+          key = ReadOptionalIntegral(c, step.key);
         }
         if (!key || !has_value) continue;
-        int64_t k = *key;
-        FLOE_RETURN_IF_ERROR(CheckInt32(k, "field id", d));
+        int32_t k = FieldId(c, *key);
         // Reuse the strings of the previous entry: most bounds fit in the ones already there.
         if (n < out.size()) {
-          out[n].first = static_cast<int32_t>(k);
+          out[n].first = k;
           out[n].second.assign(v);
         } else {
-          out.emplace_back(static_cast<int32_t>(k), std::string(v));
+          out.emplace_back(k, std::string(v));
         }
         ++n;
       }
     }
   }
   out.resize(n);
-  return Ok();
 }
 
 template <typename T>
-Status ReadList(Decoder& d, const Step& step, std::vector<T>& out) {
+void ReadList(Cursor& c, const Step& step, std::vector<T>& out) {
   out.clear();
-  FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
-  if (!present) return Ok();
-  int64_t budget = 0;
-  while (true) {
-    FLOE_ASSIGN_OR_RETURN(int64_t count, avro::ReadBlockCount(d, 1, budget));
-    if (count == 0) break;
+  if (!Present(c, step.slot)) return;
+  while (int64_t count = c.BlockCount(1)) {
     for (int64_t i = 0; i < count; ++i) {
-      FLOE_ASSIGN_OR_RETURN(int64_t v, ReadIntegral(d, step.element));
-      if constexpr (sizeof(T) == 4) FLOE_RETURN_IF_ERROR(CheckInt32(v, "equality id", d));
-      out.push_back(static_cast<T>(v));
+      int64_t v = ReadIntegral(c, step.element);
+      if constexpr (sizeof(T) == 4) {
+        out.push_back(FieldId(c, v));
+      } else {
+        out.push_back(v);
+      }
     }
   }
-  return Ok();
 }
 
-Status ReadOptionalString(Decoder& d, const Slot& slot, std::optional<std::string>& out) {
-  FLOE_ASSIGN_OR_RETURN(bool present, Present(d, slot));
-  if (!present) {
+void ReadOptionalString(Cursor& c, const Slot& slot, std::optional<std::string>& out) {
+  if (!Present(c, slot)) {
     out.reset();
-    return Ok();
+    return;
   }
-  FLOE_ASSIGN_OR_RETURN(std::string_view v, ReadBinary(d, slot.node));
+  std::string_view v = ReadBinary(c, slot.node);
   if (out) {
     out->assign(v);
   } else {
     out.emplace(v);
   }
-  return Ok();
 }
 
-Result<int32_t> Hex(char c) {
+int32_t Hex(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return CorruptData("'{}' is not a hex digit", c);
+  return -1;
 }
 
-Result<std::string> UuidFromText(std::string_view text) {
+std::optional<std::string> UuidFromText(std::string_view text) {
   std::string out;
   int32_t high = -1;
   for (char c : text) {
     if (c == '-') continue;
-    FLOE_ASSIGN_OR_RETURN(int32_t v, Hex(c));
+    int32_t v = Hex(c);
+    if (v < 0) return std::nullopt;
     if (high < 0) {
       high = v;
     } else {
@@ -467,83 +451,84 @@ Result<std::string> UuidFromText(std::string_view text) {
       high = -1;
     }
   }
-  if (out.size() != 16 || high >= 0) return CorruptData("'{}' is not a UUID", text);
+  if (out.size() != 16 || high >= 0) return std::nullopt;
   return out;
 }
 
-Result<Literal> ReadPartitionValue(Decoder& d, const Step& step) {
-  FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
-  if (!present || step.slot.node->type == avro::Type::kNull) return Literal::Null(step.type);
+Literal ReadPartitionValue(Cursor& c, const Step& step) {
+  if (!Present(c, step.slot) || step.slot.node->type == avro::Type::kNull) {
+    return Literal::Null(step.type);
+  }
   const Node* n = step.slot.node;
   switch (step.type->id()) {
-    case TypeId::kBoolean: {
-      FLOE_ASSIGN_OR_RETURN(bool v, d.ReadBoolean());
-      return Literal::Boolean(v);
-    }
-    case TypeId::kInt: {
-      FLOE_ASSIGN_OR_RETURN(int32_t v, d.ReadInt());
-      return Literal::Int(v);
-    }
-    case TypeId::kDate: {
-      FLOE_ASSIGN_OR_RETURN(int32_t v, d.ReadInt());
-      return Literal::Date(v);
-    }
+    case TypeId::kBoolean:
+      return Literal::Boolean(c.Boolean());
+    case TypeId::kInt:
+      return Literal::Int(c.Int());
+    case TypeId::kDate:
+      return Literal::Date(c.Int());
     case TypeId::kLong:
+      return Literal::Long(ReadIntegral(c, n));
     case TypeId::kTime:
+      return Literal::Time(ReadIntegral(c, n));
     case TypeId::kTimestamp:
+      return Literal::Timestamp(ReadIntegral(c, n));
     case TypeId::kTimestampTz:
+      return Literal::TimestampTz(ReadIntegral(c, n));
     case TypeId::kTimestampNs:
-    case TypeId::kTimestampTzNs: {
-      FLOE_ASSIGN_OR_RETURN(int64_t v, ReadIntegral(d, n));
-      switch (step.type->id()) {
-        case TypeId::kTime: return Literal::Time(v);
-        case TypeId::kTimestamp: return Literal::Timestamp(v);
-        case TypeId::kTimestampTz: return Literal::TimestampTz(v);
-        case TypeId::kTimestampNs: return Literal::TimestampNs(v);
-        case TypeId::kTimestampTzNs: return Literal::TimestampTzNs(v);
-        default: return Literal::Long(v);
-      }
-    }
-    case TypeId::kFloat: {
-      FLOE_ASSIGN_OR_RETURN(float v, d.ReadFloat());
-      return Literal::Float(v);
-    }
-    case TypeId::kDouble: {
-      FLOE_ASSIGN_OR_RETURN(double v, d.ReadDouble());
-      return Literal::Double(v);
-    }
-    case TypeId::kString: {
-      FLOE_ASSIGN_OR_RETURN(std::string_view v, d.ReadBytes());
-      return Literal::String(std::string(v));
-    }
-    case TypeId::kBinary: {
-      FLOE_ASSIGN_OR_RETURN(std::string_view v, d.ReadBytes());
-      return Literal::Binary(std::string(v));
-    }
-    case TypeId::kFixed: {
-      FLOE_ASSIGN_OR_RETURN(std::string_view v, ReadBinary(d, n));
-      return Literal::Fixed(std::string(v));
-    }
+      return Literal::TimestampNs(ReadIntegral(c, n));
+    case TypeId::kTimestampTzNs:
+      return Literal::TimestampTzNs(ReadIntegral(c, n));
+    case TypeId::kFloat:
+      return Literal::Float(c.Float());
+    case TypeId::kDouble:
+      return Literal::Double(n->type == avro::Type::kFloat ? c.Float() : c.Double());
+    case TypeId::kString:
+      return Literal::String(std::string(c.Bytes()));
+    case TypeId::kBinary:
+      return Literal::Binary(std::string(c.Bytes()));
+    case TypeId::kFixed:
+      return Literal::Fixed(std::string(ReadBinary(c, n)));
     case TypeId::kUuid: {
-      FLOE_ASSIGN_OR_RETURN(std::string_view v, ReadBinary(d, n));
+      std::string_view v = ReadBinary(c, n);
       if (n->type == avro::Type::kString) {
-        FLOE_ASSIGN_OR_RETURN(std::string bytes, UuidFromText(v));
-        return Literal::Uuid(std::move(bytes));
+        auto bytes = UuidFromText(v);
+        if (!bytes) {
+          c.Fail("bad UUID text");
+          return Literal::Null(step.type);
+        }
+        return Literal::Uuid(std::move(*bytes));
       }
       return Literal::Uuid(std::string(v));
     }
     case TypeId::kDecimal: {
-      FLOE_ASSIGN_OR_RETURN(std::string_view v, ReadBinary(d, n));
-      if (v.size() > 16) return CorruptData("decimal of {} bytes before offset {}", v.size(), d.offset());
-      int128_t value = 0;
-      if (!v.empty() && (static_cast<uint8_t>(v[0]) & 0x80)) value = -1;
-      for (char c : v) value = static_cast<int128_t>((static_cast<unsigned __int128>(value) << 8) | static_cast<uint8_t>(c));
+      std::string_view v = ReadBinary(c, n);
+      if (v.size() > 16) {
+        c.Fail("decimal longer than 16 bytes");
+        return Literal::Null(step.type);
+      }
+      unsigned __int128 value = 0;
+      if (!v.empty() && (static_cast<uint8_t>(v[0]) & 0x80)) value = ~value;
+      for (char b : v) value = (value << 8) | static_cast<uint8_t>(b);
       const auto& p = static_cast<const PrimitiveType&>(*step.type);
-      return Literal::Decimal(value, p.precision(), p.scale());
+      return Literal::Decimal(static_cast<int128_t>(value), p.precision(), p.scale());
     }
     default:
-      return Unsupported("partition values of type {}", step.type->ToString());
+      // EntryPlan::Make admits only the types above.
+      c.Fail("unsupported partition type");
+      return Literal::Null(step.type);
   }
+}
+
+// Skips a value the plan does not read, with the generic Avro skipper.
+void Skip(Cursor& c, const Node& writer) {
+  if (!c.ok()) return;
+  Decoder d(std::span(reinterpret_cast<const std::byte*>(c.here()), c.remaining()), c.offset());
+  if (!avro::SkipValue(writer, d)) {
+    c.Fail("bad value in a skipped field");
+    return;
+  }
+  c.Advance(d.position());
 }
 
 }  // namespace
@@ -606,7 +591,7 @@ Result<std::unique_ptr<EntryPlan>> EntryPlan::Make(const Node& root) {
   return plan;
 }
 
-Status EntryPlan::ResetAbsent(DataFile& out, const std::vector<Target>& absent) {
+void EntryPlan::ResetAbsent(DataFile& out, const std::vector<Target>& absent) {
   for (Target t : absent) {
     switch (t) {
       case Target::kContent: out.content = FileContent::kData; break;
@@ -628,162 +613,137 @@ Status EntryPlan::ResetAbsent(DataFile& out, const std::vector<Target>& absent) 
       default: break;
     }
   }
-  return Ok();
 }
 
-Status EntryPlan::DecodePartition(Decoder& d, std::vector<Literal>& out) const {
+void EntryPlan::DecodePartition(Cursor& c, std::vector<Literal>& out) const {
   out.clear();
-  for (const Step& step : partition_) {
-    FLOE_ASSIGN_OR_RETURN(Literal value, ReadPartitionValue(d, step));
-    out.push_back(std::move(value));
-  }
-  return Ok();
+  for (const Step& step : partition_) out.push_back(ReadPartitionValue(c, step));
 }
 
-Status EntryPlan::DecodeDataFile(Decoder& d, DataFile& out) const {
-  FLOE_RETURN_IF_ERROR(ResetAbsent(out, absent_));
+void EntryPlan::DecodeDataFile(Cursor& c, DataFile& out) const {
+  ResetAbsent(out, absent_);
   for (const Step& step : data_file_) {
     switch (step.target) {
-      case Target::kSkip:
-        FLOE_RETURN_IF_ERROR(avro::SkipValue(*step.writer, d));
-        break;
       case Target::kContent: {
-        FLOE_ASSIGN_OR_RETURN(auto v, ReadOptionalIntegral(d, step.slot));
-        int64_t c = v.value_or(0);
-        if (c < 0 || c > 2) return CorruptData("data file content {} before offset {}", c, d.offset());
-        out.content = static_cast<FileContent>(c);
+        int64_t v = ReadOptionalIntegral(c, step.slot).value_or(0);
+        if (v < 0 || v > 2) c.Fail("data file content not 0, 1 or 2");
+        out.content = static_cast<FileContent>(v < 0 || v > 2 ? 0 : v);
         break;
       }
       case Target::kFilePath:
       case Target::kFileFormat: {
-        FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
         std::string& s = step.target == Target::kFilePath ? out.file_path : out.file_format;
-        if (!present) {
+        if (!Present(c, step.slot)) {
           s.clear();
           break;
         }
-        FLOE_ASSIGN_OR_RETURN(std::string_view v, ReadBinary(d, step.slot.node));
-        s.assign(v);
+        s.assign(ReadBinary(c, step.slot.node));
         if (step.target == Target::kFileFormat) {
-          for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+          for (char& ch : s) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
         }
         break;
       }
-      case Target::kPartition: {
-        FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
-        if (!present) {
+      case Target::kPartition:
+        if (Present(c, step.slot)) {
+          DecodePartition(c, out.partition);
+        } else {
           out.partition.clear();
-          break;
         }
-        FLOE_RETURN_IF_ERROR(DecodePartition(d, out.partition));
         break;
-      }
       case Target::kRecordCount:
-      case Target::kFileSize: {
-        FLOE_ASSIGN_OR_RETURN(auto v, ReadOptionalIntegral(d, step.slot));
-        (step.target == Target::kRecordCount ? out.record_count : out.file_size_in_bytes) =
-            v.value_or(0);
+        out.record_count = ReadOptionalIntegral(c, step.slot).value_or(0);
         break;
-      }
+      case Target::kFileSize:
+        out.file_size_in_bytes = ReadOptionalIntegral(c, step.slot).value_or(0);
+        break;
       case Target::kColumnSizes:
-        FLOE_RETURN_IF_ERROR(ReadCountMap(d, step, out.column_sizes));
+        ReadCountMap(c, step, out.column_sizes);
         break;
       case Target::kValueCounts:
-        FLOE_RETURN_IF_ERROR(ReadCountMap(d, step, out.value_counts));
+        ReadCountMap(c, step, out.value_counts);
         break;
       case Target::kNullCounts:
-        FLOE_RETURN_IF_ERROR(ReadCountMap(d, step, out.null_value_counts));
+        ReadCountMap(c, step, out.null_value_counts);
         break;
       case Target::kNanCounts:
-        FLOE_RETURN_IF_ERROR(ReadCountMap(d, step, out.nan_value_counts));
+        ReadCountMap(c, step, out.nan_value_counts);
         break;
       case Target::kLowerBounds:
-        FLOE_RETURN_IF_ERROR(ReadBoundMap(d, step, out.lower_bounds));
+        ReadBoundMap(c, step, out.lower_bounds);
         break;
       case Target::kUpperBounds:
-        FLOE_RETURN_IF_ERROR(ReadBoundMap(d, step, out.upper_bounds));
+        ReadBoundMap(c, step, out.upper_bounds);
         break;
       case Target::kKeyMetadata:
-        FLOE_RETURN_IF_ERROR(ReadOptionalString(d, step.slot, out.key_metadata));
+        ReadOptionalString(c, step.slot, out.key_metadata);
         break;
       case Target::kReferencedDataFile:
-        FLOE_RETURN_IF_ERROR(ReadOptionalString(d, step.slot, out.referenced_data_file));
+        ReadOptionalString(c, step.slot, out.referenced_data_file);
         break;
       case Target::kSplitOffsets:
-        FLOE_RETURN_IF_ERROR(ReadList(d, step, out.split_offsets));
+        ReadList(c, step, out.split_offsets);
         break;
       case Target::kEqualityIds:
-        FLOE_RETURN_IF_ERROR(ReadList(d, step, out.equality_ids));
+        ReadList(c, step, out.equality_ids);
         break;
       case Target::kSortOrderId: {
-        FLOE_ASSIGN_OR_RETURN(auto v, ReadOptionalIntegral(d, step.slot));
+        auto v = ReadOptionalIntegral(c, step.slot);
         if (v) {
-          FLOE_RETURN_IF_ERROR(CheckInt32(*v, "sort order id", d));
-          out.sort_order_id = static_cast<int32_t>(*v);
+          out.sort_order_id = FieldId(c, *v);
         } else {
           out.sort_order_id.reset();
         }
         break;
       }
-      case Target::kFirstRowId: {
-        FLOE_ASSIGN_OR_RETURN(out.first_row_id, ReadOptionalIntegral(d, step.slot));
+      case Target::kFirstRowId:
+        out.first_row_id = ReadOptionalIntegral(c, step.slot);
         break;
-      }
-      case Target::kContentOffset: {
-        FLOE_ASSIGN_OR_RETURN(out.content_offset, ReadOptionalIntegral(d, step.slot));
+      case Target::kContentOffset:
+        out.content_offset = ReadOptionalIntegral(c, step.slot);
         break;
-      }
-      case Target::kContentSize: {
-        FLOE_ASSIGN_OR_RETURN(out.content_size_in_bytes, ReadOptionalIntegral(d, step.slot));
+      case Target::kContentSize:
+        out.content_size_in_bytes = ReadOptionalIntegral(c, step.slot);
         break;
-      }
       default:
-        FLOE_RETURN_IF_ERROR(avro::SkipValue(*step.writer, d));
+        Skip(c, *step.writer);
         break;
     }
   }
-  return Ok();
 }
 
-Status EntryPlan::Decode(Decoder& d, ManifestEntry& out) const {
+void EntryPlan::Decode(Cursor& c, ManifestEntry& out) const {
   out.snapshot_id.reset();
   out.sequence_number.reset();
   out.file_sequence_number.reset();
   for (const Step& step : entry_) {
     switch (step.target) {
       case Target::kStatus: {
-        FLOE_ASSIGN_OR_RETURN(auto v, ReadOptionalIntegral(d, step.slot));
-        int64_t s = v.value_or(-1);
-        if (s < 0 || s > 2) {
-          return CorruptData("entry status {} before offset {}", s, d.offset());
+        int64_t s = ReadOptionalIntegral(c, step.slot).value_or(-1);
+        if (s < 0 || s > 2) c.Fail("entry status not 0, 1 or 2");
+        out.status = static_cast<EntryStatus>(s < 0 || s > 2 ? 0 : s);
+        break;
+      }
+      case Target::kSnapshotId:
+        out.snapshot_id = ReadOptionalIntegral(c, step.slot);
+        break;
+      case Target::kSequenceNumber:
+        out.sequence_number = ReadOptionalIntegral(c, step.slot);
+        break;
+      case Target::kFileSequenceNumber:
+        out.file_sequence_number = ReadOptionalIntegral(c, step.slot);
+        break;
+      case Target::kDataFile:
+        if (!Present(c, step.slot)) {
+          c.Fail("null data_file");
+          break;
         }
-        out.status = static_cast<EntryStatus>(s);
+        DecodeDataFile(c, out.data_file);
         break;
-      }
-      case Target::kSnapshotId: {
-        FLOE_ASSIGN_OR_RETURN(out.snapshot_id, ReadOptionalIntegral(d, step.slot));
-        break;
-      }
-      case Target::kSequenceNumber: {
-        FLOE_ASSIGN_OR_RETURN(out.sequence_number, ReadOptionalIntegral(d, step.slot));
-        break;
-      }
-      case Target::kFileSequenceNumber: {
-        FLOE_ASSIGN_OR_RETURN(out.file_sequence_number, ReadOptionalIntegral(d, step.slot));
-        break;
-      }
-      case Target::kDataFile: {
-        FLOE_ASSIGN_OR_RETURN(bool present, Present(d, step.slot));
-        if (!present) return CorruptData("null data_file before offset {}", d.offset());
-        FLOE_RETURN_IF_ERROR(DecodeDataFile(d, out.data_file));
-        break;
-      }
       default:
-        FLOE_RETURN_IF_ERROR(avro::SkipValue(*step.writer, d));
+        Skip(c, *step.writer);
         break;
     }
   }
-  return Ok();
 }
 
 ManifestReader::ManifestReader() = default;
@@ -905,14 +865,14 @@ Result<bool> ManifestReader::Next(ManifestEntry& out) {
     block_offset_ = container_->block_offset();
     block_left_ = container_->block_count();
   }
-  Decoder d(std::span(block_ + block_pos_, block_size_ - block_pos_), block_offset_ + block_pos_);
-  Status status = plan_->Decode(d, out);
-  if (!status) {
-    Error error = std::move(status).error();
-    error.AddContext(container_->name());
-    return std::unexpected(std::move(error));
+  const auto* begin = reinterpret_cast<const uint8_t*>(block_) + block_pos_;
+  Cursor c(begin, reinterpret_cast<const uint8_t*>(block_) + block_size_, block_pos_);
+  plan_->Decode(c, out);
+  if (!c.ok()) {
+    return CorruptData("{}: entry in the block at file offset {}: {} at byte {} of the block",
+                       container_->name(), block_offset_, c.error(), c.error_offset());
   }
-  block_pos_ += d.position();
+  block_pos_ += c.position();
   --block_left_;
   if (block_left_ == 0 && block_pos_ != block_size_) {
     return CorruptData("{}: {} bytes left over after the block at offset {}", container_->name(),
