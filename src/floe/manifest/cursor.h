@@ -27,8 +27,17 @@ class Cursor {
   void Advance(size_t n) { p_ += n; }  // n <= remaining()
 
   int64_t Long() {
-    if (p_ < end_ && *p_ < 0x80) {  // most values here fit in one byte
-      uint64_t z = *p_++;
+    if (end_ - p_ >= 10) [[likely]] {
+      // Far from the end: no bounds check per byte.
+      const uint8_t* q = p_;
+      uint64_t b = *q++;
+      uint64_t z = b & 0x7F;
+      for (int shift = 7; b >= 0x80; shift += 7) {
+        if (shift == 70) return Fail("varint longer than 10 bytes");
+        b = *q++;
+        z |= (b & 0x7F) << (shift & 63);
+      }
+      p_ = q;
       return static_cast<int64_t>((z >> 1) ^ (~(z & 1) + 1));
     }
     return LongSlow();

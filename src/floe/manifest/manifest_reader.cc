@@ -345,13 +345,17 @@ void ReadCountMap(Cursor& c, const Step& step, CountMap& out) {
                      step.key.node->type == avro::Type::kInt &&
                      step.value.node->type == avro::Type::kLong;
   while (int64_t count = c.BlockCount(step.item_min_size)) {
-    out.reserve(out.size() + static_cast<size_t>(count));
-    for (int64_t i = 0; i < count; ++i) {
-      if (plain) {
-        int32_t k = c.Int();
-        out.emplace_back(k, c.Long());
-        continue;
+    if (plain) {
+      size_t base = out.size();
+      out.resize(base + static_cast<size_t>(count));
+      auto* dst = out.data() + base;
+      for (int64_t i = 0; i < count; ++i) {
+        dst[i].first = c.Int();
+        dst[i].second = c.Long();
       }
+      continue;
+    }
+    for (int64_t i = 0; i < count; ++i) {
       if (!Present(c, step.item)) continue;
       std::optional<int64_t> k, v;
       if (step.key_first) {
@@ -390,7 +394,10 @@ void ReadBoundMap(Cursor& c, const Step& step, BoundMap& out) {
         // Reuse the strings of the previous entry: most bounds fit in the ones already there.
         if (n < out.size()) {
           out[n].first = k;
-          out[n].second.assign(v);
+          out[n].second.resize_and_overwrite(v.size(), [&v](char* dst, size_t size) {
+            std::memcpy(dst, v.data(), size);
+            return size;
+          });
         } else {
           out.emplace_back(k, std::string(v));
         }
