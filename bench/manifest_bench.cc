@@ -30,7 +30,9 @@ std::string BuildManifest(avro::AvroCodec codec) {
   auto spec = *PartitionSpec::Make(
       *schema, 0,
       {{.source_ids = {2}, .field_id = 1000, .name = "c2_day", .transform = Transform::Day()},
-       {.source_ids = {1}, .field_id = 1001, .name = "c1_bucket",
+       {.source_ids = {1},
+        .field_id = 1001,
+        .name = "c1_bucket",
         .transform = Transform::Bucket(16)}});
   std::string out;
   ManifestWriterOptions options;

@@ -107,8 +107,10 @@ Status InspectManifest(const std::string& path, std::span<const std::byte> bytes
     if (!f.nan_value_counts.empty()) {
       Print("  nan_value_counts: " + Counts(f.nan_value_counts) + "\n");
     }
-    if (!f.lower_bounds.empty()) Print("  lower_bounds: " + Bounds(f.lower_bounds, schema.get()) + "\n");
-    if (!f.upper_bounds.empty()) Print("  upper_bounds: " + Bounds(f.upper_bounds, schema.get()) + "\n");
+    if (!f.lower_bounds.empty())
+      Print("  lower_bounds: " + Bounds(f.lower_bounds, schema.get()) + "\n");
+    if (!f.upper_bounds.empty())
+      Print("  upper_bounds: " + Bounds(f.upper_bounds, schema.get()) + "\n");
     if (f.key_metadata) Print("  key_metadata: 0x" + avro::FormatHex(*f.key_metadata) + "\n");
     if (!f.split_offsets.empty()) {
       Print(fmt::format("  split_offsets: [{}]\n", fmt::join(f.split_offsets, ", ")));
@@ -130,9 +132,7 @@ Status InspectManifest(const std::string& path, std::span<const std::byte> bytes
   return Ok();
 }
 
-std::string OptionalCount(const auto& v) {
-  return v ? std::to_string(*v) : std::string("null");
-}
+std::string OptionalCount(const auto& v) { return v ? std::to_string(*v) : std::string("null"); }
 
 Status InspectList(const std::string& path, std::span<const std::byte> bytes,
                    const avro::ContainerReader& header) {
@@ -142,18 +142,19 @@ Status InspectList(const std::string& path, std::span<const std::byte> bytes,
     return v ? std::string(*v) : std::string("-");
   };
   Print(fmt::format("manifest list {}\n", path));
-  Print(fmt::format("  format-version: {}  snapshot-id: {}  parent-snapshot-id: {}  "
-                    "sequence-number: {}\n",
-                    meta("format-version"), meta("snapshot-id"), meta("parent-snapshot-id"),
-                    meta("sequence-number")));
+  Print(
+      fmt::format("  format-version: {}  snapshot-id: {}  parent-snapshot-id: {}  "
+                  "sequence-number: {}\n",
+                  meta("format-version"), meta("snapshot-id"), meta("parent-snapshot-id"),
+                  meta("sequence-number")));
   for (size_t i = 0; i < list.size(); ++i) {
     const manifest::ManifestFile& m = list[i];
     Print(fmt::format("manifest {}: {}\n", i, m.manifest_path));
-    Print(fmt::format("  length: {}  spec: {}  content: {}  sequence: {}  min-sequence: {}  "
-                      "added-snapshot: {}\n",
-                      m.manifest_length, m.partition_spec_id,
-                      manifest::ManifestContentName(m.content), m.sequence_number,
-                      m.min_sequence_number, m.added_snapshot_id));
+    Print(fmt::format(
+        "  length: {}  spec: {}  content: {}  sequence: {}  min-sequence: {}  "
+        "added-snapshot: {}\n",
+        m.manifest_length, m.partition_spec_id, manifest::ManifestContentName(m.content),
+        m.sequence_number, m.min_sequence_number, m.added_snapshot_id));
     Print(fmt::format("  files added/existing/deleted: {}/{}/{}  rows: {}/{}/{}\n",
                       OptionalCount(m.added_files_count), OptionalCount(m.existing_files_count),
                       OptionalCount(m.deleted_files_count), OptionalCount(m.added_rows_count),
@@ -163,8 +164,8 @@ Status InspectList(const std::string& path, std::span<const std::byte> bytes,
     if (m.partitions) {
       for (size_t k = 0; k < m.partitions->size(); ++k) {
         const manifest::FieldSummary& s = (*m.partitions)[k];
-        Print(fmt::format("  partition {}: contains_null={} contains_nan={} lower={} upper={}\n",
-                          k, s.contains_null,
+        Print(fmt::format("  partition {}: contains_null={} contains_nan={} lower={} upper={}\n", k,
+                          s.contains_null,
                           s.contains_nan ? (*s.contains_nan ? "true" : "false") : "null",
                           s.lower_bound ? "0x" + avro::FormatHex(*s.lower_bound) : "null",
                           s.upper_bound ? "0x" + avro::FormatHex(*s.upper_bound) : "null"));

@@ -26,7 +26,7 @@ class Cursor {
   const uint8_t* here() const { return p_; }
   void Advance(size_t n) { p_ += n; }  // n <= remaining()
 
-  int64_t Long() {
+  [[gnu::always_inline]] int64_t Long() {
     if (end_ - p_ >= 10) [[likely]] {
       // Far from the end: no bounds check per byte.
       const uint8_t* q = p_;

@@ -22,11 +22,11 @@ enum class FileContent : uint8_t { kData = 0, kPositionDeletes = 1, kEqualityDel
 enum class ManifestContent : uint8_t { kData = 0, kDeletes = 1 };
 enum class EntryStatus : uint8_t { kExisting = 0, kAdded = 1, kDeleted = 2 };
 
-std::string_view FileContentName(FileContent content);  // "data", "position_deletes", ...
+std::string_view FileContentName(FileContent content);          // "data", "position_deletes", ...
 std::string_view ManifestContentName(ManifestContent content);  // "data", "deletes"
-std::string_view EntryStatusName(EntryStatus status);   // "EXISTING", "ADDED", "DELETED"
+std::string_view EntryStatusName(EntryStatus status);           // "EXISTING", "ADDED", "DELETED"
 
-using CountMap = std::vector<std::pair<int32_t, int64_t>>;       // field id -> count
+using CountMap = std::vector<std::pair<int32_t, int64_t>>;      // field id -> count
 using BoundMap = std::vector<std::pair<int32_t, std::string>>;  // field id -> Appendix D bytes
 
 // The value for a field id, or nullptr.
@@ -69,7 +69,7 @@ struct DataFile {
 struct ManifestEntry {
   EntryStatus status = EntryStatus::kAdded;
   std::optional<int64_t> snapshot_id;
-  std::optional<int64_t> sequence_number;       // the data sequence number
+  std::optional<int64_t> sequence_number;  // the data sequence number
   std::optional<int64_t> file_sequence_number;
   DataFile data_file;
 

@@ -32,25 +32,35 @@ constexpr NamedId kEntryNames[] = {{"status", 0},
                                    {"data_file", 2},
                                    {"sequence_number", 3},
                                    {"file_sequence_number", 4}};
-constexpr NamedId kDataFileNames[] = {
-    {"content", 134},           {"file_path", 100},
-    {"file_format", 101},       {"partition", 102},
-    {"record_count", 103},      {"file_size_in_bytes", 104},
-    {"column_sizes", 108},      {"value_counts", 109},
-    {"null_value_counts", 110}, {"nan_value_counts", 137},
-    {"lower_bounds", 125},      {"upper_bounds", 128},
-    {"key_metadata", 131},      {"split_offsets", 132},
-    {"equality_ids", 135},      {"sort_order_id", 140},
-    {"first_row_id", 142},      {"referenced_data_file", 143},
-    {"content_offset", 144},    {"content_size_in_bytes", 145}};
-constexpr NamedId kManifestFileNames[] = {
-    {"manifest_path", 500},        {"manifest_length", 501},     {"partition_spec_id", 502},
-    {"added_snapshot_id", 503},    {"added_files_count", 504},   {"existing_files_count", 505},
-    {"deleted_files_count", 506},  {"partitions", 507},          {"added_rows_count", 512},
-    {"existing_rows_count", 513},  {"deleted_rows_count", 514},  {"sequence_number", 515},
-    {"min_sequence_number", 516},  {"content", 517},             {"key_metadata", 519},
-    {"first_row_id", 520},         {"added_data_files_count", 504},
-    {"existing_data_files_count", 505}, {"deleted_data_files_count", 506}};
+constexpr NamedId kDataFileNames[] = {{"content", 134},           {"file_path", 100},
+                                      {"file_format", 101},       {"partition", 102},
+                                      {"record_count", 103},      {"file_size_in_bytes", 104},
+                                      {"column_sizes", 108},      {"value_counts", 109},
+                                      {"null_value_counts", 110}, {"nan_value_counts", 137},
+                                      {"lower_bounds", 125},      {"upper_bounds", 128},
+                                      {"key_metadata", 131},      {"split_offsets", 132},
+                                      {"equality_ids", 135},      {"sort_order_id", 140},
+                                      {"first_row_id", 142},      {"referenced_data_file", 143},
+                                      {"content_offset", 144},    {"content_size_in_bytes", 145}};
+constexpr NamedId kManifestFileNames[] = {{"manifest_path", 500},
+                                          {"manifest_length", 501},
+                                          {"partition_spec_id", 502},
+                                          {"added_snapshot_id", 503},
+                                          {"added_files_count", 504},
+                                          {"existing_files_count", 505},
+                                          {"deleted_files_count", 506},
+                                          {"partitions", 507},
+                                          {"added_rows_count", 512},
+                                          {"existing_rows_count", 513},
+                                          {"deleted_rows_count", 514},
+                                          {"sequence_number", 515},
+                                          {"min_sequence_number", 516},
+                                          {"content", 517},
+                                          {"key_metadata", 519},
+                                          {"first_row_id", 520},
+                                          {"added_data_files_count", 504},
+                                          {"existing_data_files_count", 505},
+                                          {"deleted_data_files_count", 506}};
 constexpr NamedId kSummaryNames[] = {
     {"contains_null", 509}, {"contains_nan", 518}, {"lower_bound", 510}, {"upper_bound", 511}};
 
@@ -120,38 +130,65 @@ enum class Target : uint8_t {
 
 Target EntryTarget(int32_t id) {
   switch (id) {
-    case 0: return Target::kStatus;
-    case 1: return Target::kSnapshotId;
-    case 2: return Target::kDataFile;
-    case 3: return Target::kSequenceNumber;
-    case 4: return Target::kFileSequenceNumber;
-    default: return Target::kSkip;
+    case 0:
+      return Target::kStatus;
+    case 1:
+      return Target::kSnapshotId;
+    case 2:
+      return Target::kDataFile;
+    case 3:
+      return Target::kSequenceNumber;
+    case 4:
+      return Target::kFileSequenceNumber;
+    default:
+      return Target::kSkip;
   }
 }
 
 Target DataFileTarget(int32_t id) {
   switch (id) {
-    case 134: return Target::kContent;
-    case 100: return Target::kFilePath;
-    case 101: return Target::kFileFormat;
-    case 102: return Target::kPartition;
-    case 103: return Target::kRecordCount;
-    case 104: return Target::kFileSize;
-    case 108: return Target::kColumnSizes;
-    case 109: return Target::kValueCounts;
-    case 110: return Target::kNullCounts;
-    case 137: return Target::kNanCounts;
-    case 125: return Target::kLowerBounds;
-    case 128: return Target::kUpperBounds;
-    case 131: return Target::kKeyMetadata;
-    case 132: return Target::kSplitOffsets;
-    case 135: return Target::kEqualityIds;
-    case 140: return Target::kSortOrderId;
-    case 142: return Target::kFirstRowId;
-    case 143: return Target::kReferencedDataFile;
-    case 144: return Target::kContentOffset;
-    case 145: return Target::kContentSize;
-    default: return Target::kSkip;
+    case 134:
+      return Target::kContent;
+    case 100:
+      return Target::kFilePath;
+    case 101:
+      return Target::kFileFormat;
+    case 102:
+      return Target::kPartition;
+    case 103:
+      return Target::kRecordCount;
+    case 104:
+      return Target::kFileSize;
+    case 108:
+      return Target::kColumnSizes;
+    case 109:
+      return Target::kValueCounts;
+    case 110:
+      return Target::kNullCounts;
+    case 137:
+      return Target::kNanCounts;
+    case 125:
+      return Target::kLowerBounds;
+    case 128:
+      return Target::kUpperBounds;
+    case 131:
+      return Target::kKeyMetadata;
+    case 132:
+      return Target::kSplitOffsets;
+    case 135:
+      return Target::kEqualityIds;
+    case 140:
+      return Target::kSortOrderId;
+    case 142:
+      return Target::kFirstRowId;
+    case 143:
+      return Target::kReferencedDataFile;
+    case 144:
+      return Target::kContentOffset;
+    case 145:
+      return Target::kContentSize;
+    default:
+      return Target::kSkip;
   }
 }
 
@@ -309,7 +346,7 @@ Result<Step> MakeStep(Target target, const avro::Field& field) {
 }
 
 // Reads the union index of an optional slot: true when a value follows.
-inline bool Present(Cursor& c, const Slot& slot) {
+[[gnu::always_inline]] inline bool Present(Cursor& c, const Slot& slot) {
   if (slot.null_branch < 0) return true;
   int64_t branch = c.Long();
   if (branch == slot.value_branch) return true;
@@ -326,7 +363,8 @@ inline std::string_view ReadBinary(Cursor& c, const Node* node) {
   return c.Bytes();
 }
 
-inline std::optional<int64_t> ReadOptionalIntegral(Cursor& c, const Slot& slot) {
+[[gnu::always_inline]] inline std::optional<int64_t> ReadOptionalIntegral(Cursor& c,
+                                                                          const Slot& slot) {
   if (!Present(c, slot)) return std::nullopt;
   return ReadIntegral(c, slot.node);
 }
@@ -371,10 +409,35 @@ void ReadCountMap(Cursor& c, const Step& step, CountMap& out) {
   }
 }
 
+// Copies a bound into a string kept from the previous entry; bounds are short, and a call to
+// memcpy per bound costs more than the bytes.
+inline void AssignShort(std::string& dst, std::string_view v) {
+  dst.resize_and_overwrite(v.size(), [&v](char* out, size_t size) {
+    if (size <= 16) {
+      for (size_t i = 0; i < size; ++i) out[i] = v[i];
+    } else {
+      std::memcpy(out, v.data(), size);
+    }
+    return size;
+  });
+}
+
 void ReadBoundMap(Cursor& c, const Step& step, BoundMap& out) {
   size_t n = 0;
+  const bool plain = step.item.null_branch < 0 && step.key.null_branch < 0 &&
+                     step.value.null_branch < 0 && step.key_first &&
+                     step.key.node->type == avro::Type::kInt &&
+                     step.value.node->type == avro::Type::kBytes;
   if (Present(c, step.slot)) {
     while (int64_t count = c.BlockCount(step.item_min_size)) {
+      if (plain) {
+        if (out.size() < n + static_cast<size_t>(count)) out.resize(n + static_cast<size_t>(count));
+        for (int64_t i = 0; i < count; ++i, ++n) {
+          out[n].first = c.Int();
+          AssignShort(out[n].second, c.Bytes());
+        }
+        continue;
+      }
       for (int64_t i = 0; i < count; ++i) {
         if (!Present(c, step.item)) continue;
         std::optional<int64_t> key;
@@ -394,10 +457,7 @@ void ReadBoundMap(Cursor& c, const Step& step, BoundMap& out) {
         // Reuse the strings of the previous entry: most bounds fit in the ones already there.
         if (n < out.size()) {
           out[n].first = k;
-          out[n].second.resize_and_overwrite(v.size(), [&v](char* dst, size_t size) {
-            std::memcpy(dst, v.data(), size);
-            return size;
-          });
+          AssignShort(out[n].second, v);
         } else {
           out.emplace_back(k, std::string(v));
         }
@@ -563,8 +623,8 @@ Result<std::unique_ptr<EntryPlan>> EntryPlan::Make(const Node& root) {
     if (step.target == Target::kPartition) partition = step.slot.node;
     plan->data_file_.push_back(std::move(step));
   }
-  for (Target t : {Target::kFilePath, Target::kFileFormat, Target::kRecordCount,
-                   Target::kFileSize}) {
+  for (Target t :
+       {Target::kFilePath, Target::kFileFormat, Target::kRecordCount, Target::kFileSize}) {
     if (!present[static_cast<size_t>(t)]) {
       return InvalidArgument("the data_file record lacks a required field");
     }
@@ -601,23 +661,56 @@ Result<std::unique_ptr<EntryPlan>> EntryPlan::Make(const Node& root) {
 void EntryPlan::ResetAbsent(DataFile& out, const std::vector<Target>& absent) {
   for (Target t : absent) {
     switch (t) {
-      case Target::kContent: out.content = FileContent::kData; break;
-      case Target::kPartition: out.partition.clear(); break;
-      case Target::kColumnSizes: out.column_sizes.clear(); break;
-      case Target::kValueCounts: out.value_counts.clear(); break;
-      case Target::kNullCounts: out.null_value_counts.clear(); break;
-      case Target::kNanCounts: out.nan_value_counts.clear(); break;
-      case Target::kLowerBounds: out.lower_bounds.clear(); break;
-      case Target::kUpperBounds: out.upper_bounds.clear(); break;
-      case Target::kKeyMetadata: out.key_metadata.reset(); break;
-      case Target::kSplitOffsets: out.split_offsets.clear(); break;
-      case Target::kEqualityIds: out.equality_ids.clear(); break;
-      case Target::kSortOrderId: out.sort_order_id.reset(); break;
-      case Target::kFirstRowId: out.first_row_id.reset(); break;
-      case Target::kReferencedDataFile: out.referenced_data_file.reset(); break;
-      case Target::kContentOffset: out.content_offset.reset(); break;
-      case Target::kContentSize: out.content_size_in_bytes.reset(); break;
-      default: break;
+      case Target::kContent:
+        out.content = FileContent::kData;
+        break;
+      case Target::kPartition:
+        out.partition.clear();
+        break;
+      case Target::kColumnSizes:
+        out.column_sizes.clear();
+        break;
+      case Target::kValueCounts:
+        out.value_counts.clear();
+        break;
+      case Target::kNullCounts:
+        out.null_value_counts.clear();
+        break;
+      case Target::kNanCounts:
+        out.nan_value_counts.clear();
+        break;
+      case Target::kLowerBounds:
+        out.lower_bounds.clear();
+        break;
+      case Target::kUpperBounds:
+        out.upper_bounds.clear();
+        break;
+      case Target::kKeyMetadata:
+        out.key_metadata.reset();
+        break;
+      case Target::kSplitOffsets:
+        out.split_offsets.clear();
+        break;
+      case Target::kEqualityIds:
+        out.equality_ids.clear();
+        break;
+      case Target::kSortOrderId:
+        out.sort_order_id.reset();
+        break;
+      case Target::kFirstRowId:
+        out.first_row_id.reset();
+        break;
+      case Target::kReferencedDataFile:
+        out.referenced_data_file.reset();
+        break;
+      case Target::kContentOffset:
+        out.content_offset.reset();
+        break;
+      case Target::kContentSize:
+        out.content_size_in_bytes.reset();
+        break;
+      default:
+        break;
     }
   }
 }
@@ -773,9 +866,9 @@ Result<std::unique_ptr<ManifestReader>> ManifestReader::Open(const io::InputFile
                                                              const ManifestFile* manifest) {
   std::unique_ptr<ManifestReader> reader(new ManifestReader());
   FLOE_ASSIGN_OR_RETURN(reader->owned_, file.ReadAll());
-  FLOE_ASSIGN_OR_RETURN(reader->container_,
-                        avro::ContainerReader::Open(std::as_bytes(std::span(reader->owned_)),
-                                                    file.location()));
+  FLOE_ASSIGN_OR_RETURN(
+      reader->container_,
+      avro::ContainerReader::Open(std::as_bytes(std::span(reader->owned_)), file.location()));
   FLOE_RETURN_IF_ERROR(reader->Init(manifest));
   return reader;
 }

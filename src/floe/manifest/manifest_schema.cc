@@ -223,7 +223,7 @@ Result<TypePtr> IcebergTypeOf(const avro::Node& node) {
 }
 
 Result<std::shared_ptr<const avro::Schema>> ManifestEntrySchema(int format_version,
-                                                                 const StructType& partition_type) {
+                                                                const StructType& partition_type) {
   FLOE_RETURN_IF_ERROR(CheckVersion(format_version));
   Json::Array partition_fields;
   for (const NestedField& field : partition_type.fields()) {

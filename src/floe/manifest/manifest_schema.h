@@ -22,7 +22,7 @@ inline constexpr int kMaxFormatVersion = 3;
 
 // manifest_entry for a partition type (the struct PartitionSpec::PartitionType gives).
 Result<std::shared_ptr<const avro::Schema>> ManifestEntrySchema(int format_version,
-                                                                 const StructType& partition_type);
+                                                                const StructType& partition_type);
 // manifest_file.
 Result<std::shared_ptr<const avro::Schema>> ManifestListSchema(int format_version);
 

@@ -203,9 +203,13 @@ Table MakeTable() {
   auto schema = *Schema::Make(fields, 3);
   std::vector<PartitionField> pf = {
       {.source_ids = {2}, .field_id = 1000, .name = "ts_day", .transform = Transform::Day()},
-      {.source_ids = {3}, .field_id = 1001, .name = "name_bucket",
+      {.source_ids = {3},
+       .field_id = 1001,
+       .name = "name_bucket",
        .transform = Transform::Bucket(16)},
-      {.source_ids = {3}, .field_id = 1002, .name = "name_trunc",
+      {.source_ids = {3},
+       .field_id = 1002,
+       .name = "name_trunc",
        .transform = Transform::Truncate(4)},
       {.source_ids = {4}, .field_id = 1003, .name = "price", .transform = Transform::Identity()},
       {.source_ids = {5}, .field_id = 1004, .name = "score", .transform = Transform::Identity()},
@@ -221,10 +225,10 @@ ManifestEntry MakeEntry(int i, int version) {
   DataFile& f = e.data_file;
   f.file_path = "s3://bucket/t/data/file-" + std::to_string(i) + ".parquet";
   f.file_format = "parquet";
-  f.partition = {i % 3 == 0 ? Literal::Null(PrimitiveType::Get(TypeId::kDate))
-                            : Literal::Date(19000 + i),
-                 Literal::Int(i % 16), Literal::String("ab" + std::to_string(i % 10)),
-                 Literal::Decimal(-12345 + i, 12, 2), Literal::Double(i == 2 ? NAN : 0.5 * i)};
+  f.partition = {
+      i % 3 == 0 ? Literal::Null(PrimitiveType::Get(TypeId::kDate)) : Literal::Date(19000 + i),
+      Literal::Int(i % 16), Literal::String("ab" + std::to_string(i % 10)),
+      Literal::Decimal(-12345 + i, 12, 2), Literal::Double(i == 2 ? NAN : 0.5 * i)};
   if (i == 2) f.partition[4] = Literal::Double(-0.0);
   f.record_count = 100 + i;
   f.file_size_in_bytes = 4096 * (i + 1);
@@ -369,11 +373,14 @@ TEST_P(RoundTrip, WrittenManifestReadsBackEqual) {
 INSTANTIATE_TEST_SUITE_P(Versions, RoundTrip, ::testing::Values(1, 2, 3));
 
 TEST(ManifestSummary, NanAndAllNull) {
-  auto type = StructType::Make({{.id = 1000, .name = "d", .type = PrimitiveType::Get(TypeId::kDouble)},
-                                {.id = 1001, .name = "s", .type = PrimitiveType::Get(TypeId::kString)}});
+  auto type =
+      StructType::Make({{.id = 1000, .name = "d", .type = PrimitiveType::Get(TypeId::kDouble)},
+                        {.id = 1001, .name = "s", .type = PrimitiveType::Get(TypeId::kString)}});
   PartitionSummary summary(type);
-  FLOE_ASSERT_OK(summary.Update({Literal::Double(NAN), Literal::Null(PrimitiveType::Get(TypeId::kString))}));
-  FLOE_ASSERT_OK(summary.Update({Literal::Double(1.5), Literal::Null(PrimitiveType::Get(TypeId::kString))}));
+  FLOE_ASSERT_OK(
+      summary.Update({Literal::Double(NAN), Literal::Null(PrimitiveType::Get(TypeId::kString))}));
+  FLOE_ASSERT_OK(
+      summary.Update({Literal::Double(1.5), Literal::Null(PrimitiveType::Get(TypeId::kString))}));
   EXPECT_FALSE(summary.Update({Literal::Int(1), Literal::String("x")}).has_value());
   FLOE_ASSERT_OK_AND_ASSIGN(auto s, summary.Summaries());
   EXPECT_EQ(s[0].contains_nan, true);
@@ -565,9 +572,9 @@ TEST(ManifestReader, RefusesAListAsManifestAndBack) {
 TEST(ManifestPeer, AvroCatReadsWhatWeWrite) {
   fs::path peer = testing::SharedDir() / "peers" / "avro-cat";
   const char* home = std::getenv("FLOE_PEERS_HOME");
-  fs::path peers_home = home ? fs::path(home)
-                             : fs::path(std::getenv("HOME") ? std::getenv("HOME") : "/") /
-                                   ".cache/floe-peers";
+  fs::path peers_home =
+      home ? fs::path(home)
+           : fs::path(std::getenv("HOME") ? std::getenv("HOME") : "/") / ".cache/floe-peers";
   if (!fs::exists(peer) || !fs::exists(peers_home / "node_modules" / "avsc")) {
     GTEST_SKIP() << "avro-cat peer not installed (run shared/peers/setup)";
   }

@@ -176,10 +176,10 @@ Result<std::unique_ptr<ManifestWriter>> ManifestWriter::Open(ByteSink sink, std:
   if (options.format_version >= 2) {
     md.emplace_back("content", std::string(ManifestContentName(options.content)));
   }
-  FLOE_ASSIGN_OR_RETURN(w->writer_,
-                        avro::ContainerWriter::Open(std::move(avro_schema), std::move(sink),
-                                                    ContainerOptions(options.codec, options.sync,
-                                                                     std::move(md))));
+  FLOE_ASSIGN_OR_RETURN(
+      w->writer_,
+      avro::ContainerWriter::Open(std::move(avro_schema), std::move(sink),
+                                  ContainerOptions(options.codec, options.sync, std::move(md))));
   w->summary_ = std::make_unique<PartitionSummary>(w->partition_type_);
   w->spec_id_ = spec.spec_id();
   w->path_ = std::move(path);
@@ -199,8 +199,8 @@ Result<std::unique_ptr<ManifestWriter>> ManifestWriter::Open(io::OutputFile& fil
                                                              ManifestWriterOptions options) {
   FLOE_ASSIGN_OR_RETURN(auto writer, file.Create());
   io::FileWriter* raw = writer.get();
-  FLOE_ASSIGN_OR_RETURN(auto w, Open(FileSink(raw), file.location(), schema, spec,
-                                     std::move(options)));
+  FLOE_ASSIGN_OR_RETURN(auto w,
+                        Open(FileSink(raw), file.location(), schema, spec, std::move(options)));
   w->file_ = std::move(writer);
   return w;
 }
@@ -294,8 +294,8 @@ Status ManifestWriter::Add(const ManifestEntry& entry) {
   }
   if (entry.status != EntryStatus::kDeleted) {
     if (entry.sequence_number) {
-      min_sequence_number_ = std::min(min_sequence_number_.value_or(*entry.sequence_number),
-                                      *entry.sequence_number);
+      min_sequence_number_ =
+          std::min(min_sequence_number_.value_or(*entry.sequence_number), *entry.sequence_number);
     } else {
       unassigned_sequence_number_ = true;
     }
@@ -348,9 +348,9 @@ Result<std::unique_ptr<ManifestListWriter>> ManifestListWriter::Open(
   }
   md.emplace_back("format-version", std::to_string(options.format_version));
   FLOE_ASSIGN_OR_RETURN(
-      w->writer_, avro::ContainerWriter::Open(std::move(schema), std::move(sink),
-                                              ContainerOptions(options.codec, options.sync,
-                                                               std::move(md))));
+      w->writer_,
+      avro::ContainerWriter::Open(std::move(schema), std::move(sink),
+                                  ContainerOptions(options.codec, options.sync, std::move(md))));
   w->next_row_id_ = options.first_row_id;
   w->options_ = std::move(options);
   return w;
