@@ -22,7 +22,7 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   return bytes;
 }
 
-Status Cat(const std::string& path, bool schema_only) {
+Status Cat(const std::string& path, bool schema_only, std::FILE* out) {
   FLOE_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path));
   FLOE_ASSIGN_OR_RETURN(auto reader,
                         avro::ContainerReader::Open(std::as_bytes(std::span(bytes)), path));
@@ -32,7 +32,7 @@ Status Cat(const std::string& path, bool schema_only) {
     FLOE_ASSIGN_OR_RETURN(Json schema, Json::Parse(raw));
     std::string text = schema.Dump(true);
     text.push_back('\n');
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fwrite(text.data(), 1, text.size(), out);
     return Ok();
   }
   const avro::Node& root = reader->writer_schema()->root();
@@ -43,12 +43,22 @@ Status Cat(const std::string& path, bool schema_only) {
     if (!more) break;
     line = avro::DatumToJson(root, datum).Dump();
     line.push_back('\n');
-    std::fwrite(line.data(), 1, line.size(), stdout);
+    std::fwrite(line.data(), 1, line.size(), out);
   }
   return Ok();
 }
 
 }  // namespace
+
+int RunCat(const std::string& path, bool schema_only, std::FILE* out, std::FILE* err) {
+  Status status = Cat(path, schema_only, out);
+  std::fflush(out);
+  if (!status) {
+    std::fprintf(err, "floe cat: %s\n", status.error().message().c_str());
+    return kExitBadInput;
+  }
+  return kExitOk;
+}
 
 void AddCatCommand(CLI::App& app, int& exit_code) {
   CLI::App* cat = app.add_subcommand("cat", "Print an Avro file's records as JSON lines");
@@ -56,16 +66,8 @@ void AddCatCommand(CLI::App& app, int& exit_code) {
   auto schema_only = std::make_shared<bool>(false);
   cat->add_option("file", *path, "An Avro object container file")->required();
   cat->add_flag("--schema", *schema_only, "Print the writer schema instead of the records");
-  cat->callback([path, schema_only, &exit_code] {
-    Status status = Cat(*path, *schema_only);
-    std::fflush(stdout);
-    if (!status) {
-      std::fprintf(stderr, "floe cat: %s\n", status.error().message().c_str());
-      exit_code = kExitBadInput;
-      return;
-    }
-    exit_code = kExitOk;
-  });
+  cat->callback(
+      [path, schema_only, &exit_code] { exit_code = RunCat(*path, *schema_only, stdout, stderr); });
 }
 
 }  // namespace floe::cli

@@ -3,6 +3,9 @@
 // `floe cat FILE.avro [--schema]`: prints an Avro file's records as JSON lines, or its writer
 // schema.
 
+#include <cstdio>
+#include <string>
+
 namespace CLI {
 class App;
 }
@@ -10,5 +13,9 @@ class App;
 namespace floe::cli {
 
 void AddCatCommand(CLI::App& app, int& exit_code);
+
+// What the command does: writes the records (or the schema) of an Avro file to out and returns the
+// exit code; on failure writes one line naming the file and the problem to err (kExitBadInput).
+int RunCat(const std::string& path, bool schema_only, std::FILE* out, std::FILE* err);
 
 }  // namespace floe::cli

@@ -105,6 +105,7 @@ class ContainerReader {
   AvroCodec codec_ = AvroCodec::kNull;
   std::byte sync_[kSyncSize] = {};
   uint64_t data_start_ = 0;
+  size_t min_record_size_ = 0;  // bounds the record count a block may claim
 
   uint64_t next_block_ = 0;  // file offset of the next block
   uint64_t block_offset_ = 0;

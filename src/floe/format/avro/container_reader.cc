@@ -13,6 +13,7 @@ namespace {
 constexpr char kMagic[4] = {'O', 'b', 'j', '\x01'};
 // Two varints: the record count and the byte size of a block.
 constexpr size_t kMaxBlockHeader = 20;
+constexpr int64_t kMaxEmptyRecordsPerBlock = int64_t{1} << 20;
 
 }  // namespace
 
@@ -146,6 +147,7 @@ Status ContainerReader::ReadHeader() {
   auto resolved = ResolvedSchema::Make(writer_schema_, options_.reader_schema);
   if (!resolved) return Fail(std::move(resolved.error().AddContext("resolving the reader schema")));
   resolved_ = std::move(*resolved);
+  min_record_size_ = MinEncodedSize(writer_schema_->root());
   next_block_ = data_start_;
   return Ok();
 }
@@ -225,9 +227,16 @@ Result<bool> ContainerReader::NextBlock() {
       break;
     }
   }
-  size_t min_record = MinEncodedSize(writer_schema_->root());
+  if (*count == 0 && !block_.empty()) {
+    return context(CorruptData("block of {} bytes holds no records", block_.size()).error());
+  }
+  size_t min_record = min_record_size_;
   if (min_record > 0 && static_cast<uint64_t>(*count) > block_.size() / min_record) {
     return context(CorruptData("{} records cannot fit in {} bytes", *count, block_.size()).error());
+  }
+  if (min_record == 0 && *count > kMaxEmptyRecordsPerBlock) {
+    // Records that take no bytes could otherwise be "read" 2^63 times from a tiny file.
+    return context(CorruptData("{} zero-byte records in one block", *count).error());
   }
   block_count_ = *count;
   records_left_ = *count;

@@ -163,27 +163,36 @@ Json DatumToJson(const Node& node, const Datum& datum) {
     case Type::kNull:
       return Json();
     case Type::kBoolean:
+      if (!datum.is<bool>()) return Json();
       return Json(datum.as<bool>());
     case Type::kInt: {
+      if (!datum.is<int32_t>()) return Json();
       int32_t i = datum.as<int32_t>();
       if (node.logical_type == LogicalType::kDate) return Json(FormatDate(i));
       if (node.logical_type == LogicalType::kTimeMillis) return Json(FormatTime(i, 3));
       return Json(int64_t{i});
     }
     case Type::kLong:
-      return LongJson(node, datum.is<int32_t>() ? datum.as<int32_t>() : datum.as<int64_t>());
+      if (datum.is<int32_t>()) return LongJson(node, datum.as<int32_t>());
+      if (!datum.is<int64_t>()) return Json();
+      return LongJson(node, datum.as<int64_t>());
     case Type::kFloat: {
       // Through the float's own shortest decimal form, so 0.1f prints as 0.1, not 0.10000000149.
+      if (!datum.is<float>()) return Json();
       float f = datum.as<float>();
       if (!std::isfinite(f)) return FloatJson(f);
       return Json(std::strtod(fmt::format("{}", f).c_str(), nullptr));
     }
     case Type::kDouble:
-      return FloatJson(datum.is<float>() ? datum.as<float>() : datum.as<double>());
+      if (datum.is<float>()) return FloatJson(datum.as<float>());
+      if (!datum.is<double>()) return Json();
+      return FloatJson(datum.as<double>());
     case Type::kString:
+      if (!datum.is<std::string>()) return Json();
       return Json(datum.as<std::string>());
     case Type::kBytes:
     case Type::kFixed: {
+      if (!datum.is<Bytes>()) return Json();
       const std::string& b = datum.as<Bytes>().value;
       if (node.logical_type == LogicalType::kDecimal) return Json(FormatDecimal(b, node.scale));
       if (node.logical_type == LogicalType::kUuid && b.size() == 16) return Json(FormatUuid(b));
@@ -195,17 +204,20 @@ Json DatumToJson(const Node& node, const Datum& datum) {
       return Json(FormatHex(b));
     }
     case Type::kEnum: {
+      if (!datum.is<EnumValue>()) return Json();
       int32_t index = datum.as<EnumValue>().index;
       if (index < 0 || static_cast<size_t>(index) >= node.symbols.size())
         return Json(int64_t{index});
       return Json(node.symbols[static_cast<size_t>(index)]);
     }
     case Type::kArray: {
+      if (!datum.is<Array>()) return Json();
       Json out = Json::MakeArray();
       for (const Datum& item : datum.as<Array>().items) out.Push(DatumToJson(*node.items, item));
       return out;
     }
     case Type::kMap: {
+      if (!datum.is<Map>()) return Json();
       Json out = Json::MakeArray();
       for (const auto& [key, value] : datum.as<Map>().entries) {
         out.Push(Json(Json::Object{{"key", key}, {"value", DatumToJson(*node.values, value)}}));
@@ -213,6 +225,7 @@ Json DatumToJson(const Node& node, const Datum& datum) {
       return out;
     }
     case Type::kRecord: {
+      if (!datum.is<Record>()) return Json();
       Json out = Json::MakeObject();
       const auto& fields = datum.as<Record>().fields;
       for (size_t i = 0; i < node.fields.size() && i < fields.size(); ++i) {

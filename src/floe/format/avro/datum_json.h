@@ -11,6 +11,7 @@
 
 namespace floe::avro {
 
+// A Datum whose shape does not match the node prints as null where it differs.
 Json DatumToJson(const Node& node, const Datum& datum);
 
 // Formatting helpers for logical values, shared with other printers.
