@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "floe/cli/cat_command.h"
+#include "floe/cli/inspect_manifest.h"
 
 namespace floe::cli {
 
@@ -13,6 +14,7 @@ void AddCommands(CLI::App& app, int& exit_code) {
       app.add_subcommand("inspect", "Show what is inside Iceberg metadata and data files");
   inspect->require_subcommand(1);
   AddInspectMetadata(*inspect, exit_code);
+  AddInspectManifest(*inspect, exit_code);
   AddInspectParquet(*inspect, exit_code);
 }
 
