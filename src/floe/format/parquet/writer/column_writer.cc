@@ -440,7 +440,7 @@ class TypedColumnWriter final : public ColumnWriter {
         spec_.max_rep > 0 ? EncodeLevels(reps_, spec_.max_rep, !v2) : std::vector<std::byte>{};
     std::vector<std::byte> def =
         spec_.max_def > 0 ? EncodeLevels(defs_, spec_.max_def, !v2) : std::vector<std::byte>{};
-    ColumnMetaData unused;
+    ColumnMetaData sizes;  // only its total_uncompressed_size is used
     if (v2) {
       header.type = PageType::kDataPageV2;
       DataPageHeaderV2 h;
@@ -453,7 +453,7 @@ class TypedColumnWriter final : public ColumnWriter {
       h.is_compressed = options_.codec != Codec::kUncompressed;
       header.data_page_header_v2 = h;
       rep.insert(rep.end(), def.begin(), def.end());
-      WritePage(header, values, rep, pages_, unused);
+      WritePage(header, values, rep, pages_, sizes);
     } else {
       header.type = PageType::kDataPage;
       DataPageHeader h;
@@ -462,9 +462,9 @@ class TypedColumnWriter final : public ColumnWriter {
       header.data_page_header = h;
       rep.insert(rep.end(), def.begin(), def.end());
       rep.insert(rep.end(), values.begin(), values.end());
-      WritePage(header, rep, {}, pages_, unused);
+      WritePage(header, rep, {}, pages_, sizes);
     }
-    pages_uncompressed_ += unused.total_uncompressed_size;
+    pages_uncompressed_ += sizes.total_uncompressed_size;
     defs_.clear();
     reps_.clear();
     indices_.clear();
