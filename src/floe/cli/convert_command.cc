@@ -74,8 +74,9 @@ using Row = std::vector<std::optional<std::string>>;
 Inferred Infer(const std::vector<Row>& rows, size_t column) {
   bool ints = true, doubles = true, bools = true;
   for (const Row& row : rows) {
+    // Short rows are reported by Converter::Add, with their line number.
+    if (column >= row.size() || !row[column]) continue;
     const auto& cell = row[column];
-    if (!cell) continue;
     ints = ints && ParseInt(*cell).has_value();
     doubles = doubles && ParseDouble(*cell).has_value();
     bools = bools && (*cell == "true" || *cell == "false");
@@ -260,7 +261,6 @@ Result<parquet::WriteResult> Convert(const std::string& in, const std::string& o
     sample_lines.push_back(line_number);
   }
   if (names.empty()) return InvalidArgument("{}: no columns", in);
-  for (Row& row : sample) row.resize(std::max(row.size(), names.size()));
   io::LocalFileIO io;
   FLOE_ASSIGN_OR_RETURN(auto output, io.NewOutputFile(out));
   FLOE_ASSIGN_OR_RETURN(auto file, output->CreateOrOverwrite());
