@@ -16,6 +16,7 @@ void AddCommands(CLI::App& app, int& exit_code) {
   AddInspectMetadata(*inspect, exit_code);
   AddInspectManifest(*inspect, exit_code);
   AddInspectParquet(*inspect, exit_code);
+  AddConvertCommand(app, exit_code);
 }
 
 }  // namespace floe::cli

@@ -22,4 +22,7 @@ void AddInspectMetadata(CLI::App& inspect, int& exit_code);
 // `inspect parquet FILE`, registered on the `inspect` command.
 void AddInspectParquet(CLI::App& inspect, int& exit_code);
 
+// `convert IN OUT`: CSV or JSON lines into Parquet.
+void AddConvertCommand(CLI::App& app, int& exit_code);
+
 }  // namespace floe::cli

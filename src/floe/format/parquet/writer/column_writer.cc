@@ -1,0 +1,565 @@
+#include "floe/format/parquet/writer/column_writer.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <set>
+#include <type_traits>
+#include <unordered_map>
+
+#include "floe/format/compression/codec.h"
+#include "floe/format/parquet/column_reader.h"
+#include "floe/format/parquet/decoders/plain.h"
+#include "floe/format/parquet/decoders/rle.h"
+#include "floe/format/parquet/metadata_thrift.h"
+#include "floe/format/parquet/writer/bounds.h"
+#include "floe/format/parquet/writer/parquet_writer.h"
+
+namespace floe::parquet {
+namespace {
+
+compression::Codec ToCompressionCodec(Codec codec) {
+  switch (codec) {
+    case Codec::kSnappy:
+      return compression::Codec::kSnappy;
+    case Codec::kGzip:
+      return compression::Codec::kGzip;
+    case Codec::kZstd:
+      return compression::Codec::kZstd;
+    case Codec::kLz4Raw:
+      return compression::Codec::kLz4Raw;
+    default:
+      return compression::Codec::kUncompressed;
+  }
+}
+
+float HalfToFloat(uint16_t h) {
+  uint32_t sign = (h >> 15) & 1, exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
+  float magnitude;
+  if (exponent == 0) {
+    magnitude = std::ldexp(static_cast<float>(mantissa), -24);
+  } else if (exponent == 31) {
+    magnitude = mantissa ? NAN : INFINITY;
+  } else {
+    magnitude = std::ldexp(static_cast<float>(mantissa | 0x400), static_cast<int>(exponent) - 25);
+  }
+  return sign ? -magnitude : magnitude;
+}
+
+void AppendBigEndian(__int128 value, int32_t width, std::string& out) {
+  for (int32_t i = width - 1; i >= 0; --i) {
+    out.push_back(static_cast<char>(static_cast<unsigned __int128>(value) >> (8 * i)));
+  }
+}
+
+// Big-endian two's complement order: the first byte signed, the rest unsigned.
+bool DecimalBytesLess(std::string_view a, std::string_view b) {
+  if (a.empty() || b.empty()) return a.size() < b.size();
+  auto a0 = static_cast<signed char>(a[0]), b0 = static_cast<signed char>(b[0]);
+  if (a0 != b0) return a0 < b0;
+  return a.substr(1) < b.substr(1);
+}
+
+template <typename P>
+struct Physical {
+  using Stored = P;
+};
+template <>
+struct Physical<ByteArray> {
+  using Stored = std::string;
+};
+
+template <typename P>
+class TypedColumnWriter final : public ColumnWriter {
+ public:
+  using Stored = typename Physical<P>::Stored;
+  static constexpr bool kBytes = std::is_same_v<P, ByteArray>;
+  static constexpr bool kFloating = std::is_floating_point_v<P>;
+
+  TypedColumnWriter(LeafSpec spec, const WriterOptions& options)
+      : ColumnWriter(std::move(spec)), options_(options) {
+    dict_active_ = options.dictionary_enabled && !std::is_same_v<P, bool>;
+  }
+
+  void Add(const Array& leaf, std::span<const LevelSlot> slots) override {
+    for (const LevelSlot& slot : slots) {
+      if (slot.rep == 0) {
+        // Pages and the dictionary fallback start at row boundaries only.
+        if (dict_full_) {
+          if (page_entries_ > 0) FlushPage();
+          dict_active_ = false;
+          dict_full_ = false;
+        } else if (page_entries_ > 0 && (page_rows_ >= options_.page_row_limit ||
+                                         PageBytes() >= options_.page_size_bytes)) {
+          FlushPage();
+        }
+        ++page_rows_;
+      }
+      if (spec_.max_def > 0) defs_.push_back(slot.def);
+      if (spec_.max_rep > 0) reps_.push_back(slot.rep);
+      ++page_entries_;
+      ++num_values_;
+      if (slot.idx < 0) {
+        ++chunk_.nulls;
+        continue;
+      }
+      AddValue(leaf, slot.idx);
+    }
+  }
+
+  int64_t BufferedBytes() const override {
+    return static_cast<int64_t>(pages_.size()) + PageBytes() + (dict_active_ ? dict_bytes_ : 0);
+  }
+
+  Result<ColumnChunk> FinishChunk(int64_t file_offset, std::vector<std::byte>& out) override {
+    if (page_entries_ > 0 || num_values_ == 0) FlushPage();  // an empty chunk has one empty page
+    if (!status_) return std::unexpected(status_.error());
+    ColumnMetaData meta;
+    meta.type = spec_.physical_type;
+    meta.path_in_schema = spec_.path;
+    meta.codec = options_.codec;
+    meta.num_values = num_values_;
+    size_t start = out.size();
+    if (dict_used_) {
+      std::vector<std::byte> plain;
+      EncodeDictionary(plain);
+      PageHeader header;
+      header.type = PageType::kDictionaryPage;
+      DictionaryPageHeader dict;
+      dict.num_values = static_cast<int32_t>(DictSize());
+      dict.encoding = Encoding::kPlain;
+      header.dictionary_page_header = dict;
+      meta.dictionary_page_offset = file_offset;
+      WritePage(header, plain, {}, out, meta);
+      encodings_.insert(Encoding::kPlain);
+    }
+    meta.data_page_offset = file_offset + static_cast<int64_t>(out.size() - start);
+    out.insert(out.end(), pages_.begin(), pages_.end());
+    meta.total_compressed_size = static_cast<int64_t>(out.size() - start);
+    meta.total_uncompressed_size = pages_uncompressed_ + meta.total_uncompressed_size;
+    meta.encodings.assign(encodings_.begin(), encodings_.end());
+    meta.statistics = ChunkStatistics();
+    file_.Merge(chunk_, *this);
+    column_size_ += meta.total_compressed_size;
+    ColumnChunk result;
+    result.file_offset = file_offset;
+    result.meta_data = std::move(meta);
+    ResetChunk();
+    return result;
+  }
+
+  void FillMetrics(ColumnMetrics& m) const override {
+    m.field_id = spec_.field_id;
+    m.path = spec_.path;
+    m.mode = spec_.metrics;
+    m.column_size = column_size_;
+    if (spec_.metrics.kind == MetricsMode::Kind::kNone) return;
+    m.value_count = file_.values + file_.nulls + file_.nans;
+    m.null_count = file_.nulls;
+    if (kFloating) m.nan_count = file_.nans;
+    if (spec_.metrics.kind == MetricsMode::Kind::kCounts || !file_.has_minmax) return;
+    std::string lower = EncodeStat(file_.min), upper = EncodeStat(file_.max);
+    bool truncatable = kBytes && spec_.physical_type == PhysicalType::kByteArray;
+    if (spec_.metrics.kind == MetricsMode::Kind::kTruncate && truncatable) {
+      bool utf8 = spec_.kind == TypeKind::kString || spec_.kind == TypeKind::kLargeString;
+      m.lower_bound = TruncateLowerBound(lower, spec_.metrics.truncate_length, utf8);
+      m.upper_bound = TruncateUpperBound(upper, spec_.metrics.truncate_length, utf8);
+    } else {
+      m.lower_bound = std::move(lower);
+      m.upper_bound = std::move(upper);
+    }
+  }
+
+ private:
+  struct Stats {
+    bool has_minmax = false;
+    Stored min{}, max{};
+    int64_t nulls = 0, nans = 0, values = 0;
+
+    void Merge(const Stats& other, const TypedColumnWriter& w) {
+      nulls += other.nulls;
+      nans += other.nans;
+      values += other.values;
+      if (!other.has_minmax) return;
+      if (!has_minmax || w.Less(other.min, min)) min = other.min;
+      if (!has_minmax || w.Less(max, other.max)) max = other.max;
+      has_minmax = true;
+    }
+  };
+
+  bool Less(const Stored& a, const Stored& b) const {
+    if constexpr (kBytes) {
+      if (spec_.decimal_bytes) return DecimalBytesLess(a, b);
+      if (spec_.float16) {
+        uint16_t ha, hb;
+        std::memcpy(&ha, a.data(), 2);
+        std::memcpy(&hb, b.data(), 2);
+        return HalfToFloat(ha) < HalfToFloat(hb);
+      }
+      return std::string_view(a) < std::string_view(b);
+    } else if constexpr (std::is_integral_v<P> && !std::is_same_v<P, bool>) {
+      if (spec_.unsigned_order) {
+        return static_cast<std::make_unsigned_t<P>>(a) < static_cast<std::make_unsigned_t<P>>(b);
+      }
+      return a < b;
+    } else {
+      return a < b;
+    }
+  }
+
+  std::string EncodeStat(const Stored& v) const {
+    if constexpr (kBytes) {
+      return v;
+    } else {
+      Stored value = v;
+      std::string out(sizeof(Stored), '\0');
+      std::memcpy(out.data(), &value, sizeof(Stored));
+      return out;
+    }
+  }
+
+  Statistics ChunkStatistics() const {
+    Statistics stats;
+    stats.null_count = chunk_.nulls;
+    if (kFloating) stats.nan_count = chunk_.nans;
+    if (chunk_.has_minmax) {
+      Stored min = chunk_.min, max = chunk_.max;
+      if constexpr (kFloating) {
+        // Zero bounds are written as -0 (min) and +0 (max) so that either zero is inside.
+        if (min == 0) min = -P{0};
+        if (max == 0) max = P{0};
+      }
+      stats.min_value = EncodeStat(min);
+      stats.max_value = EncodeStat(max);
+      stats.is_min_value_exact = true;
+      stats.is_max_value_exact = true;
+    }
+    return stats;
+  }
+
+  P Extract(const Array& a, int64_t i) {
+    if constexpr (std::is_same_v<P, bool>) {
+      return a.GetBool(i);
+    } else if constexpr (std::is_same_v<P, int32_t>) {
+      switch (spec_.kind) {
+        case TypeKind::kInt8:
+          return a.Value<int8_t>(i);
+        case TypeKind::kInt16:
+          return a.Value<int16_t>(i);
+        case TypeKind::kUInt8:
+          return a.Value<uint8_t>(i);
+        case TypeKind::kUInt16:
+          return a.Value<uint16_t>(i);
+        case TypeKind::kDecimal128:
+          return static_cast<int32_t>(a.GetDecimal(i));
+        default:
+          return a.Value<int32_t>(i);
+      }
+    } else if constexpr (std::is_same_v<P, int64_t>) {
+      if (spec_.kind == TypeKind::kDecimal128) return static_cast<int64_t>(a.GetDecimal(i));
+      return a.Value<int64_t>(i);
+    } else if constexpr (kFloating) {
+      return a.Value<P>(i);
+    } else {
+      if (spec_.kind == TypeKind::kDecimal128) {
+        scratch_.clear();
+        AppendBigEndian(a.GetDecimal(i), spec_.type_length, scratch_);
+        return scratch_;
+      }
+      if (spec_.kind == TypeKind::kFloat16) {
+        uint16_t bits = a.Value<uint16_t>(i);
+        scratch_.assign(reinterpret_cast<const char*>(&bits), 2);
+        return scratch_;
+      }
+      return a.GetView(i);
+    }
+  }
+
+  void AddValue(const Array& leaf, int64_t idx) {
+    P value = Extract(leaf, idx);
+    if constexpr (kFloating) {
+      if (std::isnan(value)) {
+        ++chunk_.nans;
+        StoreValue(value);
+        return;
+      }
+    }
+    ++chunk_.values;
+    if (!chunk_.has_minmax) {
+      chunk_.min = Stored(value);
+      chunk_.max = Stored(value);
+      chunk_.has_minmax = true;
+    } else if constexpr (kBytes) {
+      if (Less(Stored(value), chunk_.min)) chunk_.min.assign(value);
+      if (Less(chunk_.max, Stored(value))) chunk_.max.assign(value);
+    } else {
+      if (Less(value, chunk_.min)) chunk_.min = value;
+      if (Less(chunk_.max, value)) chunk_.max = value;
+    }
+    StoreValue(value);
+  }
+
+  void StoreValue(P value) {
+    ++page_values_;
+    if constexpr (!std::is_same_v<P, bool>) {
+      if (dict_active_) StoreIndex(value);
+      if (dict_active_) return;
+    }
+    if constexpr (kBytes) {
+      page_data_.append(value);
+      page_ends_.push_back(static_cast<uint32_t>(page_data_.size()));
+    } else if constexpr (std::is_same_v<P, bool>) {
+      bools_.push_back(value ? 1 : 0);
+    } else {
+      plain_.push_back(value);
+    }
+  }
+
+  void StoreIndex(P value) {
+    {
+      uint32_t index;
+      if constexpr (kBytes) {
+        auto it = bytes_dict_.find(value);
+        if (it == bytes_dict_.end()) {
+          const std::string& kept = bytes_dict_values_.emplace_back(value);
+          index = static_cast<uint32_t>(bytes_dict_values_.size() - 1);
+          bytes_dict_.emplace(kept, index);
+          dict_bytes_ += PlainSize(value);
+        } else {
+          index = it->second;
+        }
+      } else {
+        using Bits = std::conditional_t<sizeof(P) == 4, uint32_t, uint64_t>;
+        auto bits = std::bit_cast<Bits>(value);
+        auto [it, inserted] = dict_.emplace(bits, static_cast<uint32_t>(dict_values_.size()));
+        if (inserted) {
+          dict_values_.push_back(value);
+          dict_bytes_ += sizeof(P);
+        }
+        index = it->second;
+      }
+      indices_.push_back(index);
+      // Past its budget the dictionary closes with the current row; PLAIN follows.
+      if (dict_bytes_ > options_.dict_size_bytes) dict_full_ = true;
+    }
+  }
+
+  int64_t PlainSize(ByteArray v) const {
+    return spec_.physical_type == PhysicalType::kByteArray ? 4 + static_cast<int64_t>(v.size())
+                                                           : static_cast<int64_t>(v.size());
+  }
+
+  int64_t PageBytes() const {
+    int64_t levels = static_cast<int64_t>(defs_.size() + reps_.size()) / 4;
+    int64_t values;
+    if (!indices_.empty()) {
+      values = static_cast<int64_t>(indices_.size() * std::max<size_t>(1, std::bit_width(DictSize())) / 8);
+    } else if constexpr (kBytes) {
+      values = static_cast<int64_t>(page_data_.size() + 4 * page_ends_.size());
+    } else if constexpr (std::is_same_v<P, bool>) {
+      values = static_cast<int64_t>(bools_.size()) / 8;
+    } else {
+      values = static_cast<int64_t>(plain_.size() * sizeof(P));
+    }
+    return levels + values;
+  }
+
+  size_t DictSize() const {
+    if constexpr (kBytes) {
+      return bytes_dict_values_.size();
+    } else {
+      return dict_values_.size();
+    }
+  }
+
+  void EncodeDictionary(std::vector<std::byte>& out) const {
+    if constexpr (kBytes) {
+      std::vector<ByteArray> views(bytes_dict_values_.begin(), bytes_dict_values_.end());
+      if (spec_.physical_type == PhysicalType::kByteArray) {
+        EncodePlainByteArray(views, out);
+      } else {
+        EncodePlainFixedLenByteArray(views, out);
+      }
+    } else if constexpr (!std::is_same_v<P, bool>) {
+      EncodePlain<P>(dict_values_, out);
+    }
+  }
+
+  std::vector<std::byte> EncodeLevels(const std::vector<int16_t>& levels, int16_t max_level,
+                                      bool length_prefix) const {
+    RleBitPackedEncoder encoder(LevelBitWidth(max_level));
+    for (int16_t level : levels) encoder.Put(static_cast<uint32_t>(level));
+    std::vector<std::byte> encoded = encoder.Finish();
+    if (!length_prefix) return encoded;
+    std::vector<std::byte> out(4);
+    auto size = static_cast<uint32_t>(encoded.size());
+    std::memcpy(out.data(), &size, 4);
+    out.insert(out.end(), encoded.begin(), encoded.end());
+    return out;
+  }
+
+  void FlushPage() {
+    std::vector<std::byte> values;
+    Encoding encoding = Encoding::kPlain;
+    if (dict_active_) {
+      encoding = Encoding::kRleDictionary;
+      int bit_width = std::max(1, static_cast<int>(std::bit_width(DictSize() - (DictSize() > 0))));
+      values.push_back(static_cast<std::byte>(bit_width));
+      RleBitPackedEncoder encoder(bit_width);
+      for (uint32_t index : indices_) encoder.Put(index);
+      std::vector<std::byte> encoded = encoder.Finish();
+      values.insert(values.end(), encoded.begin(), encoded.end());
+      dict_used_ = true;
+    } else if constexpr (kBytes) {
+      std::vector<ByteArray> views;
+      views.reserve(page_ends_.size());
+      uint32_t begin = 0;
+      for (uint32_t end : page_ends_) {
+        views.emplace_back(page_data_.data() + begin, end - begin);
+        begin = end;
+      }
+      if (spec_.physical_type == PhysicalType::kByteArray) {
+        EncodePlainByteArray(views, values);
+      } else {
+        EncodePlainFixedLenByteArray(views, values);
+      }
+    } else if constexpr (std::is_same_v<P, bool>) {
+      auto flags = std::make_unique<bool[]>(bools_.size());
+      for (size_t i = 0; i < bools_.size(); ++i) flags[i] = bools_[i] != 0;
+      EncodePlainBoolean(std::span<const bool>(flags.get(), bools_.size()), values);
+    } else {
+      EncodePlain<P>(plain_, values);
+    }
+    encodings_.insert(encoding);
+    encodings_.insert(Encoding::kRle);
+
+    PageHeader header;
+    bool v2 = options_.data_page_v2;
+    std::vector<std::byte> rep =
+        spec_.max_rep > 0 ? EncodeLevels(reps_, spec_.max_rep, !v2) : std::vector<std::byte>{};
+    std::vector<std::byte> def =
+        spec_.max_def > 0 ? EncodeLevels(defs_, spec_.max_def, !v2) : std::vector<std::byte>{};
+    ColumnMetaData sizes;  // only its total_uncompressed_size is used
+    if (v2) {
+      header.type = PageType::kDataPageV2;
+      DataPageHeaderV2 h;
+      h.num_values = static_cast<int32_t>(page_entries_);
+      h.num_nulls = static_cast<int32_t>(page_entries_ - page_values_);
+      h.num_rows = static_cast<int32_t>(page_rows_);
+      h.encoding = encoding;
+      h.definition_levels_byte_length = static_cast<int32_t>(def.size());
+      h.repetition_levels_byte_length = static_cast<int32_t>(rep.size());
+      h.is_compressed = options_.codec != Codec::kUncompressed;
+      header.data_page_header_v2 = h;
+      rep.insert(rep.end(), def.begin(), def.end());
+      WritePage(header, values, rep, pages_, sizes);
+    } else {
+      header.type = PageType::kDataPage;
+      DataPageHeader h;
+      h.num_values = static_cast<int32_t>(page_entries_);
+      h.encoding = encoding;
+      header.data_page_header = h;
+      rep.insert(rep.end(), def.begin(), def.end());
+      rep.insert(rep.end(), values.begin(), values.end());
+      WritePage(header, rep, {}, pages_, sizes);
+    }
+    pages_uncompressed_ += sizes.total_uncompressed_size;
+    defs_.clear();
+    reps_.clear();
+    indices_.clear();
+    plain_.clear();
+    bools_.clear();
+    page_data_.clear();
+    page_ends_.clear();
+    page_rows_ = 0;
+    page_entries_ = 0;
+    page_values_ = 0;
+  }
+
+  // Compresses body (levels stay uncompressed in front for v2) and appends header and page to
+  // out; adds the page's uncompressed size (header included) to meta.total_uncompressed_size.
+  void WritePage(PageHeader& header, std::span<const std::byte> body,
+                 std::span<const std::byte> levels, std::vector<std::byte>& out,
+                 ColumnMetaData& meta) {
+    std::vector<std::byte> compressed;
+    std::span<const std::byte> stored = body;
+    if (options_.codec != Codec::kUncompressed) {
+      Status s = compression::Compress(ToCompressionCodec(options_.codec), body, compressed,
+                                       options_.compression_level.value_or(compression::kDefaultLevel));
+      if (!s && status_) status_ = s;
+      stored = compressed;
+    }
+    header.uncompressed_page_size = static_cast<int32_t>(levels.size() + body.size());
+    header.compressed_page_size = static_cast<int32_t>(levels.size() + stored.size());
+    std::vector<std::byte> encoded = EncodePageHeader(header);
+    out.insert(out.end(), encoded.begin(), encoded.end());
+    out.insert(out.end(), levels.begin(), levels.end());
+    out.insert(out.end(), stored.begin(), stored.end());
+    meta.total_uncompressed_size +=
+        static_cast<int64_t>(encoded.size()) + header.uncompressed_page_size;
+  }
+
+  void ResetChunk() {
+    pages_.clear();
+    pages_.shrink_to_fit();
+    pages_uncompressed_ = 0;
+    encodings_.clear();
+    chunk_ = Stats{};
+    num_values_ = 0;
+    dict_.clear();
+    dict_values_.clear();
+    bytes_dict_.clear();
+    bytes_dict_values_.clear();
+    dict_bytes_ = 0;
+    dict_used_ = false;
+    dict_full_ = false;
+    dict_active_ = options_.dictionary_enabled && !std::is_same_v<P, bool>;
+  }
+
+  const WriterOptions& options_;
+  Status status_;
+  // The open page.
+  std::vector<int16_t> defs_, reps_;
+  std::vector<uint32_t> indices_;
+  std::vector<P> plain_;
+  std::vector<uint8_t> bools_;
+  std::string page_data_;
+  std::vector<uint32_t> page_ends_;
+  int64_t page_rows_ = 0, page_entries_ = 0, page_values_ = 0;
+  // The chunk.
+  std::vector<std::byte> pages_;
+  int64_t pages_uncompressed_ = 0;
+  std::set<Encoding> encodings_;
+  Stats chunk_, file_;
+  int64_t num_values_ = 0;  // entries (nulls included), as ColumnMetaData counts them
+  int64_t column_size_ = 0;
+  bool dict_active_ = false, dict_used_ = false, dict_full_ = false;
+  int64_t dict_bytes_ = 0;
+  std::unordered_map<std::conditional_t<sizeof(P) <= 4, uint32_t, uint64_t>, uint32_t> dict_;
+  std::vector<P> dict_values_;
+  std::unordered_map<std::string_view, uint32_t> bytes_dict_;
+  std::deque<std::string> bytes_dict_values_;
+  std::string scratch_;
+};
+
+}  // namespace
+
+std::unique_ptr<ColumnWriter> ColumnWriter::Make(LeafSpec spec, const WriterOptions& options) {
+  switch (spec.physical_type) {
+    case PhysicalType::kBoolean:
+      return std::make_unique<TypedColumnWriter<bool>>(std::move(spec), options);
+    case PhysicalType::kInt32:
+      return std::make_unique<TypedColumnWriter<int32_t>>(std::move(spec), options);
+    case PhysicalType::kInt64:
+      return std::make_unique<TypedColumnWriter<int64_t>>(std::move(spec), options);
+    case PhysicalType::kFloat:
+      return std::make_unique<TypedColumnWriter<float>>(std::move(spec), options);
+    case PhysicalType::kDouble:
+      return std::make_unique<TypedColumnWriter<double>>(std::move(spec), options);
+    default:
+      return std::make_unique<TypedColumnWriter<ByteArray>>(std::move(spec), options);
+  }
+}
+
+}  // namespace floe::parquet

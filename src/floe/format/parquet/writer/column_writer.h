@@ -1,0 +1,67 @@
+#pragma once
+
+// Internal to the Parquet writer: one leaf column's chunk in the current row group. It takes
+// (definition level, repetition level, value) entries shredded from the batch arrays, cuts pages,
+// dictionary-encodes until the dictionary outgrows dict_size_bytes (then falls back to PLAIN),
+// compresses, and keeps chunk and file statistics.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "floe/batch/array.h"
+#include "floe/format/parquet/metadata.h"
+#include "floe/format/parquet/writer/writer_options.h"
+#include "floe/util/error.h"
+
+namespace floe::parquet {
+
+struct ColumnMetrics;
+
+// One entry for a leaf: idx >= 0 is the value's index in the leaf array (present and non-null),
+// idx < 0 a null or empty ancestor whose levels are def and rep.
+struct LevelSlot {
+  int64_t idx;
+  int16_t def;
+  int16_t rep;
+};
+
+struct LeafSpec {
+  std::vector<std::string> path;
+  std::optional<int32_t> field_id;
+  PhysicalType physical_type = PhysicalType::kBoolean;
+  int32_t type_length = 0;
+  int16_t max_def = 0;
+  int16_t max_rep = 0;
+  bool unsigned_order = false;  // INTEGER(n, false): statistics compare unsigned
+  bool float16 = false;         // FLOAT16 in FIXED_LEN_BYTE_ARRAY(2)
+  bool decimal_bytes = false;   // DECIMAL in FIXED_LEN_BYTE_ARRAY: signed big-endian order
+  TypeKind kind = TypeKind::kBool;
+  MetricsMode metrics;
+};
+
+class ColumnWriter {
+ public:
+  virtual ~ColumnWriter() = default;
+  static std::unique_ptr<ColumnWriter> Make(LeafSpec spec, const WriterOptions& options);
+
+  virtual void Add(const Array& leaf, std::span<const LevelSlot> slots) = 0;
+  // Bytes this chunk holds in memory (compressed pages plus the open page and dictionary).
+  virtual int64_t BufferedBytes() const = 0;
+  // Closes the chunk: its bytes (dictionary page first) and metadata with data_page_offset etc.
+  // relative to file_offset. Resets for the next row group.
+  virtual Result<ColumnChunk> FinishChunk(int64_t file_offset, std::vector<std::byte>& out) = 0;
+  // Statistics over all chunks so far.
+  virtual void FillMetrics(ColumnMetrics& metrics) const = 0;
+
+  const LeafSpec& spec() const { return spec_; }
+
+ protected:
+  explicit ColumnWriter(LeafSpec spec) : spec_(std::move(spec)) {}
+  LeafSpec spec_;
+};
+
+}  // namespace floe::parquet

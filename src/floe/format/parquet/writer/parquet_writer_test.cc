@@ -1,0 +1,456 @@
+#include "floe/format/parquet/writer/parquet_writer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include <gtest/gtest.h>
+
+#include "floe/batch/value.h"
+#include "floe/format/parquet/column_reader.h"
+#include "floe/format/parquet/file_reader.h"
+#include "floe/format/parquet/writer/bounds.h"
+#include "floe/io/local_file_io.h"
+#include "floe/testing/testing.h"
+
+namespace floe::parquet {
+namespace {
+
+using floe::testing::TempDir;
+
+Field F(std::string name, DataTypePtr type, int32_t id, bool nullable = true) {
+  return Field{std::move(name), std::move(type), nullable, id};
+}
+
+RecordBatch MakeBatch(std::vector<Field> fields, const std::vector<std::vector<Value>>& columns) {
+  std::vector<Array> arrays;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    auto array = MakeArray(fields[i].type, columns[i]);
+    EXPECT_TRUE(array.has_value()) << array.error().message();
+    arrays.push_back(*array);
+  }
+  auto batch = RecordBatch::Make(std::make_shared<BatchSchema>(std::move(fields)), arrays);
+  EXPECT_TRUE(batch.has_value()) << batch.error().message();
+  return *batch;
+}
+
+Result<WriteResult> WriteFile(const std::filesystem::path& path,
+                              const std::vector<RecordBatch>& batches, WriterOptions options) {
+  io::LocalFileIO io;
+  FLOE_ASSIGN_OR_RETURN(auto output, io.NewOutputFile(path.string()));
+  FLOE_ASSIGN_OR_RETURN(auto file, output->CreateOrOverwrite());
+  FLOE_ASSIGN_OR_RETURN(auto writer,
+                        ParquetWriter::Make(std::move(file), batches[0].schema(), options));
+  for (const RecordBatch& batch : batches) FLOE_RETURN_IF_ERROR(writer->Write(batch));
+  return writer->Close();
+}
+
+// Every entry of one column over all row groups.
+template <typename T>
+struct ColumnData {
+  std::vector<int16_t> defs, reps;
+  std::vector<T> values;
+  std::vector<std::string> bytes;  // ByteArray values, copied
+};
+
+template <typename T>
+ColumnData<T> ReadAll(const FileReader& reader, size_t column) {
+  ColumnData<T> data;
+  for (size_t rg = 0; rg < reader.metadata().row_groups.size(); ++rg) {
+    auto chunk = reader.ReadColumn<T>(rg, column);
+    EXPECT_TRUE(chunk.has_value()) << chunk.error().message();
+    if (!chunk) return data;
+    while (true) {
+      std::vector<int16_t> defs(256), reps(256);
+      auto values = std::make_unique<T[]>(256);
+      auto counts = (*chunk)->ReadBatch(256, defs.data(), reps.data(), values.get());
+      EXPECT_TRUE(counts.has_value()) << counts.error().message();
+      if (!counts || counts->levels == 0) break;
+      data.defs.insert(data.defs.end(), defs.begin(), defs.begin() + counts->levels);
+      data.reps.insert(data.reps.end(), reps.begin(), reps.begin() + counts->levels);
+      for (size_t i = 0; i < counts->values; ++i) {
+        if constexpr (std::is_same_v<T, ByteArray>) {
+          data.bytes.emplace_back(values[i]);
+        } else {
+          data.values.push_back(values[i]);
+        }
+      }
+    }
+  }
+  return data;
+}
+
+std::string Le32(int32_t v) {
+  std::string s(4, '\0');
+  std::memcpy(s.data(), &v, 4);
+  return s;
+}
+std::string Le64(int64_t v) {
+  std::string s(8, '\0');
+  std::memcpy(s.data(), &v, 8);
+  return s;
+}
+std::string LeDouble(double v) {
+  std::string s(8, '\0');
+  std::memcpy(s.data(), &v, 8);
+  return s;
+}
+
+TEST(MakeParquetSchema, FollowsTheIcebergParquetAppendix) {
+  BatchSchema schema({
+      F("id", DataType::Int64(), 1, false),
+      F("d9", DataType::Decimal128(9, 2), 2),
+      F("d18", DataType::Decimal128(18, 2), 3),
+      F("d38", DataType::Decimal128(38, 10), 4),
+      F("ts", DataType::Timestamp(floe::TimeUnit::kMicro, true), 5),
+      F("ts_ns", DataType::Timestamp(floe::TimeUnit::kNano, false), 6),
+      F("u", DataType::FixedSizeBinary(16), 7),
+      F("tags", DataType::List(Field{"element", DataType::String(), true, 9}), 8),
+      F("m", DataType::Map(Field{"key", DataType::String(), false, 11},
+                           Field{"value", DataType::Int32(), true, 12}),
+        10),
+      F("t", DataType::Time64(floe::TimeUnit::kMicro), 13),
+  });
+  WriterOptions options;
+  options.uuid_field_ids = {7};
+  FLOE_ASSERT_OK_AND_ASSIGN(auto elements, MakeParquetSchema(schema, options));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto tree, SchemaTree::Make(elements));
+  auto node = [&](int32_t id) -> const SchemaNode& { return tree.node(tree.FindFieldId(id)); };
+  EXPECT_EQ(node(1).repetition, Repetition::kRequired);
+  EXPECT_EQ(node(2).physical_type, PhysicalType::kInt32);
+  EXPECT_EQ(node(3).physical_type, PhysicalType::kInt64);
+  EXPECT_EQ(node(4).physical_type, PhysicalType::kFixedLenByteArray);
+  EXPECT_EQ(node(4).type_length, 16);  // 10^38 - 1 needs 127 bits
+  EXPECT_EQ(node(4).logical_type->ToString(), "DECIMAL(38,10)");
+  EXPECT_EQ(node(5).logical_type->ToString(), "TIMESTAMP(MICROS,true)");
+  EXPECT_EQ(node(6).logical_type->ToString(), "TIMESTAMP(NANOS,false)");
+  EXPECT_EQ(node(7).logical_type->kind, LogicalType::Kind::kUuid);
+  EXPECT_EQ(node(13).logical_type->ToString(), "TIME(MICROS,false)");
+  // 3-level list: tags (LIST) / repeated list / element, ids on the outer and element nodes.
+  const SchemaNode& element = node(9);
+  EXPECT_EQ(element.name, "element");
+  EXPECT_EQ(tree.node(element.parent).name, "list");
+  EXPECT_EQ(tree.node(element.parent).repetition, Repetition::kRepeated);
+  EXPECT_EQ(node(8).logical_type->kind, LogicalType::Kind::kList);
+  EXPECT_EQ(element.max_definition_level, 3);
+  EXPECT_EQ(element.max_repetition_level, 1);
+  EXPECT_EQ(tree.node(node(11).parent).name, "key_value");
+  EXPECT_EQ(node(11).repetition, Repetition::kRequired);
+  EXPECT_EQ(node(10).logical_type->kind, LogicalType::Kind::kMap);
+}
+
+TEST(MakeParquetSchema, DecimalWidthsAreMinimal) {
+  // 9 bytes hold 2^71 > 10^21, 10^22 needs 10 bytes; 10^38 needs all 16.
+  for (auto [precision, bytes] : {std::pair{19, 9}, {21, 9}, {22, 10}, {28, 12}, {38, 16}}) {
+    BatchSchema schema({F("d", DataType::Decimal128(precision, 0), 1)});
+    FLOE_ASSERT_OK_AND_ASSIGN(auto elements, MakeParquetSchema(schema, {}));
+    EXPECT_EQ(elements[1].type_length, bytes) << precision;
+  }
+}
+
+class ParquetWriterCodec : public ::testing::TestWithParam<Codec> {};
+
+TEST_P(ParquetWriterCodec, FlatColumnsRoundTripWithStatistics) {
+  TempDir dir;
+  std::vector<Field> fields = {
+      F("i", DataType::Int32(), 1),     F("s", DataType::String(), 2),
+      F("d", DataType::Float64(), 3),   F("b", DataType::Bool(), 4, false),
+      F("dec", DataType::Decimal128(30, 2), 5),
+  };
+  RecordBatch batch = MakeBatch(
+      fields, {{Value(5), Value(), Value(-7), Value(5)},
+               {Value("pear"), Value("apple"), Value(), Value("zebra")},
+               {Value(1.5), Value(std::nan("")), Value(-0.0), Value()},
+               {Value(true), Value(false), Value(true), Value(true)},
+               {Value(DecimalValue{-12345, 30, 2}), Value(DecimalValue{1, 30, 2}), Value(),
+                Value(DecimalValue{99, 30, 2})}});
+  WriterOptions options;
+  options.codec = GetParam();
+  options.default_metrics = {MetricsMode::Kind::kFull, 0};
+  auto path = dir.path() / "flat.parquet";
+  FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, WriteFile(path, {batch, batch}, options));
+  EXPECT_EQ(result.row_count, 8);
+  ASSERT_EQ(result.columns.size(), 5u);
+
+  FLOE_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::OpenPath(path));
+  EXPECT_EQ(reader->metadata().num_rows, 8);
+  EXPECT_EQ(reader->metadata().row_groups[0].columns[0].meta_data->codec, GetParam());
+  auto ints = ReadAll<int32_t>(*reader, 0);
+  EXPECT_EQ(ints.defs, (std::vector<int16_t>{1, 0, 1, 1, 1, 0, 1, 1}));
+  EXPECT_EQ(ints.values, (std::vector<int32_t>{5, -7, 5, 5, -7, 5}));
+  auto strings = ReadAll<ByteArray>(*reader, 1);
+  EXPECT_EQ(strings.bytes, (std::vector<std::string>{"pear", "apple", "zebra", "pear", "apple",
+                                                     "zebra"}));
+  auto doubles = ReadAll<double>(*reader, 2);
+  ASSERT_EQ(doubles.values.size(), 6u);
+  EXPECT_TRUE(std::isnan(doubles.values[1]));
+  auto bools = ReadAll<bool>(*reader, 3);
+  EXPECT_EQ(bools.values, (std::vector<bool>{true, false, true, true, true, false, true, true}));
+  auto decimals = ReadAll<ByteArray>(*reader, 4);
+  ASSERT_EQ(decimals.bytes.size(), 6u);
+  // -12345 as 13-byte big-endian two's complement.
+  EXPECT_EQ(decimals.bytes[0], std::string(11, '\xff') + "\xcf\xc7");
+
+  // Statistics: min/max in Parquet order, NaN counted apart and not in min/max, -0 as min.
+  const ColumnMetrics& i = result.columns[0];
+  EXPECT_EQ(i.field_id, 1);
+  EXPECT_EQ(i.value_count, 8);
+  EXPECT_EQ(i.null_count, 2);
+  EXPECT_EQ(i.lower_bound, Le32(-7));
+  EXPECT_EQ(i.upper_bound, Le32(5));
+  EXPECT_EQ(result.columns[1].lower_bound, "apple");
+  EXPECT_EQ(result.columns[1].upper_bound, "zebra");
+  const ColumnMetrics& d = result.columns[2];
+  EXPECT_EQ(d.nan_count, 2);
+  EXPECT_EQ(d.null_count, 2);
+  EXPECT_EQ(d.lower_bound, LeDouble(-0.0));
+  EXPECT_EQ(d.upper_bound, LeDouble(1.5));
+  EXPECT_EQ(result.columns[4].lower_bound, std::string(11, '\xff') + "\xcf\xc7");
+  const Statistics& stats = *reader->metadata().row_groups[0].columns[2].meta_data->statistics;
+  EXPECT_EQ(stats.nan_count, 2);
+  EXPECT_EQ(stats.min_value, LeDouble(-0.0));
+  int64_t sizes = 0;
+  for (const ColumnChunk& chunk : reader->metadata().row_groups[0].columns) {
+    sizes += chunk.meta_data->total_compressed_size;
+  }
+  int64_t reported = 0;
+  for (const ColumnMetrics& m : result.columns) reported += m.column_size;
+  EXPECT_EQ(sizes, reported);
+  EXPECT_EQ(result.split_offsets, (std::vector<int64_t>{4}));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCodecs, ParquetWriterCodec,
+                         ::testing::Values(Codec::kUncompressed, Codec::kZstd, Codec::kSnappy,
+                                           Codec::kGzip, Codec::kLz4Raw));
+
+TEST(ParquetWriter, NestedLevelsFollowTheParquetRules) {
+  TempDir dir;
+  auto list_type = DataType::List(Field{"element", DataType::Int32(), true, 2});
+  auto struct_type = DataType::Struct({Field{"x", DataType::Int64(), true, 4}});
+  std::vector<Field> fields = {F("l", list_type, 1), F("st", struct_type, 3)};
+  RecordBatch batch = MakeBatch(
+      fields, {{Value(ListValue{{Value(1), Value(2)}}), Value(), Value(ListValue{}),
+                Value(ListValue{{Value(), Value(3)}})},
+               {Value(StructValue{{{"x", Value(int64_t{7})}}}), Value(),
+                Value(StructValue{{{"x", Value()}}}), Value(StructValue{{{"x", Value(int64_t{8})}}})}});
+  for (bool v2 : {false, true}) {
+    WriterOptions options;
+    options.data_page_v2 = v2;
+    auto path = dir.path() / "nested.parquet";
+    FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, WriteFile(path, {batch}, options));
+    FLOE_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::OpenPath(path));
+    auto list = ReadAll<int32_t>(*reader, 0);
+    // [1,2]: (3,0)(3,1); null: (0,0); []: (1,0); [null,3]: (2,0)(3,1).
+    EXPECT_EQ(list.defs, (std::vector<int16_t>{3, 3, 0, 1, 2, 3}));
+    EXPECT_EQ(list.reps, (std::vector<int16_t>{0, 1, 0, 0, 0, 1}));
+    EXPECT_EQ(list.values, (std::vector<int32_t>{1, 2, 3}));
+    auto x = ReadAll<int64_t>(*reader, 1);
+    EXPECT_EQ(x.defs, (std::vector<int16_t>{2, 0, 1, 2}));
+    EXPECT_EQ(x.values, (std::vector<int64_t>{7, 8}));
+    EXPECT_EQ(result.columns[0].value_count, 6);
+    EXPECT_EQ(result.columns[0].null_count, 3);
+  }
+}
+
+TEST(ParquetWriter, DictionaryFallsBackToPlainAndRowGroupsAndPagesAreCut) {
+  TempDir dir;
+  std::vector<Value> strings, longs;
+  for (int i = 0; i < 20000; ++i) {
+    strings.emplace_back("value-" + std::to_string(i % 3000));
+    longs.emplace_back(int64_t{i % 7});
+  }
+  RecordBatch batch =
+      MakeBatch({F("s", DataType::String(), 1), F("n", DataType::Int64(), 2)}, {strings, longs});
+  WriterOptions options;
+  options.dict_size_bytes = 4000;
+  options.page_size_bytes = 2000;
+  options.row_group_size_bytes = 8000;
+  auto path = dir.path() / "dict.parquet";
+  FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, WriteFile(path, {batch}, options));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::OpenPath(path));
+  const FileMetaData& meta = reader->metadata();
+  ASSERT_GT(meta.row_groups.size(), 1u);
+  ASSERT_EQ(result.split_offsets.size(), meta.row_groups.size());
+  for (size_t i = 0; i < meta.row_groups.size(); ++i) {
+    EXPECT_EQ(result.split_offsets[i], *meta.row_groups[i].file_offset);
+  }
+  const auto& encodings = meta.row_groups[0].columns[0].meta_data->encodings;
+  EXPECT_NE(std::ranges::find(encodings, Encoding::kRleDictionary), encodings.end());
+  EXPECT_NE(std::ranges::find(encodings, Encoding::kPlain), encodings.end());
+  auto s = ReadAll<ByteArray>(*reader, 0);
+  ASSERT_EQ(s.bytes.size(), 20000u);
+  for (int i = 0; i < 20000; i += 997) {
+    EXPECT_EQ(s.bytes[static_cast<size_t>(i)], "value-" + std::to_string(i % 3000));
+  }
+  auto n = ReadAll<int64_t>(*reader, 1);
+  ASSERT_EQ(n.values.size(), 20000u);
+  EXPECT_EQ(n.values[12345], 12345 % 7);
+  EXPECT_EQ(result.columns[1].lower_bound, Le64(0));
+  EXPECT_EQ(result.columns[1].upper_bound, Le64(6));
+}
+
+TEST(ParquetWriter, RejectsAnotherSchema) {
+  TempDir dir;
+  RecordBatch a = MakeBatch({F("a", DataType::Int32(), 1)}, {{Value(1)}});
+  RecordBatch b = MakeBatch({F("b", DataType::Int32(), 1)}, {{Value(1)}});
+  auto result = WriteFile(dir.path() / "x.parquet", {a, b}, {});
+  ASSERT_FALSE(result.has_value());
+  EXPECT_NE(result.error().message().find("differs"), std::string::npos);
+}
+
+TEST(Bounds, TruncationKeepsTheBoundsOutsideTheValues) {
+  EXPECT_EQ(TruncateLowerBound("abcdef", 3, true), "abc");
+  EXPECT_EQ(TruncateUpperBound("abcdef", 3, true), "abd");
+  EXPECT_EQ(TruncateUpperBound("ab", 3, true), "ab");
+  // Multi-byte code points count as one; U+10FFFF cannot grow, so the one before grows.
+  EXPECT_EQ(TruncateLowerBound("\xc3\xa9\xc3\xa9x", 2, true), "\xc3\xa9\xc3\xa9");
+  EXPECT_EQ(TruncateUpperBound("a\xf4\x8f\xbf\xbfz", 2, true), "b");
+  EXPECT_EQ(TruncateUpperBound("\xf4\x8f\xbf\xbf\xf4\x8f\xbf\xbfz", 2, true), std::nullopt);
+  // U+D7FF + 1 is a surrogate: skipped to U+E000.
+  EXPECT_EQ(TruncateUpperBound("\xed\x9f\xbfzz", 1, true), "\xee\x80\x80");
+  EXPECT_EQ(TruncateUpperBound(std::string("\x01\xff\x05", 3), 2, false), "\x02");
+  EXPECT_EQ(TruncateUpperBound(std::string("\xff\xff\x05", 3), 2, false), std::nullopt);
+}
+
+TEST(ParquetWriter, MetricsModes) {
+  TempDir dir;
+  std::string long_value(40, 'q');
+  RecordBatch batch = MakeBatch({F("s", DataType::String(), 1), F("n", DataType::Int32(), 2),
+                                 F("o", DataType::Int32(), 3)},
+                                {{Value(long_value)}, {Value(3)}, {Value(4)}});
+  WriterOptions options;  // truncate(16) by default
+  options.field_metrics[2] = {MetricsMode::Kind::kCounts, 0};
+  options.field_metrics[3] = {MetricsMode::Kind::kNone, 0};
+  FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result,
+                            WriteFile(dir.path() / "m.parquet", {batch}, options));
+  EXPECT_EQ(result.columns[0].lower_bound, std::string(16, 'q'));
+  EXPECT_EQ(result.columns[0].upper_bound, std::string(15, 'q') + "r");
+  EXPECT_EQ(result.columns[1].value_count, 1);
+  EXPECT_FALSE(result.columns[1].lower_bound.has_value());
+  EXPECT_EQ(result.columns[2].value_count, 0);
+  EXPECT_EQ(result.columns[2].mode.kind, MetricsMode::Kind::kNone);
+}
+
+TEST(WriterOptions, ParsesTableProperties) {
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      auto options, ParseWriterOptions({{"write.parquet.row-group-size-bytes", "1000"},
+                                        {"write.parquet.compression-codec", "SNAPPY"},
+                                        {"write.parquet.compression-level", "3"},
+                                        {"write.metadata.metrics.default", "truncate(8)"},
+                                        {"other.property", "x"}}));
+  EXPECT_EQ(options.row_group_size_bytes, 1000);
+  EXPECT_EQ(options.codec, Codec::kSnappy);
+  EXPECT_EQ(options.compression_level, 3);
+  EXPECT_EQ(options.default_metrics, (MetricsMode{MetricsMode::Kind::kTruncate, 8}));
+  auto bad = ParseWriterOptions({{"write.parquet.page-size-bytes", "12k"}});
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message().find("write.parquet.page-size-bytes"), std::string::npos);
+  EXPECT_FALSE(ParseWriterOptions({{"write.parquet.compression-codec", "lzo"}}).has_value());
+  EXPECT_FALSE(ParseWriterOptions({{"write.metadata.metrics.default", "truncate(0)"}}).has_value());
+  EXPECT_FALSE(ParseWriterOptions({{"write.parquet.compression-codec", "gzip"},
+                                   {"write.parquet.compression-level", "12"}})
+                   .has_value());
+}
+
+// Runs a peer script from the shared folder; nullopt when the peers are not installed.
+std::optional<std::string> RunPeer(const std::string& peer, const std::string& sql) {
+  auto script = floe::testing::SharedDir() / "peers" / peer;
+  if (!std::filesystem::exists(script)) return std::nullopt;
+  std::string command = script.string() + " \"" + sql + "\" 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return std::nullopt;
+  std::string out;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) out.append(buffer, n);
+  if (pclose(pipe) != 0) return "FAILED: " + out;
+  return out;
+}
+
+RecordBatch PeerBatch() {
+  auto list_type = DataType::List(Field{"element", DataType::Int32(), true, 20});
+  auto map_type = DataType::Map(Field{"key", DataType::String(), false, 21},
+                                Field{"value", DataType::Int64(), true, 22});
+  auto struct_type = DataType::Struct({Field{"x", DataType::Float64(), true, 23}});
+  std::vector<Field> fields = {
+      F("i", DataType::Int32(), 1),
+      F("l", DataType::Int64(), 2),
+      F("s", DataType::String(), 3),
+      F("dec", DataType::Decimal128(10, 2), 4),
+      F("big", DataType::Decimal128(25, 3), 5),
+      F("dt", DataType::Date32(), 6),
+      F("ts", DataType::Timestamp(floe::TimeUnit::kMicro, true), 7),
+      F("f", DataType::Float32(), 8),
+      F("lst", list_type, 9),
+      F("mp", map_type, 10),
+      F("st", struct_type, 11),
+      F("bin", DataType::Binary(), 12),
+  };
+  return MakeBatch(
+      fields,
+      {{Value(1), Value(), Value(-3)},
+       {Value(int64_t{1} << 40), Value(int64_t{-5}), Value()},
+       {Value("a"), Value(), Value("héllo")},
+       {Value(DecimalValue{12345, 10, 2}), Value(), Value(DecimalValue{-1, 10, 2})},
+       {Value(DecimalValue{-123456789, 25, 3}), Value(DecimalValue{5, 25, 3}), Value()},
+       {Value(DateValue{18262}), Value(), Value(DateValue{-1})},
+       {Value(TimestampValue{1577836800000000, floe::TimeUnit::kMicro, true}), Value(), Value()},
+       {Value(1.5f), Value(), Value(-2.25f)},
+       {Value(ListValue{{Value(1), Value()}}), Value(), Value(ListValue{})},
+       {Value(MapValue{{{Value("k"), Value(int64_t{9})}}}), Value(), Value(MapValue{})},
+       {Value(StructValue{{{"x", Value(0.5)}}}), Value(), Value(StructValue{{{"x", Value()}}})},
+       {Value(BinaryValue{"ab"}), Value(), Value(BinaryValue{""})}});
+}
+
+TEST(ParquetWriterPeers, DuckDbReadsEqualRowsAndStatistics) {
+  TempDir dir;
+  auto path = dir.path() / "peer.parquet";
+  FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, WriteFile(path, {PeerBatch()}, {}));
+  auto rows = RunPeer("duck", "SELECT * FROM read_parquet('" + path.string() + "')");
+  if (!rows) GTEST_SKIP() << "peers not installed (run peers/setup)";
+  EXPECT_EQ(*rows,
+            "{\"i\":1,\"l\":\"1099511627776\",\"s\":\"a\",\"dec\":123.45,\"big\":-123456.789,"
+            "\"dt\":\"2020-01-01T00:00:00.000Z\",\"ts\":\"2020-01-01T00:00:00.000Z\",\"f\":1.5,"
+            "\"lst\":[1,null],\"mp\":[{\"key\":\"k\",\"value\":\"9\"}],\"st\":{\"x\":0.5},"
+            "\"bin\":\"6162\"}\n"
+            "{\"i\":null,\"l\":\"-5\",\"s\":null,\"dec\":null,\"big\":0.005,\"dt\":null,"
+            "\"ts\":null,\"f\":null,\"lst\":null,\"mp\":null,\"st\":null,\"bin\":null}\n"
+            "{\"i\":-3,\"l\":null,\"s\":\"héllo\",\"dec\":-0.01,\"big\":null,"
+            "\"dt\":\"1969-12-31T00:00:00.000Z\",\"ts\":null,\"f\":-2.25,\"lst\":[],\"mp\":[],"
+            "\"st\":{\"x\":null},\"bin\":\"\"}\n");
+  auto stats = RunPeer("duck",
+                       "SELECT path_in_schema, stats_min_value, stats_max_value, stats_null_count "
+                       "FROM parquet_metadata('" +
+                           path.string() + "') WHERE path_in_schema IN ('i', 's', 'l')");
+  EXPECT_EQ(*stats,
+            "{\"path_in_schema\":\"i\",\"stats_min_value\":\"-3\",\"stats_max_value\":\"1\","
+            "\"stats_null_count\":\"1\"}\n"
+            "{\"path_in_schema\":\"l\",\"stats_min_value\":\"-5\",\"stats_max_value\":"
+            "\"1099511627776\",\"stats_null_count\":\"1\"}\n"
+            "{\"path_in_schema\":\"s\",\"stats_min_value\":\"a\",\"stats_max_value\":\"héllo\","
+            "\"stats_null_count\":\"1\"}\n");
+  EXPECT_EQ(result.columns[0].null_count, 1);
+}
+
+TEST(ParquetWriterPeers, ClickHouseReadsEqualRows) {
+  TempDir dir;
+  auto path = dir.path() / "peer.parquet";
+  WriterOptions options;
+  options.codec = Codec::kSnappy;
+  FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, WriteFile(path, {PeerBatch()}, options));
+  auto rows = RunPeer("ch", "SELECT i, l, s, dec, dt, lst, st.x FROM file('" + path.string() +
+                                "', Parquet) FORMAT JSONEachRow");
+  if (!rows) GTEST_SKIP() << "peers not installed (run peers/setup)";
+  // ClickHouse reads a null list as an empty one (its arrays are never null).
+  EXPECT_EQ(*rows,
+            "{\"i\":1,\"l\":1099511627776,\"s\":\"a\",\"dec\":123.45,\"dt\":\"2020-01-01\","
+            "\"lst\":[1,null],\"st.x\":0.5}\n"
+            "{\"i\":null,\"l\":-5,\"s\":null,\"dec\":null,\"dt\":null,\"lst\":[],\"st.x\":null}\n"
+            "{\"i\":-3,\"l\":null,\"s\":\"héllo\",\"dec\":-0.01,\"dt\":\"1969-12-31\","
+            "\"lst\":[],\"st.x\":null}\n");
+  EXPECT_EQ(result.row_count, 3);
+}
+
+}  // namespace
+}  // namespace floe::parquet

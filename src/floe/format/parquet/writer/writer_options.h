@@ -1,0 +1,48 @@
+#pragma once
+
+// Options of the Parquet writer, and their parsing from Iceberg table properties
+// (write.parquet.*, write.metadata.metrics.default). Parsing fails with kInvalidArgument naming
+// the property and the bad value; unknown properties are ignored (tables carry many others).
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "floe/format/parquet/metadata.h"
+#include "floe/util/error.h"
+
+namespace floe::parquet {
+
+// How much of a column's statistics the caller gets back (Iceberg's metrics modes).
+struct MetricsMode {
+  enum class Kind : uint8_t { kNone, kCounts, kTruncate, kFull };
+  Kind kind = Kind::kTruncate;
+  int32_t truncate_length = 16;  // kTruncate: code points of strings, bytes of binaries
+  bool operator==(const MetricsMode&) const = default;
+};
+
+// "none", "counts", "truncate(N)" (N >= 1), "full".
+Result<MetricsMode> ParseMetricsMode(std::string_view text);
+
+struct WriterOptions {
+  int64_t row_group_size_bytes = 128LL << 20;  // write.parquet.row-group-size-bytes
+  int64_t page_size_bytes = 1LL << 20;         // write.parquet.page-size-bytes
+  int64_t page_row_limit = 20000;              // write.parquet.page-row-limit
+  int64_t dict_size_bytes = 2LL << 20;         // write.parquet.dict-size-bytes
+  Codec codec = Codec::kZstd;                  // write.parquet.compression-codec
+  std::optional<int32_t> compression_level;    // write.parquet.compression-level
+  bool dictionary_enabled = true;
+  bool data_page_v2 = false;
+  // Columns (by field id) of fixed_size_binary(16) to annotate with the UUID logical type.
+  std::vector<int32_t> uuid_field_ids;
+  MetricsMode default_metrics;                   // write.metadata.metrics.default
+  std::map<int32_t, MetricsMode> field_metrics;  // per field id, set by the caller
+  std::string created_by = "floe";
+};
+
+// Reads the write.parquet.* and write.metadata.metrics.default properties over the defaults.
+Result<WriterOptions> ParseWriterOptions(const std::map<std::string, std::string>& properties);
+
+}  // namespace floe::parquet
