@@ -9,6 +9,7 @@ void AddCommands(CLI::App& app, int& exit_code) {
   auto* inspect = app.add_subcommand("inspect", "Show the structure of a file");
   inspect->require_subcommand(1);
   AddInspectParquet(*inspect, exit_code);
+  AddCat(app, exit_code);
 }
 
 }  // namespace floe::cli

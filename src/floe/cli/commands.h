@@ -19,4 +19,7 @@ void AddCommands(CLI::App& app, int& exit_code);
 // `inspect parquet FILE`, registered on the `inspect` command.
 void AddInspectParquet(CLI::App& inspect, int& exit_code);
 
+// `cat FILE`: rows of a data file as JSON lines.
+void AddCat(CLI::App& app, int& exit_code);
+
 }  // namespace floe::cli
