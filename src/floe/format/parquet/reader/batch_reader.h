@@ -52,7 +52,9 @@ struct ReadOptions {
   std::vector<Field> select;
   // All must possibly hold for a row group to be read.
   std::vector<ColumnPredicate> predicates;
-  TimeUnit int96_unit = TimeUnit::kNano;
+  // Microseconds by default: nanoseconds cannot hold the years 1677 and 2262 and beyond that
+  // INT96 files do contain.
+  TimeUnit int96_unit = TimeUnit::kMicro;
 };
 
 class ParquetBatchReader {

@@ -41,7 +41,7 @@ TEST(ParquetBatchReader, ReadsInBatchesOfTheConfiguredSize) {
   EXPECT_EQ(batches[0].schema()->ToString(),
             "id: int32, bool_col: bool, tinyint_col: int32, smallint_col: int32, int_col: int32, "
             "bigint_col: int64, float_col: float, double_col: double, date_string_col: binary, "
-            "string_col: binary, timestamp_col: timestamp[ns]");
+            "string_col: binary, timestamp_col: timestamp[us]");
 }
 
 TEST(ParquetBatchReader, ProjectsByNameAndFillsMissingColumnsWithNulls) {

@@ -62,7 +62,7 @@ struct ReadNode {
 
 struct MappingOptions {
   // The unit INT96 (legacy Impala/Hive/Spark) timestamps are read in.
-  floe::TimeUnit int96_unit = floe::TimeUnit::kNano;
+  floe::TimeUnit int96_unit = floe::TimeUnit::kMicro;
 };
 
 // One node per top-level field of the file.
