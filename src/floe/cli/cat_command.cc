@@ -6,6 +6,7 @@
 #include <iterator>
 #include <string>
 
+#include "floe/cli/cat_parquet.h"
 #include "floe/cli/commands.h"
 #include "floe/format/avro/container.h"
 #include "floe/format/avro/datum_json.h"
@@ -23,6 +24,11 @@ Result<std::string> ReadWholeFile(const std::string& path) {
 }
 
 Status Cat(const std::string& path, bool schema_only, std::FILE* out) {
+  if (path.ends_with(".parquet")) {
+    if (schema_only)
+      return InvalidArgument("{}: --schema is for Avro files; try floe inspect parquet", path);
+    return CatParquet(path, out);
+  }
   FLOE_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path));
   FLOE_ASSIGN_OR_RETURN(auto reader,
                         avro::ContainerReader::Open(std::as_bytes(std::span(bytes)), path));
@@ -61,10 +67,11 @@ int RunCat(const std::string& path, bool schema_only, std::FILE* out, std::FILE*
 }
 
 void AddCatCommand(CLI::App& app, int& exit_code) {
-  CLI::App* cat = app.add_subcommand("cat", "Print an Avro file's records as JSON lines");
+  CLI::App* cat =
+      app.add_subcommand("cat", "Print the rows of an Avro or Parquet file as JSON lines");
   auto path = std::make_shared<std::string>();
   auto schema_only = std::make_shared<bool>(false);
-  cat->add_option("file", *path, "An Avro object container file")->required();
+  cat->add_option("file", *path, "An Avro object container file or a .parquet file")->required();
   cat->add_flag("--schema", *schema_only, "Print the writer schema instead of the records");
   cat->callback(
       [path, schema_only, &exit_code] { exit_code = RunCat(*path, *schema_only, stdout, stderr); });

@@ -1,7 +1,7 @@
 #pragma once
 
-// `floe cat FILE.avro [--schema]`: prints an Avro file's records as JSON lines, or its writer
-// schema.
+// `floe cat FILE [--schema]`: prints the rows of an Avro or Parquet file as JSON lines, or an Avro
+// file's writer schema.
 
 #include <cstdio>
 #include <string>
@@ -14,7 +14,7 @@ namespace floe::cli {
 
 void AddCatCommand(CLI::App& app, int& exit_code);
 
-// What the command does: writes the records (or the schema) of an Avro file to out and returns the
+// What the command does: writes the records (or the Avro schema) of a file to out and returns the
 // exit code; on failure writes one line naming the file and the problem to err (kExitBadInput).
 int RunCat(const std::string& path, bool schema_only, std::FILE* out, std::FILE* err);
 

@@ -1,0 +1,726 @@
+#include "floe/format/parquet/reader/batch_reader.h"
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <span>
+
+#include "floe/batch/builder.h"
+#include "floe/format/parquet/file_reader.h"
+#include "floe/format/parquet/reader/input_file_source.h"
+#include "floe/format/parquet/reader/schema_mapping.h"
+#include "floe/io/file_io.h"
+
+namespace floe::parquet {
+
+namespace {
+
+// A leaf's decoded non-null values for one row group, in the builder's representation.
+class ValueStore {
+ public:
+  virtual ~ValueStore() = default;
+  virtual size_t size() const = 0;
+  virtual void AppendOne(ArrayBuilder& builder, size_t i) const = 0;
+  // n rows of a flat column: def[k] == max_def is a value, anything lower a null (def null: all
+  // values). The caller checked that enough values remain.
+  virtual void AppendFlat(ArrayBuilder& builder, const int16_t* def, int16_t max_def, size_t n,
+                          size_t& value_pos) const = 0;
+};
+
+template <typename T, typename B>
+class FixedStore final : public ValueStore {
+ public:
+  size_t size() const override { return values.size(); }
+  void AppendOne(ArrayBuilder& builder, size_t i) const override {
+    static_cast<B&>(builder).Append(values[i]);
+  }
+  void AppendFlat(ArrayBuilder& builder, const int16_t* def, int16_t max_def, size_t n,
+                  size_t& value_pos) const override {
+    auto& typed = static_cast<B&>(builder);
+    if (def == nullptr) {
+      typed.AppendValues(std::span<const T>(values.data() + value_pos, n));
+      value_pos += n;
+      return;
+    }
+    bits_.assign((n + 7) / 8, 0);
+    size_t present = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const bool valid = def[k] == max_def;
+      bits_[k >> 3] |= static_cast<uint8_t>(valid) << (k & 7);
+      present += valid;
+    }
+    typed.AppendValuesSpaced(std::span<const T>(values.data() + value_pos, present), bits_.data(),
+                             0, static_cast<int64_t>(n));
+    value_pos += present;
+  }
+
+  std::vector<T> values;
+
+ private:
+  mutable std::vector<uint8_t> bits_;
+};
+
+class BoolStore final : public ValueStore {
+ public:
+  size_t size() const override { return values.size(); }
+  void AppendOne(ArrayBuilder& builder, size_t i) const override {
+    static_cast<BooleanBuilder&>(builder).Append(values[i] != 0);
+  }
+  void AppendFlat(ArrayBuilder& builder, const int16_t* def, int16_t max_def, size_t n,
+                  size_t& value_pos) const override {
+    auto& typed = static_cast<BooleanBuilder&>(builder);
+    typed.Reserve(static_cast<int64_t>(n));
+    for (size_t k = 0; k < n; ++k) {
+      if (def == nullptr || def[k] == max_def) {
+        typed.Append(values[value_pos++] != 0);
+      } else {
+        typed.AppendNull();
+      }
+    }
+  }
+
+  std::vector<uint8_t> values;
+};
+
+template <typename B>
+class BytesStore final : public ValueStore {
+ public:
+  size_t size() const override { return offsets.size() - 1; }
+  std::string_view View(size_t i) const {
+    return std::string_view(data).substr(offsets[i], offsets[i + 1] - offsets[i]);
+  }
+  void AppendOne(ArrayBuilder& builder, size_t i) const override {
+    static_cast<B&>(builder).Append(View(i));
+  }
+  void AppendFlat(ArrayBuilder& builder, const int16_t* def, int16_t max_def, size_t n,
+                  size_t& value_pos) const override {
+    auto& typed = static_cast<B&>(builder);
+    typed.Reserve(static_cast<int64_t>(n));
+    for (size_t k = 0; k < n; ++k) {
+      if (def == nullptr || def[k] == max_def) {
+        typed.Append(View(value_pos++));
+      } else {
+        typed.AppendNull();
+      }
+    }
+  }
+  void Add(std::string_view value) {
+    data.append(value);
+    offsets.push_back(data.size());
+  }
+
+  std::vector<size_t> offsets{0};
+  std::string data;
+};
+
+// UNKNOWN-typed leaves: every row is null, whatever the file holds.
+class NullStore final : public ValueStore {
+ public:
+  size_t size() const override { return count; }
+  void AppendOne(ArrayBuilder& builder, size_t) const override { builder.AppendNull(); }
+  void AppendFlat(ArrayBuilder& builder, const int16_t* def, int16_t max_def, size_t n,
+                  size_t& value_pos) const override {
+    for (size_t k = 0; k < n; ++k) value_pos += def == nullptr || def[k] == max_def;
+    builder.AppendNulls(static_cast<int64_t>(n));
+  }
+  size_t count = 0;
+};
+
+__int128 BigEndianToInt128(std::string_view bytes) {
+  if (bytes.empty()) return 0;
+  unsigned __int128 value = (static_cast<uint8_t>(bytes[0]) & 0x80) ? ~static_cast<unsigned __int128>(0) : 0;
+  // Wider values than 16 bytes only carry sign extension for precisions up to 38.
+  for (size_t i = bytes.size() > 16 ? bytes.size() - 16 : 0; i < bytes.size(); ++i) {
+    value = (value << 8) | static_cast<uint8_t>(bytes[i]);
+  }
+  return static_cast<__int128>(value);
+}
+
+constexpr int64_t kJulianEpochDay = 2440588;  // the Julian day number of 1970-01-01
+constexpr int64_t kNanosPerDay = 86400LL * 1000 * 1000 * 1000;
+
+__int128 Int96Nanos(const Int96& v) {
+  const int64_t nanos_of_day =
+      static_cast<int64_t>(static_cast<uint64_t>(v.words[0]) | (uint64_t{v.words[1]} << 32));
+  const int64_t julian_day = static_cast<int32_t>(v.words[2]);
+  return static_cast<__int128>(julian_day - kJulianEpochDay) * kNanosPerDay + nanos_of_day;
+}
+
+int64_t FloorDiv(__int128 a, int64_t b) {
+  __int128 q = a / b;
+  if ((a % b != 0) && (a < 0)) --q;
+  return static_cast<int64_t>(q);
+}
+
+}  // namespace
+
+struct ParquetBatchReader::ColumnData {
+  std::string name;
+  int16_t max_def = 0;
+  int16_t max_rep = 0;
+  std::vector<int16_t> def;
+  std::vector<int16_t> rep;
+  size_t entries = 0;
+  size_t pos = 0;
+  size_t value_pos = 0;
+  std::unique_ptr<ValueStore> values;
+
+  int16_t DefAt() const { return max_def == 0 ? 0 : def[pos]; }
+  int16_t RepAt() const { return max_rep == 0 ? 0 : rep[pos]; }
+};
+
+namespace {
+
+using ColumnData = ParquetBatchReader::ColumnData;
+
+// Reads a whole column chunk's levels, handing its values to sink in pieces.
+template <typename P, typename Sink>
+Status ReadChunk(const FileReader& file, size_t row_group, int column, ColumnData& data,
+                 Sink&& sink) {
+  FLOE_ASSIGN_OR_RETURN(auto reader, file.ReadColumn<P>(row_group, static_cast<size_t>(column)));
+  constexpr size_t kPiece = 4096;
+  std::unique_ptr<P[]> buffer(new P[kPiece]);
+  while (true) {
+    const size_t old = data.entries;
+    if (data.max_def > 0) data.def.resize(old + kPiece);
+    if (data.max_rep > 0) data.rep.resize(old + kPiece);
+    FLOE_ASSIGN_OR_RETURN(BatchCounts counts,
+                          reader->ReadBatch(kPiece, data.max_def > 0 ? data.def.data() + old : nullptr,
+                                            data.max_rep > 0 ? data.rep.data() + old : nullptr,
+                                            buffer.get()));
+    data.entries += counts.levels;
+    sink(std::span<const P>(buffer.get(), counts.values));
+    if (counts.levels == 0) break;
+  }
+  if (data.max_def > 0) data.def.resize(data.entries);
+  if (data.max_rep > 0) data.rep.resize(data.entries);
+  return Ok();
+}
+
+template <typename P, typename T, typename B, typename Convert>
+Status LoadFixed(const FileReader& file, size_t row_group, int column, ColumnData& data,
+                 Convert convert) {
+  auto store = std::make_unique<FixedStore<T, B>>();
+  FLOE_RETURN_IF_ERROR(ReadChunk<P>(file, row_group, column, data, [&](std::span<const P> values) {
+    for (const P& v : values) store->values.push_back(convert(v));
+  }));
+  data.values = std::move(store);
+  return Ok();
+}
+
+template <typename B>
+Status LoadBytes(const FileReader& file, size_t row_group, int column, ColumnData& data) {
+  auto store = std::make_unique<BytesStore<B>>();
+  FLOE_RETURN_IF_ERROR(
+      ReadChunk<ByteArray>(file, row_group, column, data, [&](std::span<const ByteArray> values) {
+        for (ByteArray v : values) store->Add(v);
+      }));
+  data.values = std::move(store);
+  return Ok();
+}
+
+template <typename P>
+Status LoadNullTyped(const FileReader& file, size_t row_group, int column, ColumnData& data) {
+  auto store = std::make_unique<NullStore>();
+  FLOE_RETURN_IF_ERROR(ReadChunk<P>(file, row_group, column, data,
+                                    [&](std::span<const P> values) { store->count += values.size(); }));
+  data.values = std::move(store);
+  return Ok();
+}
+
+Status LoadNull(const FileReader& file, size_t row_group, int column, ColumnData& data) {
+  switch (file.schema().columns()[column].physical_type) {
+    case PhysicalType::kBoolean: return LoadNullTyped<bool>(file, row_group, column, data);
+    case PhysicalType::kInt32: return LoadNullTyped<int32_t>(file, row_group, column, data);
+    case PhysicalType::kInt64: return LoadNullTyped<int64_t>(file, row_group, column, data);
+    case PhysicalType::kInt96: return LoadNullTyped<Int96>(file, row_group, column, data);
+    case PhysicalType::kFloat: return LoadNullTyped<float>(file, row_group, column, data);
+    case PhysicalType::kDouble: return LoadNullTyped<double>(file, row_group, column, data);
+    case PhysicalType::kByteArray:
+    case PhysicalType::kFixedLenByteArray:
+      return LoadNullTyped<ByteArray>(file, row_group, column, data);
+  }
+  return CorruptData("column {}: unknown physical type", data.name);
+}
+
+Status LoadColumn(const FileReader& file, size_t row_group, int column, LeafConversion conversion,
+                  ColumnData& data) {
+  using C = LeafConversion;
+  auto wrap64 = [](int64_t v, uint64_t factor) {
+    return static_cast<int64_t>(static_cast<uint64_t>(v) * factor);
+  };
+  switch (conversion) {
+    case C::kNull:
+      return LoadNull(file, row_group, column, data);
+    case C::kBool: {
+      auto store = std::make_unique<BoolStore>();
+      FLOE_RETURN_IF_ERROR(ReadChunk<bool>(file, row_group, column, data,
+                                           [&](std::span<const bool> values) {
+                                             for (bool v : values) store->values.push_back(v);
+                                           }));
+      data.values = std::move(store);
+      return Ok();
+    }
+    case C::kInt32:
+      return LoadFixed<int32_t, int32_t, NumericBuilder<int32_t>>(file, row_group, column, data,
+                                                                   [](int32_t v) { return v; });
+    case C::kInt32ToInt8:
+      return LoadFixed<int32_t, int8_t, Int8Builder>(
+          file, row_group, column, data, [](int32_t v) { return static_cast<int8_t>(v); });
+    case C::kInt32ToInt16:
+      return LoadFixed<int32_t, int16_t, Int16Builder>(
+          file, row_group, column, data, [](int32_t v) { return static_cast<int16_t>(v); });
+    case C::kInt32ToUInt8:
+      return LoadFixed<int32_t, uint8_t, UInt8Builder>(
+          file, row_group, column, data, [](int32_t v) { return static_cast<uint8_t>(v); });
+    case C::kInt32ToUInt16:
+      return LoadFixed<int32_t, uint16_t, UInt16Builder>(
+          file, row_group, column, data, [](int32_t v) { return static_cast<uint16_t>(v); });
+    case C::kInt32ToUInt32:
+      return LoadFixed<int32_t, uint32_t, UInt32Builder>(
+          file, row_group, column, data, [](int32_t v) { return static_cast<uint32_t>(v); });
+    case C::kInt32TimeMillis:
+      return LoadFixed<int32_t, int64_t, Int64Builder>(
+          file, row_group, column, data, [](int32_t v) { return int64_t{v} * 1000; });
+    case C::kInt32Decimal:
+      return LoadFixed<int32_t, __int128, Decimal128Builder>(
+          file, row_group, column, data, [](int32_t v) { return static_cast<__int128>(v); });
+    case C::kInt64:
+      return LoadFixed<int64_t, int64_t, Int64Builder>(file, row_group, column, data,
+                                                       [](int64_t v) { return v; });
+    case C::kInt64ToUInt64:
+      return LoadFixed<int64_t, uint64_t, UInt64Builder>(
+          file, row_group, column, data, [](int64_t v) { return static_cast<uint64_t>(v); });
+    case C::kInt64Decimal:
+      return LoadFixed<int64_t, __int128, Decimal128Builder>(
+          file, row_group, column, data, [](int64_t v) { return static_cast<__int128>(v); });
+    case C::kInt64Millis:
+      return LoadFixed<int64_t, int64_t, Int64Builder>(
+          file, row_group, column, data, [&](int64_t v) { return wrap64(v, 1000); });
+    case C::kInt96ToNanos:
+      return LoadFixed<Int96, int64_t, Int64Builder>(
+          file, row_group, column, data,
+          [](const Int96& v) { return static_cast<int64_t>(Int96Nanos(v)); });
+    case C::kInt96ToMicros:
+      return LoadFixed<Int96, int64_t, Int64Builder>(
+          file, row_group, column, data,
+          [](const Int96& v) { return FloorDiv(Int96Nanos(v), 1000); });
+    case C::kFloat:
+      return LoadFixed<float, float, Float32Builder>(file, row_group, column, data,
+                                                     [](float v) { return v; });
+    case C::kDouble:
+      return LoadFixed<double, double, Float64Builder>(file, row_group, column, data,
+                                                       [](double v) { return v; });
+    case C::kBytes:
+      return LoadBytes<StringBuilder>(file, row_group, column, data);
+    case C::kFixed:
+      return LoadBytes<FixedSizeBinaryBuilder>(file, row_group, column, data);
+    case C::kBytesDecimal:
+      return LoadFixed<ByteArray, __int128, Decimal128Builder>(file, row_group, column, data,
+                                                               BigEndianToInt128);
+    case C::kFloat16:
+      return LoadFixed<ByteArray, uint16_t, Float16Builder>(
+          file, row_group, column, data, [](ByteArray v) -> uint16_t {
+            if (v.size() != 2) return 0;
+            return static_cast<uint16_t>(static_cast<uint8_t>(v[0]) |
+                                         (static_cast<uint8_t>(v[1]) << 8));
+          });
+  }
+  return CorruptData("column {}: unknown conversion", data.name);
+}
+
+// Assembles nested values from the columns' levels (Dremel record assembly): a node's presence is
+// read from the definition level of its first column; a null or empty node holds exactly one level
+// entry in every column below it; a list continues while its first column's next entry repeats at
+// the list's repetition level.
+class Assembler {
+ public:
+  Assembler(std::vector<std::unique_ptr<ColumnData>>& columns, const std::string& where)
+      : columns_(columns), where_(where) {}
+
+  Status Read(const ReadNode& node, ArrayBuilder& builder) {
+    if (node.kind == ReadNode::Kind::kNull || node.columns.empty()) {
+      builder.AppendNull();
+      return Ok();
+    }
+    ColumnData& first = *columns_[node.columns[0]];
+    if (first.pos >= first.entries) return Exhausted(first);
+    const int16_t def = first.DefAt();
+    switch (node.kind) {
+      case ReadNode::Kind::kLeaf: {
+        if (def >= first.max_def) {
+          if (first.value_pos >= first.values->size()) return Exhausted(first);
+          first.values->AppendOne(builder, first.value_pos++);
+        } else {
+          builder.AppendNull();
+        }
+        ++first.pos;
+        return Ok();
+      }
+      case ReadNode::Kind::kStruct: {
+        if (def < node.def_level) {
+          builder.AppendNull();
+          return Skip(node);
+        }
+        auto& typed = static_cast<StructBuilder&>(builder);
+        for (size_t i = 0; i < node.children.size(); ++i) {
+          FLOE_RETURN_IF_ERROR(Read(node.children[i], *typed.field_builder(static_cast<int>(i))));
+        }
+        typed.Append();
+        return Ok();
+      }
+      case ReadNode::Kind::kList:
+      case ReadNode::Kind::kMap: {
+        if (def < node.def_level) {
+          builder.AppendNull();
+          return Skip(node);
+        }
+        const bool is_list = node.kind == ReadNode::Kind::kList;
+        if (is_list) {
+          static_cast<ListBuilder&>(builder).Append();
+        } else {
+          static_cast<MapBuilder&>(builder).Append();
+        }
+        if (def < node.elements_def_level) return Skip(node);
+        while (true) {
+          if (is_list) {
+            FLOE_RETURN_IF_ERROR(
+                Read(node.children[0], *static_cast<ListBuilder&>(builder).value_builder()));
+          } else {
+            auto& map = static_cast<MapBuilder&>(builder);
+            FLOE_RETURN_IF_ERROR(Read(node.children[0], *map.key_builder()));
+            FLOE_RETURN_IF_ERROR(Read(node.children[1], *map.item_builder()));
+          }
+          if (first.pos >= first.entries || first.RepAt() != node.rep_level) break;
+        }
+        return Ok();
+      }
+      case ReadNode::Kind::kNull:
+        break;
+    }
+    return Ok();
+  }
+
+ private:
+  Status Skip(const ReadNode& node) {
+    for (int column : node.columns) {
+      ColumnData& data = *columns_[column];
+      if (data.pos >= data.entries) return Exhausted(data);
+      if (data.DefAt() >= data.max_def) ++data.value_pos;
+      ++data.pos;
+    }
+    return Ok();
+  }
+
+  Status Exhausted(const ColumnData& data) const {
+    return CorruptData("{}: column {} has fewer level entries or values than its rows need",
+                       where_, data.name);
+  }
+
+  std::vector<std::unique_ptr<ColumnData>>& columns_;
+  const std::string& where_;
+};
+
+const ReadNode* FindTopLevel(const std::vector<ReadNode>& nodes, const std::string& name,
+                             std::optional<int32_t> field_id) {
+  for (const ReadNode& node : nodes) {
+    if (field_id ? node.field.field_id == field_id : node.field.name == name) return &node;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+ParquetBatchReader::ParquetBatchReader(std::unique_ptr<FileReader> file, ReadOptions options)
+    : file_(std::move(file)), options_(std::move(options)) {}
+
+ParquetBatchReader::~ParquetBatchReader() = default;
+
+Result<std::unique_ptr<ParquetBatchReader>> ParquetBatchReader::Open(
+    std::unique_ptr<FileReader> file, ReadOptions options) {
+  if (options.batch_rows <= 0) {
+    return InvalidArgument("batch_rows must be positive, got {}", options.batch_rows);
+  }
+  auto reader = std::make_unique<ParquetBatchReader>(std::move(file), std::move(options));
+  FLOE_RETURN_IF_ERROR(reader->Init());
+  return reader;
+}
+
+Result<std::unique_ptr<ParquetBatchReader>> ParquetBatchReader::Open(
+    std::shared_ptr<io::InputFile> file, ReadOptions options) {
+  FLOE_ASSIGN_OR_RETURN(auto source, MakeInputFileSource(std::move(file)));
+  FLOE_ASSIGN_OR_RETURN(auto reader, FileReader::Open(std::move(source)));
+  return Open(std::move(reader), std::move(options));
+}
+
+Result<std::unique_ptr<ParquetBatchReader>> ParquetBatchReader::OpenPath(const std::string& path,
+                                                                         ReadOptions options) {
+  FLOE_ASSIGN_OR_RETURN(auto reader, FileReader::OpenPath(path));
+  return Open(std::move(reader), std::move(options));
+}
+
+Status ParquetBatchReader::Init() {
+  MappingOptions mapping;
+  mapping.int96_unit = options_.int96_unit;
+  auto mapped = MapSchema(file_->schema(), mapping);
+  if (!mapped) return std::unexpected(std::move(mapped.error().AddContext(file_->source().name())));
+  std::vector<Field> fields;
+  if (options_.select.empty()) {
+    for (ReadNode& node : *mapped) {
+      fields.push_back(node.field);
+      nodes_.push_back(std::make_unique<ReadNode>(std::move(node)));
+    }
+  } else {
+    for (const Field& wanted : options_.select) {
+      const ReadNode* node = FindTopLevel(*mapped, wanted.name, wanted.field_id);
+      if (node) {
+        fields.push_back(node->field);
+        nodes_.push_back(std::make_unique<ReadNode>(*node));
+      } else {
+        Field missing = wanted;
+        if (!missing.type) missing.type = DataType::Null();
+        missing.nullable = true;
+        fields.push_back(std::move(missing));
+        nodes_.push_back(nullptr);
+      }
+    }
+  }
+  std::vector<bool> needed(file_->schema().columns().size(), false);
+  for (const auto& node : nodes_) {
+    if (!node) continue;
+    for (int column : node->columns) needed[column] = true;
+  }
+  for (size_t i = 0; i < needed.size(); ++i) {
+    if (needed[i]) needed_columns_.push_back(static_cast<int>(i));
+  }
+  columns_.resize(needed.size());
+  schema_ = std::make_shared<BatchSchema>(std::move(fields));
+  return Ok();
+}
+
+namespace {
+
+// The row group's min and max of a column, as the predicate's literal kind.
+template <typename T>
+std::optional<T> DecodeStat(const std::string& bytes) {
+  if (bytes.size() != sizeof(T)) return std::nullopt;
+  T value;
+  std::memcpy(&value, bytes.data(), sizeof(T));
+  return value;
+}
+
+template <typename T>
+bool RangeMayMatch(ColumnPredicate::Op op, const T& min, const T& max, const T& v) {
+  using Op = ColumnPredicate::Op;
+  switch (op) {
+    case Op::kEq: return !(v < min) && !(max < v);
+    case Op::kLt: return min < v;
+    case Op::kLe: return !(v < min);
+    case Op::kGt: return v < max;
+    case Op::kGe: return !(max < v);
+    default: return true;
+  }
+}
+
+}  // namespace
+
+Result<bool> ParquetBatchReader::RowGroupMayMatch(size_t row_group) const {
+  const RowGroup& group = file_->metadata().row_groups[row_group];
+  for (const ColumnPredicate& predicate : options_.predicates) {
+    // Predicates refer to top-level primitive columns only.
+    int column = -1;
+    for (const ColumnDescriptor& descriptor : file_->schema().columns()) {
+      const SchemaNode& leaf = file_->schema().node(descriptor.node);
+      if (descriptor.path.size() != 1 || descriptor.max_repetition_level != 0) continue;
+      if (predicate.field_id ? leaf.field_id == predicate.field_id
+                             : descriptor.path[0] == predicate.column) {
+        column = leaf.column;
+        break;
+      }
+    }
+    if (column < 0) continue;
+    const ColumnChunk& chunk = group.columns[column];
+    if (!chunk.meta_data || !chunk.meta_data->statistics) continue;
+    const Statistics& stats = *chunk.meta_data->statistics;
+    using Op = ColumnPredicate::Op;
+    if (predicate.op == Op::kIsNull) {
+      if (stats.null_count == 0) return false;
+      continue;
+    }
+    if (predicate.op == Op::kNotNull) {
+      if (stats.null_count && *stats.null_count == group.num_rows) return false;
+      continue;
+    }
+    const ColumnDescriptor& descriptor = file_->schema().columns()[column];
+    const SchemaNode& leaf = file_->schema().node(descriptor.node);
+    const bool is_unsigned =
+        (leaf.logical_type && leaf.logical_type->kind == LogicalType::Kind::kInteger &&
+         !leaf.logical_type->is_signed) ||
+        leaf.converted_type == ConvertedType::kUint8 ||
+        leaf.converted_type == ConvertedType::kUint16 ||
+        leaf.converted_type == ConvertedType::kUint32 ||
+        leaf.converted_type == ConvertedType::kUint64;
+    const bool is_bytes = descriptor.physical_type == PhysicalType::kByteArray;
+    const bool is_decimal_bytes = is_bytes && (leaf.converted_type == ConvertedType::kDecimal ||
+                                               (leaf.logical_type && leaf.logical_type->kind ==
+                                                                         LogicalType::Kind::kDecimal));
+    if (is_unsigned || is_decimal_bytes) continue;
+    // The legacy min/max used signed byte order for byte arrays: trust them for numbers only.
+    const std::optional<std::string>& min =
+        stats.min_value ? stats.min_value : (is_bytes ? std::nullopt : stats.min);
+    const std::optional<std::string>& max =
+        stats.max_value ? stats.max_value : (is_bytes ? std::nullopt : stats.max);
+    if (!min || !max) continue;
+    bool may_match = true;
+    switch (descriptor.physical_type) {
+      case PhysicalType::kInt32:
+      case PhysicalType::kInt64: {
+        const auto* v = std::get_if<int64_t>(&predicate.value);
+        if (!v) break;
+        std::optional<int64_t> lo, hi;
+        if (descriptor.physical_type == PhysicalType::kInt32) {
+          lo = DecodeStat<int32_t>(*min);
+          hi = DecodeStat<int32_t>(*max);
+        } else {
+          lo = DecodeStat<int64_t>(*min);
+          hi = DecodeStat<int64_t>(*max);
+        }
+        if (lo && hi) may_match = RangeMayMatch<int64_t>(predicate.op, *lo, *hi, *v);
+        break;
+      }
+      case PhysicalType::kFloat:
+      case PhysicalType::kDouble: {
+        const auto* v = std::get_if<double>(&predicate.value);
+        if (!v || std::isnan(*v)) break;
+        std::optional<double> lo, hi;
+        if (descriptor.physical_type == PhysicalType::kFloat) {
+          lo = DecodeStat<float>(*min);
+          hi = DecodeStat<float>(*max);
+        } else {
+          lo = DecodeStat<double>(*min);
+          hi = DecodeStat<double>(*max);
+        }
+        if (lo && hi && !std::isnan(*lo) && !std::isnan(*hi)) {
+          may_match = RangeMayMatch<double>(predicate.op, *lo, *hi, *v);
+        }
+        break;
+      }
+      case PhysicalType::kByteArray: {
+        const auto* v = std::get_if<std::string>(&predicate.value);
+        if (v) may_match = RangeMayMatch<std::string>(predicate.op, *min, *max, *v);
+        break;
+      }
+      default:
+        break;
+    }
+    if (!may_match) return false;
+  }
+  return true;
+}
+
+Status ParquetBatchReader::LoadRowGroup(size_t row_group) {
+  const RowGroup& group = file_->metadata().row_groups[row_group];
+  if (group.num_rows < 0) {
+    return CorruptData("{}: row group {} has {} rows", file_->source().name(), row_group,
+                       group.num_rows);
+  }
+  // Conversions by column, from the mapped nodes.
+  std::vector<LeafConversion> conversions(columns_.size(), LeafConversion::kNull);
+  auto collect = [&](auto&& self, const ReadNode& node) -> void {
+    if (node.kind == ReadNode::Kind::kLeaf) conversions[node.column] = node.conversion;
+    for (const ReadNode& child : node.children) self(self, child);
+  };
+  for (const auto& node : nodes_) {
+    if (node) collect(collect, *node);
+  }
+  for (int column : needed_columns_) {
+    const ColumnDescriptor& descriptor = file_->schema().columns()[column];
+    auto data = std::make_unique<ColumnData>();
+    data->name = descriptor.dotted_path();
+    data->max_def = descriptor.max_definition_level;
+    data->max_rep = descriptor.max_repetition_level;
+    FLOE_RETURN_IF_ERROR(LoadColumn(*file_, row_group, column, conversions[column], *data));
+    if (data->max_rep == 0 && data->entries != static_cast<size_t>(group.num_rows)) {
+      return CorruptData("{}: row group {}: column {} has {} values for {} rows",
+                         file_->source().name(), row_group, data->name, data->entries,
+                         group.num_rows);
+    }
+    columns_[column] = std::move(data);
+  }
+  rows_left_in_group_ = group.num_rows;
+  current_row_group_ = row_group;
+  return Ok();
+}
+
+Result<std::optional<RecordBatch>> ParquetBatchReader::Next() {
+  const auto& groups = file_->metadata().row_groups;
+  while (rows_left_in_group_ == 0) {
+    for (auto& column : columns_) column.reset();
+    if (next_row_group_ >= groups.size()) return std::nullopt;
+    const size_t group = next_row_group_++;
+    FLOE_ASSIGN_OR_RETURN(bool may_match, RowGroupMayMatch(group));
+    if (!may_match) {
+      ++row_groups_skipped_;
+      continue;
+    }
+    FLOE_RETURN_IF_ERROR(LoadRowGroup(group));
+  }
+  const int64_t rows = std::min(rows_left_in_group_, options_.batch_rows);
+  const std::string where = fmt::format(
+      "{}: row group {}", std::filesystem::path(file_->source().name()).filename().string(),
+      current_row_group_);
+  Assembler assembler(columns_, where);
+  std::vector<Array> arrays;
+  for (int i = 0; i < schema_->num_fields(); ++i) {
+    const Field& field = schema_->field(i);
+    std::unique_ptr<ArrayBuilder> builder = MakeBuilder(field.type);
+    const ReadNode* node = nodes_[i].get();
+    if (node == nullptr) {
+      builder->AppendNulls(rows);
+    } else if (node->kind == ReadNode::Kind::kLeaf &&
+               columns_[node->column]->max_rep == 0) {
+      ColumnData& data = *columns_[node->column];
+      const size_t n = static_cast<size_t>(rows);
+      const int16_t* def = data.max_def > 0 ? data.def.data() + data.pos : nullptr;
+      size_t present = n;
+      if (def != nullptr) {
+        present = 0;
+        for (size_t k = 0; k < n; ++k) present += def[k] == data.max_def;
+      }
+      if (data.values->size() - data.value_pos < present) {
+        return CorruptData("{}: column {} has fewer values than its definition levels say", where,
+                           data.name);
+      }
+      data.values->AppendFlat(*builder, def, data.max_def, n, data.value_pos);
+      data.pos += n;
+    } else {
+      builder->Reserve(rows);
+      const ColumnData& first = *columns_[node->columns.empty() ? 0 : node->columns[0]];
+      for (int64_t row = 0; row < rows; ++row) {
+        if (!node->columns.empty() && first.pos < first.entries && first.RepAt() != 0) {
+          return CorruptData("{}: column {} continues a row at the start of row {}", where,
+                             first.name, row);
+        }
+        FLOE_RETURN_IF_ERROR(assembler.Read(*node, *builder));
+      }
+    }
+    auto array = builder->Finish();
+    if (!array) return std::unexpected(std::move(array.error().AddContext(where)));
+    arrays.push_back(std::move(*array));
+  }
+  rows_left_in_group_ -= rows;
+  auto batch = RecordBatch::Make(schema_, std::move(arrays), rows);
+  if (!batch) return std::unexpected(std::move(batch.error().AddContext(where)));
+  return std::optional<RecordBatch>(std::move(*batch));
+}
+
+Result<std::vector<RecordBatch>> ParquetBatchReader::ReadAll() {
+  std::vector<RecordBatch> batches;
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, Next());
+    if (!batch) return batches;
+    batches.push_back(std::move(*batch));
+  }
+}
+
+}  // namespace floe::parquet

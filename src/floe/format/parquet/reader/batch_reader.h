@@ -1,0 +1,102 @@
+#pragma once
+
+// Reads a Parquet file as floe RecordBatches. The file's schema is mapped to batch types (see
+// schema_mapping.h); records are assembled from definition and repetition levels into the batch
+// builders, flat columns through a typed fast path and nested ones (structs, lists, maps, legacy
+// list forms) recursively. Columns can be selected by field id or name (top-level fields; a
+// selected field the file lacks becomes an all-null column of the requested type), and row groups
+// whose statistics rule out a simple comparison are skipped.
+//
+// A row group's selected column chunks are decoded when the group is reached, so memory is bounded
+// by a row group's decoded size. Errors (kCorruptData, kUnsupported, kIO) name the file, and where
+// known the column and row group; encrypted files fail at Open with kUnsupported.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "floe/batch/data_type.h"
+#include "floe/batch/record_batch.h"
+#include "floe/util/error.h"
+
+namespace floe::io {
+class InputFile;
+}
+
+namespace floe::parquet {
+
+class FileReader;
+class RandomAccessSource;
+struct ReadNode;
+
+// A comparison of one top-level primitive column against a literal in the column's physical
+// representation (int64 for INT32/INT64, double for FLOAT/DOUBLE, bytes for BYTE_ARRAY), used only
+// to skip row groups whose min/max statistics prove that no row matches. Columns of other types,
+// unsigned integers, or without statistics never cause a skip.
+struct ColumnPredicate {
+  enum class Op : uint8_t { kEq, kLt, kLe, kGt, kGe, kIsNull, kNotNull };
+  std::string column;                // a top-level column name...
+  std::optional<int32_t> field_id;   // ...or its field id, which wins when set
+  Op op = Op::kEq;
+  std::variant<int64_t, double, std::string> value;
+};
+
+struct ReadOptions {
+  int64_t batch_rows = 64 * 1024;
+  // When non-empty, the fields to return in this order: each matched by field_id when set, else
+  // by name; the type is used for all-null columns when the file lacks the field (null type when
+  // unset).
+  std::vector<Field> select;
+  // All must possibly hold for a row group to be read.
+  std::vector<ColumnPredicate> predicates;
+  // Microseconds by default: nanoseconds cannot hold the years 1677 and 2262 and beyond that
+  // INT96 files do contain.
+  TimeUnit int96_unit = TimeUnit::kMicro;
+};
+
+class ParquetBatchReader {
+ public:
+  static Result<std::unique_ptr<ParquetBatchReader>> Open(std::unique_ptr<FileReader> file,
+                                                          ReadOptions options = {});
+  static Result<std::unique_ptr<ParquetBatchReader>> Open(std::shared_ptr<io::InputFile> file,
+                                                          ReadOptions options = {});
+  static Result<std::unique_ptr<ParquetBatchReader>> OpenPath(const std::string& path,
+                                                              ReadOptions options = {});
+  ~ParquetBatchReader();
+
+  const BatchSchemaPtr& schema() const { return schema_; }
+  const FileReader& file() const { return *file_; }
+  // Row groups skipped by the predicates so far.
+  int64_t row_groups_skipped() const { return row_groups_skipped_; }
+
+  // The next batch (at most batch_rows rows), or nullopt at the end.
+  Result<std::optional<RecordBatch>> Next();
+
+  // Reads every remaining batch.
+  Result<std::vector<RecordBatch>> ReadAll();
+
+  struct ColumnData;
+  ParquetBatchReader(std::unique_ptr<FileReader> file, ReadOptions options);
+
+ private:
+  Status Init();
+  Result<bool> RowGroupMayMatch(size_t row_group) const;
+  Status LoadRowGroup(size_t row_group);
+
+  std::unique_ptr<FileReader> file_;
+  ReadOptions options_;
+  BatchSchemaPtr schema_;
+  // One per output field; nullptr for missing (all-null) fields.
+  std::vector<std::unique_ptr<ReadNode>> nodes_;
+  std::vector<std::unique_ptr<ColumnData>> columns_;  // by column index; loaded ones only
+  std::vector<int> needed_columns_;
+  size_t next_row_group_ = 0;
+  int64_t rows_left_in_group_ = 0;
+  size_t current_row_group_ = 0;
+  int64_t row_groups_skipped_ = 0;
+};
+
+}  // namespace floe::parquet
