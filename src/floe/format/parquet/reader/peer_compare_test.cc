@@ -1,5 +1,5 @@
 // Reads every Parquet file of the shared test data and compares its rows with what DuckDB (an
-// independent reader, /work/shared/peers) returns for SELECT * FROM read_parquet(FILE). Both sides
+// independent reader, ../shared/peers) returns for SELECT * FROM read_parquet(FILE). Both sides
 // print JSON lines; values are compared in a normalized text form:
 // - numbers: integers up to 2^53 exactly, beyond it as doubles (the peer goes through JavaScript
 //   numbers); other numbers at float precision (DuckDB prints float32 values widened to double,
@@ -68,16 +68,19 @@ std::string NormalizeString(const std::string& s) {
     if (s.find_first_of(".eE") == std::string::npos && s.size() < 16) return s;  // < kExactLimit
     return NormalizeNumber(std::strtod(s.c_str(), nullptr));
   }
-  static const std::regex kDateTime(R"((\d{4,}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(\.\d*)?(Z|\+00:00)?)");
+  // Years beyond 9999 carry a sign; the peer pads them to six digits ("+052951"), floe does not.
+  static const std::regex kDateTime(
+      R"(([+-]?)0*(\d{4,}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(\.\d*)?(Z|\+00:00)?)");
   std::smatch m;
   if (std::regex_match(s, m, kDateTime)) {
     // The peer prints timestamps through JavaScript dates: milliseconds only.
-    std::string fraction = m[3].str().substr(0, 4);
+    std::string fraction = m[4].str().substr(0, 4);
     while (!fraction.empty() && (fraction.back() == '0' || fraction.back() == '.')) {
       fraction.pop_back();
     }
-    if (m[2].str() == "00:00:00" && fraction.empty()) return "\"" + m[1].str() + "\"";
-    return "\"" + m[1].str() + "T" + m[2].str() + fraction + "\"";
+    const std::string date = m[1].str() + m[2].str();
+    if (m[3].str() == "00:00:00" && fraction.empty()) return "\"" + date + "\"";
+    return "\"" + date + "T" + m[3].str() + fraction + "\"";
   }
   return "\"" + s + "\"";
 }
@@ -145,7 +148,7 @@ TEST(PeerCompare, ParquetTestingFilesReadLikeDuckDb) {
   }
   if (!fs::exists(DuckPath())) GTEST_SKIP() << "DuckDB peer not installed at " << DuckPath();
   RunDuck(testing::TestDataDir() / "parquet-testing/data/alltypes_plain.parquet", ok);
-  if (!ok) GTEST_SKIP() << "DuckDB peer does not run (run /work/shared/peers/setup)";
+  if (!ok) GTEST_SKIP() << "DuckDB peer does not run (run ../shared/peers/setup)";
 
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(testing::TestDataDir() / "parquet-testing/data")) {
