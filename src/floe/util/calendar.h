@@ -15,7 +15,11 @@ namespace floe {
 constexpr int64_t FloorDiv(int64_t a, int64_t b) {
   return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
-constexpr int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
+// Computed from the remainder, not as a - FloorDiv(a, b) * b, which overflows near INT64_MIN.
+constexpr int64_t FloorMod(int64_t a, int64_t b) {
+  const int64_t r = a % b;
+  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+}
 
 struct CivilDate {
   int64_t year;

@@ -41,6 +41,9 @@ TEST(CalendarTest, FloorDivisionForPreEpochValues) {
   EXPECT_EQ(FloorDiv(-1000, 1000), -1);
   EXPECT_EQ(FloorMod(-1000, 1000), 0);
   EXPECT_EQ(FloorDiv(7, 2), 3);
+  // The ends of the range, where a - FloorDiv(a, b) * b would overflow.
+  EXPECT_EQ(FloorMod(INT64_MIN, 86'400'000'000), 71'945'224'192);  // Python: -2**63 % 86400000000
+  EXPECT_EQ(FloorMod(INT64_MAX, 1'000), 807);
 }
 
 TEST(CalendarTest, TimestampsInEveryUnit) {

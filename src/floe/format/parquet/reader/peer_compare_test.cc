@@ -143,9 +143,6 @@ bool IsCorruptByName(const fs::path& p) {
 
 TEST(PeerCompare, ParquetTestingFilesReadLikeDuckDb) {
   bool ok = false;
-  if (std::getenv("FLOE_PEER_TESTS") == nullptr) {
-    GTEST_SKIP() << "set FLOE_PEER_TESTS=1 to compare with DuckDB (one peer run per file, minutes)";
-  }
   if (!fs::exists(DuckPath())) GTEST_SKIP() << "DuckDB peer not installed at " << DuckPath();
   RunDuck(testing::TestDataDir() / "parquet-testing/data/alltypes_plain.parquet", ok);
   if (!ok) GTEST_SKIP() << "DuckDB peer does not run (run ../shared/peers/setup)";
