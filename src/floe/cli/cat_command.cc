@@ -2,26 +2,17 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 #include "floe/cli/cat_parquet.h"
 #include "floe/cli/commands.h"
 #include "floe/format/avro/container.h"
 #include "floe/format/avro/datum_json.h"
+#include "floe/io/local_file_io.h"
 #include "floe/util/json.h"
 
 namespace floe::cli {
 namespace {
-
-Result<std::string> ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound("{}: cannot open the file", path);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return IOError("{}: read failed", path);
-  return bytes;
-}
 
 Status Cat(const std::string& path, bool schema_only, std::FILE* out) {
   if (path.ends_with(".parquet")) {
@@ -29,9 +20,11 @@ Status Cat(const std::string& path, bool schema_only, std::FILE* out) {
       return InvalidArgument("{}: --schema is for Avro files; try floe inspect parquet", path);
     return CatParquet(path, out);
   }
-  FLOE_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path));
+  // Errors start with the file, as every message of this command does.
+  Result<std::string> bytes = io::LocalFileIO().ReadFile(path);
+  if (!bytes) return std::unexpected(std::move(bytes.error().AddContext(path)));
   FLOE_ASSIGN_OR_RETURN(auto reader,
-                        avro::ContainerReader::Open(std::as_bytes(std::span(bytes)), path));
+                        avro::ContainerReader::Open(std::as_bytes(std::span(*bytes)), path));
   if (schema_only) {
     // The schema exactly as the writer stored it, every attribute kept, indented for reading.
     std::string_view raw = *reader->Metadata("avro.schema");

@@ -4,13 +4,12 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 #include "floe/cli/commands.h"
 #include "floe/format/avro/container.h"
 #include "floe/format/avro/datum_json.h"
+#include "floe/io/local_file_io.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/spec/literal.h"
 #include "floe/spec/schema.h"
@@ -22,14 +21,6 @@ namespace {
 
 using manifest::BoundMap;
 using manifest::CountMap;
-
-Result<std::string> ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound("{}: cannot open the file", path);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return IOError("{}: read failed", path);
-  return bytes;
-}
 
 void Print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
@@ -177,8 +168,10 @@ Status InspectList(const std::string& path, std::span<const std::byte> bytes,
 }
 
 Status Inspect(const std::string& path) {
-  FLOE_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path));
-  auto span = std::as_bytes(std::span(bytes));
+  // Errors start with the file, as every message of this command does.
+  Result<std::string> bytes = io::LocalFileIO().ReadFile(path);
+  if (!bytes) return std::unexpected(std::move(bytes.error().AddContext(path)));
+  auto span = std::as_bytes(std::span(*bytes));
   FLOE_ASSIGN_OR_RETURN(auto header, avro::ContainerReader::Open(span, path));
   FLOE_ASSIGN_OR_RETURN(auto kind, manifest::DetectKind(*header));
   if (kind == manifest::ManifestKind::kManifestList) return InspectList(path, span, *header);

@@ -35,7 +35,10 @@ void WriteOptionalBytes(Encoder& e, const std::optional<std::string>& v) {
   e.WriteBytes(*v);
 }
 
-void WriteCountMap(Encoder& e, const CountMap& map) {
+// An Iceberg int->long or int->binary map (an Avro array of key/value records) in an optional
+// union: null when empty.
+template <typename Map, typename WriteValue>
+void WriteIdMap(Encoder& e, const Map& map, WriteValue write_value) {
   if (map.empty()) {
     e.WriteLong(0);
     return;
@@ -44,23 +47,17 @@ void WriteCountMap(Encoder& e, const CountMap& map) {
   e.WriteLong(static_cast<int64_t>(map.size()));
   for (const auto& [id, v] : map) {
     e.WriteInt(id);
-    e.WriteLong(v);
+    write_value(v);
   }
   e.WriteLong(0);
 }
 
+void WriteCountMap(Encoder& e, const CountMap& map) {
+  WriteIdMap(e, map, [&](int64_t v) { e.WriteLong(v); });
+}
+
 void WriteBoundMap(Encoder& e, const BoundMap& map) {
-  if (map.empty()) {
-    e.WriteLong(0);
-    return;
-  }
-  e.WriteLong(1);
-  e.WriteLong(static_cast<int64_t>(map.size()));
-  for (const auto& [id, v] : map) {
-    e.WriteInt(id);
-    e.WriteBytes(v);
-  }
-  e.WriteLong(0);
+  WriteIdMap(e, map, [&](const std::string& v) { e.WriteBytes(v); });
 }
 
 template <typename T>
