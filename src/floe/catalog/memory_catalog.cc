@@ -140,7 +140,7 @@ Result<LoadedTable> MemoryCatalog::LoadTable(const TableIdentifier& ident) {
 Result<std::string> MemoryCatalog::WriteNewMetadata(const TableMetadata& metadata, int version) {
   std::string folder(metadata.property("write.metadata.path"));
   if (folder.empty()) folder = metadata.location() + "/metadata";
-  std::string location = fmt::format("{}/{:05d}-{}.metadata.json", folder, version, NewUuidV4());
+  std::string location = fmt::format("{}/{:05d}-{}.metadata.json", folder, version, RandomUuid());
   FLOE_RETURN_IF_ERROR(WriteTableMetadata(*io_, location, metadata, /*overwrite=*/false));
   return location;
 }

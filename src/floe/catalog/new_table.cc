@@ -84,7 +84,7 @@ Result<TableMetadataPtr> NewTableMetadata(const CreateTableRequest& request, std
   properties.erase("format-version");
 
   TableMetadataBuilder builder(version);
-  builder.SetTableUuid(NewUuidV4())
+  builder.SetTableUuid(RandomUuid())
       .SetLocation(std::move(location))
       .SetLastUpdatedMs(now_ms)
       .SetLastColumnId(last_column_id)
