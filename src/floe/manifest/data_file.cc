@@ -34,8 +34,9 @@ std::string_view EntryStatusName(EntryStatus status) {
 }
 
 bool HasFileFormat(const DataFile& file, std::string_view format) {
-  return std::equal(file.file_format.begin(), file.file_format.end(), format.begin(), format.end(),
-                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+  return std::equal(
+      file.file_format.begin(), file.file_format.end(), format.begin(), format.end(),
+      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
 }
 
 }  // namespace floe::manifest

@@ -54,7 +54,7 @@ void SplitTask(const FileScanTask& task, int64_t target_size, std::vector<FileSc
     }
     return;
   }
-  if (file.file_format != "parquet" && file.file_format != "orc") {
+  if (!manifest::HasFileFormat(file, "parquet") && !manifest::HasFileFormat(file, "orc")) {
     out.push_back(task);
     return;
   }
