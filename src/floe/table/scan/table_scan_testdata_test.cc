@@ -120,7 +120,7 @@ TEST(TestdataScanTest, EverySnapshotMatchesItsSummary) {
         EXPECT_TRUE(data_files.insert(task.data_file->file_path).second)
             << "planned twice: " << task.data_file->file_path;
         records += task.data_file->record_count;
-        EXPECT_EQ(task.data_file->file_path, loaded->mapping.Apply(task.recorded_path));
+        EXPECT_EQ(task.data_file->file_path, loaded->mapping.Apply(task.RecordedPath()));
         for (const auto& d : task.deletes) delete_files.insert(d->file_path);
       }
       if (auto n = SummaryLong(*snapshot, "total-data-files")) {
