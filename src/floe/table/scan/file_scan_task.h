@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "floe/expr/expression.h"
@@ -33,6 +34,10 @@ struct FileScanTask {
   // Rows must still satisfy this (always-true when the partition decides everything); bound to
   // the table schema.
   expr::ExprPtr residual;
+  // The path the table's metadata records for data_file. Position delete files name data files
+  // by this path; it differs from data_file->file_path only when the scan rewrote locations (see
+  // location_mapping.h), so readers match delete rows against this, not against file_path.
+  std::string recorded_path;
 
   bool whole_file() const { return start == 0 && length == data_file->file_size_in_bytes; }
 };
