@@ -45,7 +45,7 @@ Result<std::shared_ptr<const PositionDeleteLoader::PositionsByPath>> PositionDel
       const std::string_view path = paths.GetView(i);
       if (last == nullptr || path != last_path) {
         last_path.assign(path);
-        last = &(*positions)[mapping_.empty() ? last_path : mapping_.Apply(last_path)];
+        last = &(*positions)[last_path];
       }
       last->push_back(pos.Value<int64_t>(i));
     }

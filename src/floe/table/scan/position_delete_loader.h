@@ -6,8 +6,8 @@
 // content_size_in_bytes). A delete file that covers many data files is read once and kept by
 // path for the next data file of the same scan.
 //
-// Position delete rows name data files as they were written; with a location mapping they are
-// mapped before comparing with the (mapped) path of the data file. Errors name the delete file.
+// Position delete rows name data files by the paths the table's metadata records, so callers pass
+// the task's recorded path, not a location-mapped one. Errors name the delete file.
 
 #include <cstdint>
 #include <memory>
@@ -17,7 +17,6 @@
 
 #include "floe/io/file_io.h"
 #include "floe/manifest/data_file.h"
-#include "floe/table/scan/location_mapping.h"
 #include "floe/table/scan/position_delete_index.h"
 #include "floe/util/error.h"
 
@@ -25,10 +24,9 @@ namespace floe::table {
 
 class PositionDeleteLoader {
  public:
-  PositionDeleteLoader(std::shared_ptr<io::FileIO> io, LocationMapping mapping)
-      : io_(std::move(io)), mapping_(std::move(mapping)) {}
+  explicit PositionDeleteLoader(std::shared_ptr<io::FileIO> io) : io_(std::move(io)) {}
 
-  // Adds the positions delete_file holds for the data file at data_path to index.
+  // Adds the positions delete_file holds for the data file recorded as data_path to index.
   Status AddTo(const manifest::DataFile& delete_file, const std::string& data_path,
                PositionDeleteIndex& index);
 
@@ -40,7 +38,6 @@ class PositionDeleteLoader {
   Result<std::shared_ptr<const PositionsByPath>> Load(const manifest::DataFile& delete_file);
 
   std::shared_ptr<io::FileIO> io_;
-  LocationMapping mapping_;
   std::unordered_map<std::string, std::shared_ptr<const PositionsByPath>> files_;
 };
 

@@ -38,7 +38,9 @@ class TaskReader::Stream final : public TaskBatchStream {
     index_ = PositionDeleteIndex(file.record_count);
     for (const DataFilePtr& d : task_.deletes) {
       if (d->content == manifest::FileContent::kPositionDeletes) {
-        FLOE_RETURN_IF_ERROR(owner_.positions_.AddTo(*d, file.file_path, index_));
+        const std::string& recorded =
+            task_.recorded_path.empty() ? file.file_path : task_.recorded_path;
+        FLOE_RETURN_IF_ERROR(owner_.positions_.AddTo(*d, recorded, index_));
       } else if (d->content == manifest::FileContent::kEqualityDeletes) {
         FLOE_ASSIGN_OR_RETURN(auto set, owner_.EqualityDeletes(*d));
         if (set->size() == 0) continue;
@@ -130,7 +132,7 @@ TaskReader::TaskReader(std::shared_ptr<io::FileIO> io, SchemaPtr table_schema, S
       table_schema_(std::move(table_schema)),
       projected_(std::move(projected)),
       options_(std::move(options)),
-      positions_(io, options_.location_mapping) {
+      positions_(io) {
   auto fields = ToBatchFields(*projected_);
   output_schema_ =
       std::make_shared<BatchSchema>(fields ? std::move(*fields) : std::vector<Field>{});

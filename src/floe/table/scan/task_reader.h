@@ -27,7 +27,6 @@
 #include "floe/table/scan/data_file_reader.h"
 #include "floe/table/scan/equality_delete_filter.h"
 #include "floe/table/scan/file_scan_task.h"
-#include "floe/table/scan/location_mapping.h"
 #include "floe/table/scan/name_mapping.h"
 #include "floe/table/scan/position_delete_loader.h"
 #include "floe/util/error.h"
@@ -39,9 +38,6 @@ struct TaskReadOptions {
   // Ids for data files written without field ids (table property schema.name-mapping.default);
   // without one such files are matched by the schema's column names.
   std::optional<NameMapping> name_mapping;
-  // The mapping the scan planned with: position delete rows name data files by their recorded
-  // paths.
-  LocationMapping location_mapping;
 };
 
 // The batches of one task, one at a time.
