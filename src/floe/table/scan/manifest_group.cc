@@ -1,0 +1,299 @@
+#include "floe/table/scan/manifest_group.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <utility>
+
+#include "floe/expr/evaluator.h"
+#include "floe/expr/manifest_evaluator.h"
+#include "floe/expr/metrics_evaluator.h"
+#include "floe/expr/residual_evaluator.h"
+#include "floe/io/file_io.h"
+#include "floe/manifest/manifest_reader.h"
+#include "floe/spec/partition_spec.h"
+#include "floe/table/scan/delete_file_index.h"
+#include "floe/util/thread_pool.h"
+
+namespace floe::table {
+namespace {
+
+using manifest::DataFile;
+using manifest::EntryStatus;
+using manifest::FileContent;
+using manifest::ManifestContent;
+using manifest::ManifestEntry;
+using manifest::ManifestFile;
+
+template <typename T>
+Result<T> WithContext(Result<T> result, const std::string& context) {
+  if (!result) result.error().AddContext(context);
+  return result;
+}
+
+// What planning needs per partition spec, built once before the parallel part.
+struct SpecPlan {
+  PartitionSpecPtr spec;
+  std::optional<expr::ManifestEvaluator> manifest_evaluator;  // when filtering
+  std::optional<expr::ResidualEvaluator> residuals;           // when filtering
+  std::vector<int32_t> partition_ids;                         // partition field id per position
+};
+
+void CollectFieldIds(const expr::Expression& e, std::vector<int32_t>& ids) {
+  if (e.is_predicate()) {
+    if (std::find(ids.begin(), ids.end(), e.field_id()) == ids.end()) ids.push_back(e.field_id());
+    return;
+  }
+  if (e.left()) CollectFieldIds(*e.left(), ids);
+  if (e.right()) CollectFieldIds(*e.right(), ids);
+}
+
+class Planner {
+ public:
+  explicit Planner(const ManifestGroupOptions& options) : options_(options) {
+    filtering_ = options.filter && options.filter->op() != expr::Op::kTrue;
+    if (filtering_) {
+      CollectFieldIds(*options.filter, metric_ids_);
+      metrics_.emplace(options.filter);
+    }
+  }
+
+  Status Run(const std::vector<ManifestFile>& manifests,
+             const std::function<Status(FileScanTask)>& sink) {
+    if (options_.filter && options_.filter->op() == expr::Op::kFalse) return Ok();
+    std::vector<const ManifestFile*> data;
+    std::vector<const ManifestFile*> deletes;
+    for (const ManifestFile& m : manifests) {
+      FLOE_RETURN_IF_ERROR(PrepareSpec(m.partition_spec_id, m.manifest_path));
+      if (options_.added_by && !options_.added_by->contains(m.added_snapshot_id)) continue;
+      FLOE_ASSIGN_OR_RETURN(bool keep, KeepManifest(m));
+      if (!keep) continue;
+      (m.content == ManifestContent::kData ? data : deletes).push_back(&m);
+    }
+    if (!options_.added_by) FLOE_RETURN_IF_ERROR(IndexDeletes(deletes));
+
+    // Windows of manifests bound the tasks held at once while keeping every worker busy; each
+    // window's results go to the sink in manifest order.
+    size_t workers = options_.pool ? options_.pool->workers() + 1 : 1;
+    size_t window = std::max<size_t>(16, 4 * workers);
+    for (size_t begin = 0; begin < data.size(); begin += window) {
+      size_t n = std::min(window, data.size() - begin);
+      std::vector<Result<std::vector<FileScanTask>>> results(n);
+      ForEach(n, [&](size_t i) { results[i] = PlanDataManifest(*data[begin + i]); });
+      for (auto& result : results) {
+        if (!result) return std::unexpected(std::move(result).error());
+        for (FileScanTask& task : *result) FLOE_RETURN_IF_ERROR(sink(std::move(task)));
+      }
+    }
+    return Ok();
+  }
+
+ private:
+  void ForEach(size_t n, const std::function<void(size_t)>& body) {
+    if (options_.pool) {
+      options_.pool->ParallelFor(n, body);
+    } else {
+      for (size_t i = 0; i < n; ++i) body(i);
+    }
+  }
+
+  Status PrepareSpec(int32_t spec_id, const std::string& manifest_path) {
+    if (specs_.contains(spec_id)) return Ok();
+    PartitionSpecPtr spec = options_.metadata->SpecById(spec_id);
+    if (!spec) {
+      return CorruptData("manifest {} names partition spec {}, which the table does not have",
+                         manifest_path, spec_id);
+    }
+    SpecPlan plan;
+    plan.spec = spec;
+    for (const PartitionField& field : spec->fields()) plan.partition_ids.push_back(field.field_id);
+    if (filtering_) {
+      FLOE_ASSIGN_OR_RETURN(
+          auto evaluator,
+          WithContext(expr::ManifestEvaluator::Make(options_.filter, *options_.schema, *spec),
+                      fmt::format("partition spec {}", spec_id)));
+      plan.manifest_evaluator.emplace(std::move(evaluator));
+      plan.residuals.emplace(expr::ResidualEvaluator::Make(options_.filter, *spec));
+    }
+    specs_.emplace(spec_id, std::move(plan));
+    return Ok();
+  }
+
+  Result<bool> KeepManifest(const ManifestFile& m) const {
+    if (m.added_files_count && m.existing_files_count && *m.added_files_count == 0 &&
+        *m.existing_files_count == 0) {
+      return false;
+    }
+    const SpecPlan& plan = specs_.at(m.partition_spec_id);
+    if (!plan.manifest_evaluator || !m.partitions) return true;
+    std::vector<expr::PartitionFieldSummary> summaries;
+    summaries.reserve(m.partitions->size());
+    for (const manifest::FieldSummary& s : *m.partitions) {
+      summaries.push_back({s.contains_null, s.contains_nan, s.lower_bound, s.upper_bound});
+    }
+    return WithContext(plan.manifest_evaluator->MightMatch(summaries),
+                       "pruning manifest " + m.manifest_path);
+  }
+
+  // Whether the entry's partition may hold matching rows.
+  Result<bool> PartitionMatches(const SpecPlan& plan, const DataFile& file) const {
+    if (!plan.manifest_evaluator) return true;
+    if (file.partition.size() != plan.partition_ids.size()) {
+      return CorruptData("{} has {} partition values, but its spec {} has {} fields",
+                         file.file_path, file.partition.size(), plan.spec->spec_id(),
+                         plan.partition_ids.size());
+    }
+    const auto& ids = plan.partition_ids;
+    return expr::Evaluate(*plan.manifest_evaluator->partition_filter(),
+                          [&](int32_t id) -> const Literal* {
+                            for (size_t i = 0; i < ids.size(); ++i) {
+                              if (ids[i] == id) return &file.partition[i];
+                            }
+                            return nullptr;
+                          });
+  }
+
+  Result<bool> MetricsMatch(const DataFile& file) const {
+    if (!metrics_) return true;
+    expr::DataFileMetrics m;
+    m.record_count = file.record_count;
+    // Only the columns the filter reads: building every column's maps would cost more than the
+    // evaluation itself.
+    for (int32_t id : metric_ids_) {
+      if (auto* v = manifest::Find(file.value_counts, id)) m.value_counts.emplace(id, *v);
+      if (auto* v = manifest::Find(file.null_value_counts, id)) m.null_value_counts.emplace(id, *v);
+      if (auto* v = manifest::Find(file.nan_value_counts, id)) m.nan_value_counts.emplace(id, *v);
+      if (auto* v = manifest::Find(file.lower_bounds, id)) m.lower_bounds.emplace(id, *v);
+      if (auto* v = manifest::Find(file.upper_bounds, id)) m.upper_bounds.emplace(id, *v);
+    }
+    return WithContext(metrics_->MightMatch(m), "metrics of " + file.file_path);
+  }
+
+  bool Live(const ManifestEntry& entry) const {
+    if (entry.status == EntryStatus::kDeleted) return false;
+    if (!options_.added_by) return true;
+    return entry.status == EntryStatus::kAdded && entry.snapshot_id &&
+           options_.added_by->contains(*entry.snapshot_id);
+  }
+
+  DataFilePtr Planned(DataFile&& file, int32_t spec_id) const {
+    file.spec_id = spec_id;
+    if (!options_.mapping.empty()) file.file_path = options_.mapping.Apply(file.file_path);
+    return std::make_shared<const DataFile>(std::move(file));
+  }
+
+  Result<std::unique_ptr<manifest::ManifestReader>> Open(const ManifestFile& m) const {
+    FLOE_ASSIGN_OR_RETURN(auto input, options_.io->NewInputFile(m.manifest_path));
+    return manifest::ManifestReader::Open(*input, &m);
+  }
+
+  Status IndexDeletes(const std::vector<const ManifestFile*>& manifests) {
+    std::vector<Result<std::vector<DeleteFileIndex::Entry>>> results(manifests.size());
+    ForEach(manifests.size(), [&](size_t i) {
+      results[i] = WithContext(ReadDeleteManifest(*manifests[i]),
+                               "reading delete manifest " + manifests[i]->manifest_path);
+    });
+    for (auto& result : results) {
+      if (!result) return std::unexpected(std::move(result).error());
+      for (auto& entry : *result) deletes_.Add(std::move(entry));
+    }
+    deletes_.Build();
+    return Ok();
+  }
+
+  Result<std::vector<DeleteFileIndex::Entry>> ReadDeleteManifest(const ManifestFile& m) const {
+    const SpecPlan& plan = specs_.at(m.partition_spec_id);
+    FLOE_ASSIGN_OR_RETURN(auto reader, Open(m));
+    std::vector<DeleteFileIndex::Entry> out;
+    ManifestEntry entry;
+    for (;;) {
+      FLOE_ASSIGN_OR_RETURN(bool more, reader->Next(entry));
+      if (!more) break;
+      if (!Live(entry) || entry.data_file.content == FileContent::kData) continue;
+      FLOE_ASSIGN_OR_RETURN(bool partition_ok, PartitionMatches(plan, entry.data_file));
+      if (!partition_ok) continue;
+      // Equality deletes carry metrics of the rows they delete, so the filter prunes them as it
+      // prunes data files; position deletes' metrics describe positions, not rows.
+      if (entry.data_file.content == FileContent::kEqualityDeletes) {
+        FLOE_ASSIGN_OR_RETURN(bool metrics_ok, MetricsMatch(entry.data_file));
+        if (!metrics_ok) continue;
+      }
+      DeleteFileIndex::Entry e;
+      FLOE_ASSIGN_OR_RETURN(e.partition_key,
+                            PartitionKey(m.partition_spec_id, entry.data_file.partition));
+      e.data_sequence_number = entry.sequence_number.value_or(0);
+      e.global =
+          entry.data_file.content == FileContent::kEqualityDeletes && plan.spec->is_unpartitioned();
+      e.file = Planned(std::move(entry.data_file), m.partition_spec_id);
+      out.push_back(std::move(e));
+    }
+    return out;
+  }
+
+  Result<std::vector<FileScanTask>> PlanDataManifest(const ManifestFile& m) const {
+    return WithContext(PlanDataManifestImpl(m), "planning manifest " + m.manifest_path);
+  }
+
+  Result<std::vector<FileScanTask>> PlanDataManifestImpl(const ManifestFile& m) const {
+    const SpecPlan& plan = specs_.at(m.partition_spec_id);
+    FLOE_ASSIGN_OR_RETURN(auto reader, Open(m));
+    std::vector<FileScanTask> out;
+    ManifestEntry entry;
+    std::optional<std::vector<Literal>> last_partition;
+    expr::ExprPtr last_residual = expr::True();
+    for (;;) {
+      FLOE_ASSIGN_OR_RETURN(bool more, reader->Next(entry));
+      if (!more) break;
+      if (!Live(entry) || entry.data_file.content != FileContent::kData) continue;
+      FLOE_ASSIGN_OR_RETURN(bool partition_ok, PartitionMatches(plan, entry.data_file));
+      if (!partition_ok) continue;
+      FLOE_ASSIGN_OR_RETURN(bool metrics_ok, MetricsMatch(entry.data_file));
+      if (!metrics_ok) continue;
+
+      FileScanTask task;
+      task.data_sequence_number = entry.sequence_number.value_or(0);
+      task.spec = plan.spec;
+      if (plan.residuals) {
+        // Files of one manifest often share a partition: reuse its residual.
+        if (!last_partition || *last_partition != entry.data_file.partition) {
+          FLOE_ASSIGN_OR_RETURN(last_residual,
+                                plan.residuals->ResidualFor(entry.data_file.partition));
+          last_partition = entry.data_file.partition;
+        }
+        task.residual = last_residual;
+      } else {
+        task.residual = expr::True();
+      }
+      if (!deletes_.empty()) {
+        FLOE_ASSIGN_OR_RETURN(std::string key,
+                              PartitionKey(m.partition_spec_id, entry.data_file.partition));
+        task.deletes =
+            deletes_.ForDataFile(entry.data_file.file_path, task.data_sequence_number, key);
+      }
+      task.recorded_path = entry.data_file.file_path;
+      task.data_file = Planned(std::move(entry.data_file), m.partition_spec_id);
+      task.start = 0;
+      task.length = task.data_file->file_size_in_bytes;
+      out.push_back(std::move(task));
+    }
+    return out;
+  }
+
+  const ManifestGroupOptions& options_;
+  bool filtering_ = false;
+  std::vector<int32_t> metric_ids_;
+  std::optional<expr::InclusiveMetricsEvaluator> metrics_;
+  std::map<int32_t, SpecPlan> specs_;
+  DeleteFileIndex deletes_;
+};
+
+}  // namespace
+
+Status PlanManifestGroup(const ManifestGroupOptions& options,
+                         const std::vector<manifest::ManifestFile>& manifests,
+                         const std::function<Status(FileScanTask)>& sink) {
+  Planner planner(options);
+  return planner.Run(manifests, sink);
+}
+
+}  // namespace floe::table
