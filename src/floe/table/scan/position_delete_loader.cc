@@ -25,6 +25,15 @@ bool IsPuffin(std::string_view format) {
                                           [](char a, char b) { return std::tolower(a) == b; });
 }
 
+// The path without "scheme://authority": writers on HDFS record a data file both ways (Impala's
+// manifests say /warehouse/..., its delete rows hdfs://host:port/warehouse/...).
+std::string_view WithoutAuthority(std::string_view path) {
+  const size_t scheme = path.find("://");
+  if (scheme == std::string_view::npos) return path;
+  const size_t slash = path.find('/', scheme + 3);
+  return slash == std::string_view::npos ? path : path.substr(slash);
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const PositionDeleteLoader::PositionsByPath>> PositionDeleteLoader::Load(
@@ -50,6 +59,14 @@ Result<std::shared_ptr<const PositionDeleteLoader::PositionsByPath>> PositionDel
       last->push_back(pos.Value<int64_t>(i));
     }
   }
+  std::vector<std::pair<std::string, std::vector<int64_t>>> aliases;
+  for (const auto& [path, list] : *positions) {
+    const std::string_view bare = WithoutAuthority(path);
+    if (bare.size() != path.size() && !positions->contains(std::string(bare))) {
+      aliases.emplace_back(std::string(bare), list);
+    }
+  }
+  for (auto& [path, list] : aliases) positions->emplace(std::move(path), std::move(list));
   files_.emplace(delete_file.file_path, positions);
   return positions;
 }
@@ -66,7 +83,9 @@ Status PositionDeleteLoader::AddTo(const manifest::DataFile& delete_file,
                               *delete_file.content_size_in_bytes, index);
   }
   FLOE_ASSIGN_OR_RETURN(auto positions, Load(delete_file));
-  if (auto it = positions->find(data_path); it != positions->end()) {
+  auto it = positions->find(data_path);
+  if (it == positions->end()) it = positions->find(std::string(WithoutAuthority(data_path)));
+  if (it != positions->end()) {
     for (int64_t p : it->second) index.Add(p);
   }
   return Ok();

@@ -7,7 +7,9 @@
 // path for the next data file of the same scan.
 //
 // Position delete rows name data files by the paths the table's metadata records, so callers pass
-// the task's recorded path, not a location-mapped one. Errors name the delete file.
+// the task's recorded path, not a location-mapped one. A path recorded as hdfs://host:port/p also
+// matches /p (HDFS writers such as Impala use both forms for one file). Errors name the delete
+// file.
 
 #include <cstdint>
 #include <memory>
