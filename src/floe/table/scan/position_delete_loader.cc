@@ -15,8 +15,8 @@ constexpr int32_t kPosId = 2147483545;
 
 const SchemaPtr& PositionDeleteSchema() {
   static const SchemaPtr schema = std::make_shared<const Schema>(
-      std::vector<NestedField>{types::Required(kFilePathId, "file_path", types::String()),
-                               types::Required(kPosId, "pos", types::Long())});
+      std::vector<NestedField>{types::Optional(kFilePathId, "file_path", types::String()),
+                               types::Optional(kPosId, "pos", types::Long())});
   return schema;
 }
 
@@ -51,6 +51,8 @@ Result<std::shared_ptr<const PositionDeleteLoader::PositionsByPath>> PositionDel
     const Array& paths = batch->batch.column(0);
     const Array& pos = batch->batch.column(1);
     for (int64_t i = 0; i < batch->batch.num_rows(); ++i) {
+      // The spec makes both required; rows that break it delete nothing.
+      if (paths.IsNull(i) || pos.IsNull(i)) continue;
       const std::string_view path = paths.GetView(i);
       if (last == nullptr || path != last_path) {
         last_path.assign(path);
