@@ -7,6 +7,7 @@
 #include "floe/format/parquet/reader/batch_reader.h"
 #include "floe/format/parquet/reader/input_file_source.h"
 #include "floe/format/parquet/reader/schema_mapping.h"
+#include "floe/manifest/avro_data_file.h"
 #include "floe/table/scan/batch_types.h"
 #include "floe/table/scan/schema_projection.h"
 
@@ -46,7 +47,44 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(io::FileIO& io,
     if (!opened) return std::unexpected(std::move(opened.error().AddContext(location)));
     return reader;
   }
+  if (kind == "avro") {
+    auto opened = reader->OpenAvro(io);
+    if (!opened) return std::unexpected(std::move(opened.error().AddContext(location)));
+    return reader;
+  }
   return Unsupported("{}: reading {} data files is not supported", location, format);
+}
+
+Status DataFileReader::OpenAvro(io::FileIO& io) {
+  FLOE_ASSIGN_OR_RETURN(avro_file_, io.NewInputFile(location_));
+  FLOE_ASSIGN_OR_RETURN(avro_, manifest::AvroDataReader::Open(*avro_file_, read_schema_));
+  // Avro files are read whole, by the split that starts at byte 0; other splits read nothing.
+  avro_done_ = options_.byte_range && options_.byte_range->first != 0;
+  return Ok();
+}
+
+Result<std::optional<DataFileReader::Batch>> DataFileReader::NextAvro() {
+  if (avro_done_) return std::nullopt;
+  auto next = avro_->Next();
+  if (!next) return std::unexpected(std::move(next.error().AddContext(location_)));
+  if (!*next) return std::nullopt;
+  const RecordBatch& raw = **next;
+  const int64_t first = avro_position_;
+  avro_position_ += raw.num_rows();
+  if (raw.schema()->Equals(*schema_)) return Batch{raw, first};
+  // The Avro reader's batch types are its own; bring them to this reader's by field id.
+  std::vector<Array> columns;
+  const auto fields = read_schema_->fields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const int index = raw.schema()->FindFieldIndexById(fields[i].id);
+    Result<Array> column = index >= 0 ? ProjectArray(raw.column(index), raw.field(index), fields[i])
+                                      : MissingArray(fields[i], raw.num_rows());
+    if (!column) return std::unexpected(std::move(column.error().AddContext(location_)));
+    columns.push_back(std::move(*column));
+  }
+  auto batch = RecordBatch::Make(schema_, std::move(columns), raw.num_rows());
+  if (!batch) return std::unexpected(std::move(batch.error().AddContext(location_)));
+  return Batch{std::move(*batch), first};
 }
 
 Status DataFileReader::OpenParquet(io::FileIO& io) {
@@ -101,6 +139,7 @@ Status DataFileReader::OpenParquet(io::FileIO& io) {
 }
 
 Result<std::optional<DataFileReader::Batch>> DataFileReader::Next() {
+  if (avro_) return NextAvro();
   auto next = parquet_->Next();
   if (!next) return std::unexpected(std::move(next.error().AddContext(location_)));
   if (!*next) return std::nullopt;

@@ -5,8 +5,8 @@
 // name mapping), and schema_projection.h turns what the file holds into the schema's types. Each
 // batch comes with the file position of its first row, which position deletes refer to.
 //
-// Errors name the file: kUnsupported for formats floe cannot read (ORC, and Avro data files until
-// that reader lands), the format reader's errors, and projection errors.
+// Errors name the file: kUnsupported for formats floe cannot read (ORC), the format reader's
+// errors, and projection errors.
 
 #include <cstdint>
 #include <memory>
@@ -26,6 +26,9 @@
 
 namespace floe::parquet {
 class ParquetBatchReader;
+}
+namespace floe::manifest {
+class AvroDataReader;
 }
 
 namespace floe::table {
@@ -60,12 +63,18 @@ class DataFileReader {
 
  private:
   Status OpenParquet(io::FileIO& io);
+  Status OpenAvro(io::FileIO& io);
+  Result<std::optional<Batch>> NextAvro();
 
   std::string location_;
   SchemaPtr read_schema_;
   DataFileReadOptions options_;
   BatchSchemaPtr schema_;
   std::unique_ptr<parquet::ParquetBatchReader> parquet_;
+  std::unique_ptr<io::InputFile> avro_file_;
+  std::unique_ptr<manifest::AvroDataReader> avro_;
+  int64_t avro_position_ = 0;
+  bool avro_done_ = false;
   // Per read-schema field: the file's field (ids filled in), or nullopt when the file lacks it.
   std::vector<std::optional<Field>> sources_;
   // Per read-schema field: its column in the format reader's batches, or -1.

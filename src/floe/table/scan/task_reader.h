@@ -11,7 +11,7 @@
 //
 // Delete files shared by several data files (partition-scoped position deletes, equality
 // deletes) are read once per combined task. A TaskReader is not thread-safe: use one per thread.
-// Errors name the data or delete file: unsupported formats (ORC; Avro until its reader lands),
+// Errors name the data or delete file: unsupported formats (ORC),
 // corrupt files, columns the file holds in a type the table cannot read them as.
 
 #include <cstdint>

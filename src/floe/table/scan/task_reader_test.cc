@@ -6,6 +6,7 @@
 #include "floe/expr/expression.h"
 #include "floe/format/parquet/writer/parquet_writer.h"
 #include "floe/io/local_file_io.h"
+#include "floe/manifest/avro_data_file.h"
 #include "floe/testing/testing.h"
 
 namespace floe::table {
@@ -188,6 +189,38 @@ TEST_F(TaskReaderTest, IdentityPartitionValueFillsMissingColumn) {
   task.spec = *spec;
   EXPECT_EQ(ReadRows(task, Evolved()->Project({1, 5})),
             (std::vector<std::string>{R"({"id":1,"note":"eu"})", R"({"id":2,"note":"eu"})"}));
+}
+
+// An Avro data file written with the table's first schema reads through the evolved one, with a
+// position delete (Parquet) on it.
+TEST_F(TaskReaderTest, AvroDataFileWithPositionDeletes) {
+  auto old_schema = std::make_shared<const Schema>(std::vector<NestedField>{
+      types::Required(1, "id", types::Int()), types::Optional(2, "name", types::String())});
+  auto fields = std::make_shared<BatchSchema>(std::vector<Field>{
+      Field{"id", DataType::Int32(), false, 1}, Field{"name", DataType::String(), true, 2}});
+  std::vector<Value> ids{1, 2, 3}, names{"a", Value(), "c"};
+  FLOE_ASSERT_OK_AND_ASSIGN(Array id_array, MakeArray(DataType::Int32(), ids));
+  FLOE_ASSERT_OK_AND_ASSIGN(Array name_array, MakeArray(DataType::String(), names));
+  FLOE_ASSERT_OK_AND_ASSIGN(RecordBatch batch, RecordBatch::Make(fields, {id_array, name_array}));
+  const std::string path = (dir_.path() / "data.avro").string();
+  FLOE_ASSERT_OK_AND_ASSIGN(auto out, io_->NewOutputFile(path));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto writer, manifest::AvroDataWriter::Open(*out, old_schema));
+  FLOE_ASSERT_OK(writer->Write(batch));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto metrics, writer->Close());
+  auto data = std::make_shared<manifest::DataFile>();
+  data->file_path = path;
+  data->file_format = "AVRO";
+  data->record_count = metrics.record_count;
+  data->file_size_in_bytes = metrics.file_size_in_bytes;
+  DataFilePtr deletes = Write("avro-pos.parquet",
+                              {Field{"file_path", DataType::String(), false, kFilePathId},
+                               Field{"pos", DataType::Int64(), false, kPosId}},
+                              {{path}, {int64_t{0}}}, manifest::FileContent::kPositionDeletes);
+  FileScanTask task = Task(data);
+  task.deletes = {deletes};
+  EXPECT_EQ(ReadRows(task), (std::vector<std::string>{
+                                R"({"id":2,"full_name":null,"score":null,"level":7,"note":null})",
+                                R"({"id":3,"full_name":"c","score":null,"level":7,"note":null})"}));
 }
 
 TEST_F(TaskReaderTest, UnsupportedFormatIsAClearError) {
