@@ -113,6 +113,7 @@ Result<Array> FilterArray(const Array& array, std::span<const uint8_t> keep) {
     for (int64_t i = 0; i < n; ++i) {
       if (!keep[i]) continue;
       const std::string_view v = array.GetView(i);
+      if (v.empty()) continue;
       std::memcpy(out, v.data(), v.size());
       out += v.size();
     }
