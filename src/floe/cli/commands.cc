@@ -4,6 +4,7 @@
 
 #include "floe/cli/cat_command.h"
 #include "floe/cli/inspect_manifest.h"
+#include "floe/cli/scan_command.h"
 
 namespace floe::cli {
 
@@ -17,6 +18,9 @@ void AddCommands(CLI::App& app, int& exit_code) {
   AddInspectManifest(*inspect, exit_code);
   AddInspectParquet(*inspect, exit_code);
   AddConvertCommand(app, exit_code);
+  // Tables: scan and inspect.
+  AddScanCommand(app, exit_code);
+  AddInspectTable(*inspect, exit_code);
 }
 
 }  // namespace floe::cli

@@ -14,6 +14,12 @@ std::optional<size_t> OnlyNonNullBranch(const Node& node) {
   return std::nullopt;
 }
 
+// Avro's timestamp types are instants; Iceberg marks its local date-times "adjust-to-utc": false.
+bool IsInstant(const Node& node) {
+  const Json* utc = node.Attribute("adjust-to-utc");
+  return utc == nullptr || !utc->is_bool() || utc->as_bool();
+}
+
 Result<DataTypePtr> TypeOf(const Node& node, bool* nullable, int depth) {
   if (depth > kMaxNesting) return Unsupported("schema nested deeper than {} levels", kMaxNesting);
   if (nullable != nullptr) *nullable = false;
@@ -31,9 +37,9 @@ Result<DataTypePtr> TypeOf(const Node& node, bool* nullable, int depth) {
         case LogicalType::kTimeMicros:
           return DataType::Time64(TimeUnit::kMicro);
         case LogicalType::kTimestampMicros:
-          return DataType::Timestamp(TimeUnit::kMicro, true);
+          return DataType::Timestamp(TimeUnit::kMicro, IsInstant(node));
         case LogicalType::kTimestampNanos:
-          return DataType::Timestamp(TimeUnit::kNano, true);
+          return DataType::Timestamp(TimeUnit::kNano, IsInstant(node));
         case LogicalType::kLocalTimestampMicros:
           return DataType::Timestamp(TimeUnit::kMicro, false);
         case LogicalType::kLocalTimestampNanos:
@@ -57,6 +63,16 @@ Result<DataTypePtr> TypeOf(const Node& node, bool* nullable, int depth) {
     case Type::kEnum:
       return DataType::String();
     case Type::kArray: {
+      if (node.IsKeyValueArray()) {
+        bool key_nullable = false;
+        bool value_nullable = false;
+        FLOE_ASSIGN_OR_RETURN(DataTypePtr key,
+                              TypeOf(*node.items->fields[0].type, &key_nullable, depth + 1));
+        if (key_nullable) return Unsupported("map keys cannot be null");
+        FLOE_ASSIGN_OR_RETURN(DataTypePtr value,
+                              TypeOf(*node.items->fields[1].type, &value_nullable, depth + 1));
+        return DataType::Map(std::move(key), std::move(value), value_nullable);
+      }
       bool item_nullable = false;
       FLOE_ASSIGN_OR_RETURN(DataTypePtr item, TypeOf(*node.items, &item_nullable, depth + 1));
       return DataType::List(item, item_nullable);
@@ -126,8 +142,12 @@ Status AppendDefault(const Node& node, const Datum& datum, ArrayBuilder& b) {
     static_cast<StringBuilder&>(b).Append(*s);
   } else if (const auto* e = std::get_if<EnumValue>(&v)) {
     static_cast<StringBuilder&>(b).Append(node.symbols[static_cast<size_t>(e->index)]);
+  } else if (const auto* dec = std::get_if<Bytes>(&v);
+             dec && node.logical_type == LogicalType::kDecimal && node.precision <= 38) {
+    FLOE_ASSIGN_OR_RETURN(__int128 x, DecimalValue(dec->value, 0));
+    static_cast<Decimal128Builder&>(b).Append(x);
   } else if (const auto* by = std::get_if<Bytes>(&v);
-             by && node.logical_type == LogicalType::kNone) {
+             by && (node.logical_type == LogicalType::kNone || node.type == Type::kFixed)) {
     if (node.type == Type::kFixed) {
       static_cast<FixedSizeBinaryBuilder&>(b).Append(by->value);
     } else {
@@ -137,6 +157,38 @@ Status AppendDefault(const Node& node, const Datum& datum, ArrayBuilder& b) {
     return Unsupported("a default of this type cannot be decoded into a batch");
   }
   return Ok();
+}
+
+Status Decode(const ReadPlan& plan, Decoder& d, ArrayBuilder& b, int depth, int64_t& budget);
+
+// An array of key/value records read into a map column: field 0 of each record is the key, field 1
+// the value.
+Status DecodeKeyValueArray(const ReadPlan& plan, Decoder& d, ArrayBuilder& b, int depth,
+                           int64_t& budget) {
+  const ReadPlan& entry = *plan.children[0];
+  if (entry.action != ReadPlan::Action::kRecord) {
+    return Unsupported("map entries before offset {} are not records", d.offset());
+  }
+  auto& mb = static_cast<MapBuilder&>(b);
+  mb.Append();
+  ArrayBuilder* parts[2] = {mb.key_builder(), mb.item_builder()};
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(int64_t n, ReadBlockCount(d, plan.min_item_size, budget));
+    if (n == 0) return Ok();
+    for (int64_t i = 0; i < n; ++i) {
+      for (const ReadPlan::FieldStep& step : entry.steps) {
+        if (step.reader_index < 0) {
+          FLOE_RETURN_IF_ERROR(SkipValue(*step.writer_type, d));
+        } else {
+          FLOE_RETURN_IF_ERROR(Decode(*step.plan, d, *parts[step.reader_index], depth + 1, budget));
+        }
+      }
+      for (const auto& [index, value] : entry.defaults) {
+        FLOE_RETURN_IF_ERROR(
+            AppendDefault(*entry.reader->fields[index].type, value, *parts[index]));
+      }
+    }
+  }
 }
 
 Status Decode(const ReadPlan& plan, Decoder& d, ArrayBuilder& b, int depth, int64_t& budget) {
@@ -231,6 +283,8 @@ Status Decode(const ReadPlan& plan, Decoder& d, ArrayBuilder& b, int depth, int6
       return Ok();
     }
     case A::kArray:
+      if (plan.reader->IsKeyValueArray()) return DecodeKeyValueArray(plan, d, b, depth, budget);
+      [[fallthrough]];
     case A::kMap: {
       bool is_map = plan.action == A::kMap;
       ArrayBuilder* items;

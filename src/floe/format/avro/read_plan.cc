@@ -276,7 +276,13 @@ class PlanBuilder {
         }
         return Ok();
       case Type::kFixed:
-        if (w.type != Type::kFixed || w.fixed_size != r.fixed_size) return Mismatch(w, r, path);
+        if (w.type != Type::kFixed) return Mismatch(w, r, path);
+        // Iceberg widens decimal precision, which can widen the fixed that holds the values.
+        if (w.fixed_size != r.fixed_size &&
+            !(w.logical_type == LogicalType::kDecimal && r.logical_type == LogicalType::kDecimal &&
+              w.scale == r.scale && w.precision <= r.precision)) {
+          return Mismatch(w, r, path);
+        }
         plan.action = A::kFixed;
         return Ok();
       case Type::kEnum: {

@@ -100,6 +100,21 @@ std::optional<int64_t> Node::IntAttribute(std::string_view key) const {
   return std::nullopt;
 }
 
+const Json* Node::Attribute(std::string_view key) const {
+  for (const auto& [k, v] : attributes) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+
+bool Node::IsKeyValueArray() const {
+  if (type != Type::kArray || items->type != Type::kRecord || items->fields.size() != 2) {
+    return false;
+  }
+  const Json* logical = Attribute("logicalType");
+  return logical != nullptr && logical->is_string() && logical->as_string() == "map";
+}
+
 std::optional<size_t> Node::FieldIndex(std::string_view field_name) const {
   for (size_t i = 0; i < fields.size(); ++i) {
     if (fields[i].name == field_name) return i;

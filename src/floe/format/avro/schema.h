@@ -101,6 +101,11 @@ struct Node {
   std::string_view name_space() const;  // the part before it, "" for the null namespace
   // An integer attribute such as "element-id", when present and an integer.
   std::optional<int64_t> IntAttribute(std::string_view key) const;
+  // Any attribute by key, or nullptr.
+  const Json* Attribute(std::string_view key) const;
+  // Whether this is an array of two-field key/value records marked with logicalType "map": the
+  // form Iceberg gives maps whose keys are not strings.
+  bool IsKeyValueArray() const;
   // The index of a record field by name; nullopt when absent.
   std::optional<size_t> FieldIndex(std::string_view name) const;
   // For a union ["null", T] or [T, "null"]: the index of the null branch; nullopt otherwise.

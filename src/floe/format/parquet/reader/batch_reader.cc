@@ -495,6 +495,11 @@ Status ParquetBatchReader::Init() {
   }
   columns_.resize(needed.size());
   schema_ = std::make_shared<BatchSchema>(std::move(fields));
+  int64_t first_row = 0;
+  for (const RowGroup& group : file_->metadata().row_groups) {
+    group_first_row_.push_back(first_row);
+    first_row += group.num_rows;
+  }
   return Ok();
 }
 
@@ -523,6 +528,18 @@ bool RangeMayMatch(ColumnPredicate::Op op, const T& min, const T& max, const T& 
 }
 
 }  // namespace
+
+bool ParquetBatchReader::InByteRange(size_t row_group) const {
+  if (!options_.byte_range) return true;
+  const RowGroup& group = file_->metadata().row_groups[row_group];
+  if (group.columns.empty() || !group.columns[0].meta_data) return false;
+  const ColumnMetaData& first = *group.columns[0].meta_data;
+  const int64_t start = first.dictionary_page_offset && *first.dictionary_page_offset > 0
+                            ? std::min(*first.dictionary_page_offset, first.data_page_offset)
+                            : first.data_page_offset;
+  const auto [range_start, range_length] = *options_.byte_range;
+  return start >= range_start && start - range_start < range_length;
+}
 
 Result<bool> ParquetBatchReader::RowGroupMayMatch(size_t row_group) const {
   const RowGroup& group = file_->metadata().row_groups[row_group];
@@ -658,6 +675,7 @@ Result<std::optional<RecordBatch>> ParquetBatchReader::Next() {
     for (auto& column : columns_) column.reset();
     if (next_row_group_ >= groups.size()) return std::nullopt;
     const size_t group = next_row_group_++;
+    if (!InByteRange(group)) continue;
     FLOE_ASSIGN_OR_RETURN(bool may_match, RowGroupMayMatch(group));
     if (!may_match) {
       ++row_groups_skipped_;
@@ -666,6 +684,9 @@ Result<std::optional<RecordBatch>> ParquetBatchReader::Next() {
     FLOE_RETURN_IF_ERROR(LoadRowGroup(group));
   }
   const int64_t rows = std::min(rows_left_in_group_, options_.batch_rows);
+  batch_row_position_ = group_first_row_[current_row_group_] +
+                        file_->metadata().row_groups[current_row_group_].num_rows -
+                        rows_left_in_group_;
   const std::string where = fmt::format(
       "{}: row group {}", std::filesystem::path(file_->source().name()).filename().string(),
       current_row_group_);

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -52,9 +53,13 @@ struct ReadOptions {
   std::vector<Field> select;
   // All must possibly hold for a row group to be read.
   std::vector<ColumnPredicate> predicates;
+  // When set, only the row groups whose first byte (the first column chunk's dictionary page, else
+  // its first data page) lies in [first, first + second): the rule Iceberg's split planning uses,
+  // so that the splits of one file never read a row group twice.
+  std::optional<std::pair<int64_t, int64_t>> byte_range;
   // Microseconds by default: nanoseconds cannot hold the years 1677 and 2262 and beyond that
   // INT96 files do contain.
-  TimeUnit int96_unit = TimeUnit::kMicro;
+  floe::TimeUnit int96_unit = floe::TimeUnit::kMicro;
 };
 
 class ParquetBatchReader {
@@ -74,6 +79,9 @@ class ParquetBatchReader {
 
   // The next batch (at most batch_rows rows), or nullopt at the end.
   Result<std::optional<RecordBatch>> Next();
+  // The position in the file (counting every row group) of the first row of the batch the last
+  // Next() returned: what position deletes refer to.
+  int64_t batch_row_position() const { return batch_row_position_; }
 
   // Reads every remaining batch.
   Result<std::vector<RecordBatch>> ReadAll();
@@ -83,6 +91,7 @@ class ParquetBatchReader {
 
  private:
   Status Init();
+  bool InByteRange(size_t row_group) const;
   Result<bool> RowGroupMayMatch(size_t row_group) const;
   Status LoadRowGroup(size_t row_group);
 
@@ -97,6 +106,8 @@ class ParquetBatchReader {
   int64_t rows_left_in_group_ = 0;
   size_t current_row_group_ = 0;
   int64_t row_groups_skipped_ = 0;
+  std::vector<int64_t> group_first_row_;
+  int64_t batch_row_position_ = 0;
 };
 
 }  // namespace floe::parquet

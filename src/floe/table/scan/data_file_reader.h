@@ -1,0 +1,84 @@
+#pragma once
+
+// Reads one data or delete file as batches of a given Iceberg schema: the file format's reader
+// (Parquet now) picks the top-level columns by field id (or, for files written without ids, by the
+// name mapping), and schema_projection.h turns what the file holds into the schema's types. Each
+// batch comes with the file position of its first row, which position deletes refer to.
+//
+// Errors name the file: kUnsupported for formats floe cannot read (ORC), the format reader's
+// errors, and projection errors.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "floe/batch/record_batch.h"
+#include "floe/io/file_io.h"
+#include "floe/spec/literal.h"
+#include "floe/spec/schema.h"
+#include "floe/table/scan/name_mapping.h"
+#include "floe/util/error.h"
+
+namespace floe::parquet {
+class ParquetBatchReader;
+}
+namespace floe::manifest {
+class AvroDataReader;
+}
+
+namespace floe::table {
+
+struct DataFileReadOptions {
+  int64_t batch_rows = 8192;
+  // Parquet row groups starting in [first, first + second) only (a split of the file).
+  std::optional<std::pair<int64_t, int64_t>> byte_range;
+  // Ids for files written without them; when null such files map by the schema's own names.
+  const NameMapping* name_mapping = nullptr;
+  // Values of fields the file does not hold (identity partition values), by field id.
+  std::unordered_map<int32_t, Literal> constants;
+};
+
+class DataFileReader {
+ public:
+  static Result<std::unique_ptr<DataFileReader>> Open(io::FileIO& io, const std::string& location,
+                                                      std::string_view format,
+                                                      SchemaPtr read_schema,
+                                                      DataFileReadOptions options = {});
+  ~DataFileReader();
+
+  struct Batch {
+    RecordBatch batch;       // one column per top-level field of the read schema
+    int64_t first_position;  // the file position of its first row
+  };
+  Result<std::optional<Batch>> Next();
+
+  const BatchSchemaPtr& schema() const { return schema_; }
+
+  DataFileReader(std::string location, SchemaPtr read_schema, DataFileReadOptions options);
+
+ private:
+  Status OpenParquet(io::FileIO& io);
+  Status OpenAvro(io::FileIO& io);
+  Result<std::optional<Batch>> NextAvro();
+
+  std::string location_;
+  SchemaPtr read_schema_;
+  DataFileReadOptions options_;
+  BatchSchemaPtr schema_;
+  std::unique_ptr<parquet::ParquetBatchReader> parquet_;
+  std::unique_ptr<io::InputFile> avro_file_;
+  std::unique_ptr<manifest::AvroDataReader> avro_;
+  int64_t avro_position_ = 0;
+  bool avro_done_ = false;
+  // Per read-schema field: the file's field (ids filled in), or nullopt when the file lacks it.
+  std::vector<std::optional<Field>> sources_;
+  // Per read-schema field: its column in the format reader's batches, or -1.
+  std::vector<int> source_columns_;
+};
+
+}  // namespace floe::table

@@ -1,0 +1,140 @@
+#include "floe/table/scan/equality_delete_filter.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "floe/table/scan/batch_filter.h"
+#include "floe/table/scan/data_file_reader.h"
+
+namespace floe::table {
+
+namespace {
+
+template <typename T>
+void AppendRaw(std::string& out, T value) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  out.append(bytes, sizeof(T));
+}
+
+// Appends row i of the column to a key: a null marker, or a presence marker and the value in a
+// form where equal values give equal bytes and different values different bytes.
+void AppendKey(const ColumnPath& column, int64_t i, std::string& out) {
+  if (column.IsNull(i)) {
+    out.push_back('\0');
+    return;
+  }
+  out.push_back('\1');
+  const Array& a = column.leaf;
+  switch (a.kind()) {
+    case TypeKind::kBool:
+      out.push_back(a.GetBool(i) ? '\1' : '\0');
+      return;
+    case TypeKind::kInt32:
+    case TypeKind::kDate32:
+      AppendRaw(out, a.Value<int32_t>(i));
+      return;
+    case TypeKind::kFloat32: {
+      const float v = a.Value<float>(i);
+      AppendRaw(out, std::isnan(v) ? std::numeric_limits<float>::quiet_NaN() : v);
+      return;
+    }
+    case TypeKind::kFloat64: {
+      const double v = a.Value<double>(i);
+      AppendRaw(out, std::isnan(v) ? std::numeric_limits<double>::quiet_NaN() : v);
+      return;
+    }
+    case TypeKind::kDecimal128:
+      AppendRaw(out, a.GetDecimal(i));
+      return;
+    case TypeKind::kFixedSizeBinary:
+      out.append(a.GetView(i));
+      return;
+    default:
+      break;
+  }
+  if (a.type()->is_binary_like()) {
+    const std::string_view v = a.GetView(i);
+    AppendRaw(out, static_cast<uint64_t>(v.size()));
+    out.append(v);
+    return;
+  }
+  AppendRaw(out, a.Value<int64_t>(i));
+}
+
+Result<std::vector<ColumnPath>> KeyColumns(const RecordBatch& batch, const Schema& schema,
+                                           const std::vector<int32_t>& ids) {
+  std::vector<ColumnPath> columns;
+  for (int32_t id : ids) {
+    const NestedField* field = schema.FindField(id);
+    if (field == nullptr || !field->type->is_primitive()) {
+      return InvalidArgument("equality field id {} is not a primitive field of the schema", id);
+    }
+    FLOE_ASSIGN_OR_RETURN(ColumnPath column, FindColumn(batch, schema, id));
+    columns.push_back(std::move(column));
+  }
+  return columns;
+}
+
+}  // namespace
+
+Status EqualityDeleteSet::Add(const RecordBatch& batch, const Schema& schema) {
+  FLOE_ASSIGN_OR_RETURN(auto columns, KeyColumns(batch, schema, field_ids_));
+  std::string key;
+  for (int64_t i = 0; i < batch.num_rows(); ++i) {
+    key.clear();
+    for (const ColumnPath& column : columns) AppendKey(column, i, key);
+    keys_.insert(key);
+  }
+  return Ok();
+}
+
+Result<std::shared_ptr<const EqualityDeleteSet>> EqualityDeleteSet::Load(
+    io::FileIO& io, const manifest::DataFile& file, const SchemaPtr& schema,
+    const NameMapping* name_mapping) {
+  if (file.equality_ids.empty()) {
+    return CorruptData("{}: an equality delete file without equality_ids", file.file_path);
+  }
+  for (int32_t id : file.equality_ids) {
+    if (schema->FindField(id) == nullptr) {
+      return InvalidArgument("{}: equality field id {} is not in the table schema", file.file_path,
+                             id);
+    }
+  }
+  SchemaPtr read_schema = schema->Project(file.equality_ids);
+  DataFileReadOptions options;
+  options.name_mapping = name_mapping;
+  FLOE_ASSIGN_OR_RETURN(auto reader, DataFileReader::Open(io, file.file_path, file.file_format,
+                                                          read_schema, std::move(options)));
+  auto set = std::make_shared<EqualityDeleteSet>(file.equality_ids);
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(auto batch, reader->Next());
+    if (!batch) break;
+    FLOE_RETURN_IF_ERROR_CTX(set->Add(batch->batch, *read_schema), file.file_path);
+  }
+  return set;
+}
+
+Result<std::shared_ptr<const EqualityDeleteSet>> EqualityDeleteSet::FromBatches(
+    std::vector<int32_t> field_ids, const std::vector<RecordBatch>& batches, const Schema& schema) {
+  auto set = std::make_shared<EqualityDeleteSet>(std::move(field_ids));
+  for (const RecordBatch& batch : batches) FLOE_RETURN_IF_ERROR(set->Add(batch, schema));
+  return set;
+}
+
+Status EqualityDeleteSet::ClearDeleted(const RecordBatch& batch, const Schema& schema,
+                                       uint8_t* keep) const {
+  if (keys_.empty()) return Ok();
+  FLOE_ASSIGN_OR_RETURN(auto columns, KeyColumns(batch, schema, field_ids_));
+  std::string key;
+  for (int64_t i = 0; i < batch.num_rows(); ++i) {
+    if (!keep[i]) continue;
+    key.clear();
+    for (const ColumnPath& column : columns) AppendKey(column, i, key);
+    if (keys_.contains(key)) keep[i] = 0;
+  }
+  return Ok();
+}
+
+}  // namespace floe::table

@@ -1,0 +1,84 @@
+#pragma once
+
+// Reads planned scan tasks into batches: the last step of a scan (TableScan plans, TaskReader
+// reads). For each FileScanTask it reads the task's byte range of the data file by field id,
+// projects the columns onto the requested schema (schema evolution, defaults, identity partition
+// values for columns the file lacks), drops the rows that position deletes, deletion vectors or
+// equality deletes remove, and keeps only rows that satisfy the task's residual filter.
+//
+//   TaskReader reader(io, scan.schema(), scan.ProjectedSchema());
+//   for (const CombinedScanTask& group : tasks) FLOE_RETURN_IF_ERROR(reader.Read(group, sink));
+//
+// Delete files shared by several data files (partition-scoped position deletes, equality
+// deletes) are read once per combined task. A TaskReader is not thread-safe: use one per thread.
+// Errors name the data or delete file: unsupported formats (ORC),
+// corrupt files, columns the file holds in a type the table cannot read them as.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "floe/batch/record_batch.h"
+#include "floe/io/file_io.h"
+#include "floe/spec/schema.h"
+#include "floe/table/scan/data_file_reader.h"
+#include "floe/table/scan/equality_delete_filter.h"
+#include "floe/table/scan/file_scan_task.h"
+#include "floe/table/scan/name_mapping.h"
+#include "floe/table/scan/position_delete_loader.h"
+#include "floe/util/error.h"
+
+namespace floe::table {
+
+struct TaskReadOptions {
+  int64_t batch_rows = 8192;
+  // Ids for data files written without field ids (table property schema.name-mapping.default);
+  // without one such files are matched by the schema's column names.
+  std::optional<NameMapping> name_mapping;
+};
+
+// The batches of one task, one at a time.
+class TaskBatchStream {
+ public:
+  virtual ~TaskBatchStream() = default;
+  // The next non-empty batch of the projected schema's columns, or nullopt at the end.
+  virtual Result<std::optional<RecordBatch>> Next() = 0;
+};
+
+class TaskReader {
+ public:
+  // table_schema: the schema the scan's residuals are bound to; projected: the columns to return
+  // (a projection of table_schema).
+  TaskReader(std::shared_ptr<io::FileIO> io, SchemaPtr table_schema, SchemaPtr projected,
+             TaskReadOptions options = {});
+  ~TaskReader();
+
+  const BatchSchemaPtr& output_schema() const { return output_schema_; }
+
+  // The batches of one task; the stream borrows this reader, which must outlive it.
+  Result<std::unique_ptr<TaskBatchStream>> Open(const FileScanTask& task);
+  // Every batch of the task, or of each task of the group, handed to sink in order; stops at the
+  // first error. Delete files read for a group are forgotten after it.
+  Status Read(const FileScanTask& task, const std::function<Status(RecordBatch)>& sink);
+  Status Read(const CombinedScanTask& group, const std::function<Status(RecordBatch)>& sink);
+
+  // Forgets the delete files read so far.
+  void ClearDeleteCache();
+
+ private:
+  class Stream;
+  Result<std::shared_ptr<const EqualityDeleteSet>> EqualityDeletes(const manifest::DataFile& file);
+
+  std::shared_ptr<io::FileIO> io_;
+  SchemaPtr table_schema_;
+  SchemaPtr projected_;
+  TaskReadOptions options_;
+  BatchSchemaPtr output_schema_;
+  PositionDeleteLoader positions_;
+  std::unordered_map<std::string, std::shared_ptr<const EqualityDeleteSet>> equality_;
+};
+
+}  // namespace floe::table
