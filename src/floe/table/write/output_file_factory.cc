@@ -2,19 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <random>
+#include "floe/util/uuid.h"
 
 namespace floe::table {
-
-std::string RandomUuid() {
-  thread_local std::mt19937_64 engine{std::random_device{}()};
-  uint64_t hi = engine();
-  uint64_t lo = engine();
-  hi = (hi & ~0xF000ULL) | 0x4000ULL;              // version 4
-  lo = (lo & ~(0xC0ULL << 56)) | (0x80ULL << 56);  // variant 10
-  return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", hi >> 32, (hi >> 16) & 0xFFFF,
-                     hi & 0xFFFF, lo >> 48, lo & 0xFFFFFFFFFFFFULL);
-}
 
 OutputFileFactory::OutputFileFactory(LocationProvider locations, OutputFileFactoryOptions options)
     : locations_(std::move(locations)), options_(std::move(options)) {

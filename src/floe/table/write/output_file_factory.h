@@ -23,9 +23,6 @@
 
 namespace floe::table {
 
-// A random (version 4) UUID in its canonical text form.
-std::string RandomUuid();
-
 struct OutputFileFactoryOptions {
   int32_t partition_id = 0;
   int64_t task_id = 0;
