@@ -71,6 +71,8 @@ struct EventsTable {
                          {"category", DataType::String(), true, 3},
                          {"amount", DataType::Float64(), true, 4}});
 
+  int contexts_ = 0;
+
   std::string location() const { return dir.path().string() + "/t"; }
 
   // A context over the temp folder with the given table properties.
@@ -81,11 +83,13 @@ struct EventsTable {
     EXPECT_TRUE(parsed.has_value()) << parsed.error().ToString();
     write = *parsed;
     LocationProvider locations(location(), properties);
+    // Each context names its files apart, so one table can be written several times.
+    const std::string op = contexts_++ == 0 ? "op" : "op" + std::to_string(contexts_);
     data_files = std::make_unique<OutputFileFactory>(
-        locations, OutputFileFactoryOptions{.partition_id = 1, .task_id = 2, .operation_id = "op"});
+        locations, OutputFileFactoryOptions{.partition_id = 1, .task_id = 2, .operation_id = op});
     delete_files = std::make_unique<OutputFileFactory>(
         locations, OutputFileFactoryOptions{
-                       .partition_id = 1, .task_id = 2, .operation_id = "op", .suffix = "deletes"});
+                       .partition_id = 1, .task_id = 2, .operation_id = op, .suffix = "deletes"});
     auto metrics = MetricsConfig::Make(properties, *schema);
     EXPECT_TRUE(metrics.has_value()) << metrics.error().ToString();
     WriterContext context;
