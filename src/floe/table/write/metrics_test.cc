@@ -36,9 +36,10 @@ TEST(Metrics, LongStringsTruncateAtCodePointsWithUpperBoundIncremented) {
   const std::string huge(100000, 'z');
   std::string umlauts;
   for (int i = 0; i < 20; ++i) umlauts += "ä";
-  for (const auto& [low, high] : {std::pair<std::string, std::string>{"abc", huge},
-                                  {umlauts.substr(0, 38) + "b", umlauts}}) {
-    FLOE_ASSERT_OK_AND_ASSIGN(auto file, WriteOne(table, {}, {{1, 0, low, 1.0}, {2, 0, high, 2.0}}));
+  for (const auto& [low, high] :
+       {std::pair<std::string, std::string>{"abc", huge}, {umlauts.substr(0, 38) + "b", umlauts}}) {
+    FLOE_ASSERT_OK_AND_ASSIGN(auto file,
+                              WriteOne(table, {}, {{1, 0, low, 1.0}, {2, 0, high, 2.0}}));
     auto duck = Duck(
         "SELECT left(min(category), 16) AS lower, left(max(category), 15) || "
         "chr(unicode(substr(max(category), 16, 1)) + 1) AS upper FROM read_parquet('" +
@@ -74,11 +75,11 @@ TEST(Metrics, ModesPerColumnAndFullStrings) {
 
 TEST(Metrics, ColumnSizesMatchParquetChunks) {
   EventsTable table;
-  FLOE_ASSERT_OK_AND_ASSIGN(auto file,
-                            WriteOne(table, {}, {{1, 5, "x", 1.0}, {2, 6, "y", 2.0}}));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto file, WriteOne(table, {}, {{1, 5, "x", 1.0}, {2, 6, "y", 2.0}}));
   auto duck = Duck(
       "SELECT path_in_schema AS p, sum(total_compressed_size) AS size, sum(num_values) AS n "
-      "FROM parquet_metadata('" + file.file_path + "') GROUP BY p ORDER BY p");
+      "FROM parquet_metadata('" +
+      file.file_path + "') GROUP BY p ORDER BY p");
   if (!duck) GTEST_SKIP() << "peers not installed: " << duck.error().ToString();
   ASSERT_EQ(duck->size(), 4U);
   for (const Json& row : *duck) {
@@ -90,14 +91,17 @@ TEST(Metrics, ColumnSizesMatchParquetChunks) {
 
 TEST(Metrics, NanCountedAndKeptOutOfBounds) {
   EventsTable table;
-  FLOE_ASSERT_OK_AND_ASSIGN(
-      auto file, WriteOne(table, {},
-                          {{1, 0, "a", std::nan("")}, {2, 0, "a", -0.0}, {3, 0, "a", 2.5},
-                           {4, 0, "a", std::nan("")}, {5, 0, "a", std::nullopt}}));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto file, WriteOne(table, {},
+                                                {{1, 0, "a", std::nan("")},
+                                                 {2, 0, "a", -0.0},
+                                                 {3, 0, "a", 2.5},
+                                                 {4, 0, "a", std::nan("")},
+                                                 {5, 0, "a", std::nullopt}}));
   auto duck = Duck(
       "SELECT count(*) FILTER (WHERE isnan(amount)) AS nans, min(amount) FILTER (WHERE NOT "
       "isnan(amount)) AS lo, max(amount) FILTER (WHERE NOT isnan(amount)) AS hi FROM "
-      "read_parquet('" + file.file_path + "')");
+      "read_parquet('" +
+      file.file_path + "')");
   if (!duck) GTEST_SKIP() << "peers not installed: " << duck.error().ToString();
   EXPECT_EQ(*manifest::Find(file.nan_value_counts, 4), Int((*duck)[0], "nans"));
   EXPECT_EQ(*manifest::Find(file.value_counts, 4), 5);
@@ -120,20 +124,23 @@ TEST(Metrics, InferredDefaultsStopAtTheColumnLimit) {
   EXPECT_EQ(manifest::Find(file.value_counts, 3), nullptr);
   EXPECT_EQ(manifest::Find(file.value_counts, 4), nullptr);
   // An explicit default applies to every column whatever the limit.
-  FLOE_ASSERT_OK_AND_ASSIGN(
-      auto counted, WriteOne(table, {{"write.metadata.metrics.max-inferred-column-defaults", "2"},
-                                     {"write.metadata.metrics.default", "counts"}},
-                             {{1, 5, "x", 1.0}}));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto counted,
+                            WriteOne(table,
+                                     {{"write.metadata.metrics.max-inferred-column-defaults", "2"},
+                                      {"write.metadata.metrics.default", "counts"}},
+                                     {{1, 5, "x", 1.0}}));
   EXPECT_EQ(*manifest::Find(counted.value_counts, 4), 1);
   EXPECT_EQ(manifest::Find(counted.lower_bounds, 1), nullptr);
 }
 
 TEST(Metrics, BadPropertiesAreErrors) {
   EventsTable table;
-  auto unknown = MetricsConfig::Make({{"write.metadata.metrics.column.nope", "full"}}, *table.schema);
+  auto unknown =
+      MetricsConfig::Make({{"write.metadata.metrics.column.nope", "full"}}, *table.schema);
   ASSERT_FALSE(unknown.has_value());
   EXPECT_NE(unknown.error().message().find("nope"), std::string::npos);
-  auto bad = MetricsConfig::Make({{"write.metadata.metrics.column.id", "truncate(0)"}}, *table.schema);
+  auto bad =
+      MetricsConfig::Make({{"write.metadata.metrics.column.id", "truncate(0)"}}, *table.schema);
   ASSERT_FALSE(bad.has_value());
   auto format = WriteProperties::Parse({{"write.format.default", "csv"}});
   ASSERT_FALSE(format.has_value());
