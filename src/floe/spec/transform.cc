@@ -9,16 +9,14 @@
 
 #include "floe/spec/human_string.h"
 #include "floe/spec/literal.h"
+#include "floe/spec/transform_values.h"
 #include "floe/util/calendar.h"
 #include "floe/util/murmur3.h"
 
 namespace floe {
 namespace {
 
-constexpr int64_t kMicrosPerHour = 3'600'000'000LL;
-constexpr int64_t kMicrosPerDay = 24 * kMicrosPerHour;
-constexpr int64_t kNanosPerMicro = 1000;
-
+namespace tv = transform_values;
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return std::ranges::equal(a, b, [](char x, char y) {
@@ -34,53 +32,13 @@ bool IsTimestamp(TypeId id) {
 
 bool IsNanos(TypeId id) { return id == TypeId::kTimestampNs || id == TypeId::kTimestampTzNs; }
 
-// Whole days, hours, months and years since the epoch, rounded toward negative infinity so that
-// 1969-12-31T23:00 is day -1 and hour -1 (spec: "as days from 1970-01-01").
 int64_t EpochMicros(const Literal& value) {
-  return IsNanos(value.type_id()) ? FloorDiv(value.long_value(), kNanosPerMicro)
-                                  : value.long_value();
+  return IsNanos(value.type_id()) ? tv::MicrosFromNanos(value.long_value()) : value.long_value();
 }
 
 int64_t EpochDays(const Literal& value) {
   if (value.type_id() == TypeId::kDate) return value.int_value();
-  return FloorDiv(EpochMicros(value), kMicrosPerDay);
-}
-
-int64_t EpochYears(const Literal& value) { return CivilFromDays(EpochDays(value)).year - 1970; }
-
-int64_t EpochMonths(const Literal& value) {
-  const CivilDate date = CivilFromDays(EpochDays(value));
-  return (date.year - 1970) * 12 + date.month - 1;
-}
-
-// Java int arithmetic wraps; so does the truncation here, so that extreme values truncate to what
-// the reference implementation writes rather than to undefined behaviour.
-template <typename Int, typename Unsigned>
-Int TruncateInteger(Int v, Int width) {
-  const Int remainder = v % width;
-  const auto positive =
-      static_cast<Int>(static_cast<Unsigned>(remainder) + static_cast<Unsigned>(width)) % width;
-  return static_cast<Int>(static_cast<Unsigned>(v) - static_cast<Unsigned>(positive));
-}
-
-__int128 TruncateDecimal(__int128 v, __int128 width) {
-  __int128 remainder = v % width;
-  if (remainder < 0) remainder += width;
-  return static_cast<__int128>(static_cast<unsigned __int128>(v) -
-                               static_cast<unsigned __int128>(remainder));
-}
-
-// The first `length` code points of UTF-8 text: a code point starts at every byte that is not a
-// continuation byte (10xxxxxx), so malformed text is still cut without reading past its end.
-std::string TruncateUtf8(const std::string& text, int64_t length) {
-  int64_t code_points = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-      if (code_points == length) return text.substr(0, i);
-      ++code_points;
-    }
-  }
-  return text;
+  return tv::DaysFromMicros(EpochMicros(value));
 }
 
 Result<int32_t> BucketHash(const Literal& value) {
@@ -237,21 +195,21 @@ Result<Literal> Transform::Apply(const Literal& value) const {
       return value;
     case Kind::kBucket: {
       FLOE_ASSIGN_OR_RETURN(int32_t hash, BucketHash(value));
-      return Literal::Int((hash & std::numeric_limits<int32_t>::max()) % param_);
+      return Literal::Int(tv::BucketOf(hash, param_));
     }
     case Kind::kTruncate:
       switch (value.type_id()) {
         case TypeId::kInt:
-          return Literal::Int(TruncateInteger<int32_t, uint32_t>(value.int_value(), param_));
+          return Literal::Int(tv::TruncateInt(value.int_value(), param_));
         case TypeId::kLong:
-          return Literal::Long(TruncateInteger<int64_t, uint64_t>(value.long_value(), param_));
+          return Literal::Long(tv::TruncateLong(value.long_value(), param_));
         case TypeId::kDecimal: {
           const auto& decimal = static_cast<const PrimitiveType&>(*value.type());
-          return Literal::Decimal(TruncateDecimal(value.decimal_value(), param_),
+          return Literal::Decimal(tv::TruncateDecimal(value.decimal_value(), param_),
                                   decimal.precision(), decimal.scale());
         }
         case TypeId::kString:
-          return Literal::String(TruncateUtf8(value.bytes_value(), param_));
+          return Literal::String(std::string(tv::TruncateUtf8(value.bytes_value(), param_)));
         case TypeId::kBinary:
           return Literal::Binary(value.bytes_value().substr(0, static_cast<size_t>(param_)));
         default:
@@ -259,13 +217,13 @@ Result<Literal> Transform::Apply(const Literal& value) const {
       }
       break;
     case Kind::kYear:
-      return Literal::Int(static_cast<int32_t>(EpochYears(value)));
+      return Literal::Int(static_cast<int32_t>(tv::YearsFromDays(EpochDays(value))));
     case Kind::kMonth:
-      return Literal::Int(static_cast<int32_t>(EpochMonths(value)));
+      return Literal::Int(static_cast<int32_t>(tv::MonthsFromDays(EpochDays(value))));
     case Kind::kDay:
       return Literal::Date(static_cast<int32_t>(EpochDays(value)));
     case Kind::kHour:
-      return Literal::Int(static_cast<int32_t>(FloorDiv(EpochMicros(value), kMicrosPerHour)));
+      return Literal::Int(static_cast<int32_t>(tv::HoursFromMicros(EpochMicros(value))));
     default:
       break;
   }

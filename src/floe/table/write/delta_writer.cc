@@ -1,0 +1,195 @@
+#include "floe/table/write/delta_writer.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "floe/batch/take.h"
+#include "floe/table/write/row_key.h"
+
+namespace floe::table {
+
+struct DeltaWriter::PartitionState {
+  std::vector<Literal> values;
+  std::unique_ptr<DataFileWriter> data;
+  std::unique_ptr<EqualityDeleteWriter> equality;
+  std::unique_ptr<PositionDeleteWriter> positions;
+  // Keys inserted by this writer -> (index into paths, row position).
+  std::unordered_map<std::string, std::pair<uint32_t, int64_t>> inserted;
+  std::vector<std::string> paths;
+  std::set<uint32_t> referenced;
+  // The current batch's rows of this partition.
+  std::optional<int64_t> next_pos;
+  std::vector<int64_t> insert_rows;
+  std::vector<int64_t> delete_rows;
+  const std::string* current_key = nullptr;
+};
+
+DeltaWriter::~DeltaWriter() = default;
+
+Result<std::unique_ptr<DeltaWriter>> DeltaWriter::Make(WriterContext context,
+                                                       std::vector<int32_t> equality_ids,
+                                                       bool upsert) {
+  if (equality_ids.empty()) {
+    return InvalidArgument(
+        "delta writer: no equality fields (set identifier fields or equality ids)");
+  }
+  std::unique_ptr<DeltaWriter> w(new DeltaWriter());
+  for (int32_t id : equality_ids) {
+    const int index = context.batch_schema->FindFieldIndexById(id);
+    if (index < 0) {
+      return InvalidArgument("delta writer: equality field {} is not a top-level column of {}", id,
+                             context.batch_schema->ToString());
+    }
+    w->key_columns_.push_back(index);
+  }
+  if (context.spec && !context.spec->fields().empty()) {
+    if (upsert) {
+      for (const PartitionField& field : context.spec->fields()) {
+        if (std::find(equality_ids.begin(), equality_ids.end(), field.source_id()) ==
+            equality_ids.end()) {
+          return InvalidArgument(
+              "delta writer: in upsert mode the partition source {} of field {} must be an "
+              "equality field",
+              field.source_id(), field.name);
+        }
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(w->partitioner_,
+                          Partitioner::Make(context.spec, *context.schema, *context.batch_schema));
+  }
+  if (upsert) {
+    w->delete_schema_ = context.schema->Project(equality_ids);
+    std::vector<Field> fields;
+    for (int c : w->key_columns_) fields.push_back(context.batch_schema->field(c));
+    w->delete_batch_schema_ = std::make_shared<const BatchSchema>(std::move(fields));
+  } else {
+    w->delete_schema_ = context.schema;
+    w->delete_batch_schema_ = context.batch_schema;
+  }
+  w->context_ = std::move(context);
+  w->equality_ids_ = std::move(equality_ids);
+  w->upsert_ = upsert;
+  return w;
+}
+
+Result<DeltaWriter::PartitionState*> DeltaWriter::State(uint32_t partition) {
+  if (states_.size() <= partition) states_.resize(partition + 1);
+  if (!states_[partition]) {
+    auto state = std::make_unique<PartitionState>();
+    if (partitioner_) state->values = partitioner_->Values(partition);
+    state->data = std::make_unique<DataFileWriter>(context_.DataOptions(state->values),
+                                                   context_.sort_order_id);
+    FLOE_ASSIGN_OR_RETURN(state->equality, EqualityDeleteWriter::Make(
+                                               context_.DeleteOptions(state->values, delete_schema_,
+                                                                      delete_batch_schema_),
+                                               equality_ids_, std::nullopt));
+    state->positions = std::make_unique<PositionDeleteWriter>(
+        context_.DeleteOptions(state->values, delete_schema_, delete_batch_schema_));
+    states_[partition] = std::move(state);
+  }
+  return states_[partition].get();
+}
+
+Status DeltaWriter::Insert(PartitionState& s, int64_t row) {
+  if (!s.next_pos) {
+    FLOE_ASSIGN_OR_RETURN(auto position, s.data->files().NextPosition());
+    if (s.paths.empty() || s.paths.back() != position.location) {
+      s.paths.push_back(position.location);
+    }
+    s.next_pos = position.row;
+  }
+  const std::pair<uint32_t, int64_t> here{static_cast<uint32_t>(s.paths.size() - 1),
+                                          (*s.next_pos)++};
+  s.insert_rows.push_back(row);
+  auto [it, inserted] = s.inserted.try_emplace(*s.current_key, here);
+  if (!inserted) {
+    s.positions->Delete(s.paths[it->second.first], it->second.second);
+    s.referenced.insert(it->second.first);
+    it->second = here;
+  }
+  return {};
+}
+
+void DeltaWriter::Delete(PartitionState& s, int64_t row) {
+  auto it = s.inserted.find(*s.current_key);
+  if (it != s.inserted.end()) {
+    s.positions->Delete(s.paths[it->second.first], it->second.second);
+    s.referenced.insert(it->second.first);
+    s.inserted.erase(it);
+    return;
+  }
+  s.delete_rows.push_back(row);
+}
+
+Status DeltaWriter::Flush(PartitionState& s, const RecordBatch& batch) {
+  if (!s.insert_rows.empty()) {
+    FLOE_ASSIGN_OR_RETURN(RecordBatch rows, TakeBatch(batch, s.insert_rows));
+    FLOE_RETURN_IF_ERROR(s.data->files().WriteToCurrent(rows));
+  }
+  if (!s.delete_rows.empty()) {
+    FLOE_ASSIGN_OR_RETURN(RecordBatch rows, TakeBatch(batch, s.delete_rows));
+    if (upsert_) {
+      FLOE_ASSIGN_OR_RETURN(rows, rows.SelectColumns(key_columns_));
+    }
+    FLOE_RETURN_IF_ERROR(s.equality->Write(rows));
+  }
+  s.insert_rows.clear();
+  s.delete_rows.clear();
+  s.next_pos.reset();
+  return {};
+}
+
+Status DeltaWriter::Write(const RecordBatch& batch) {
+  const int64_t n = batch.num_rows();
+  if (n == 0) return {};
+  if (partitioner_) {
+    FLOE_RETURN_IF_ERROR(partitioner_->Assign(batch, partition_of_row_));
+  } else {
+    partition_of_row_.assign(static_cast<size_t>(n), 0);
+  }
+  keys_.clear();
+  AppendRowKeys(batch, key_columns_, keys_);
+  std::vector<PartitionState*> touched;
+  for (int64_t row = 0; row < n; ++row) {
+    FLOE_ASSIGN_OR_RETURN(PartitionState * s, State(partition_of_row_[row]));
+    if (s->insert_rows.empty() && s->delete_rows.empty() &&
+        std::find(touched.begin(), touched.end(), s) == touched.end()) {
+      touched.push_back(s);
+    }
+    s->current_key = &keys_[row];
+    switch (batch.row_kind(row)) {
+      case RowKind::kInsert:
+      case RowKind::kUpdateAfter:
+        if (upsert_) Delete(*s, row);
+        FLOE_RETURN_IF_ERROR(Insert(*s, row));
+        break;
+      case RowKind::kUpdateBefore:
+        if (!upsert_) Delete(*s, row);
+        break;
+      case RowKind::kDelete:
+        Delete(*s, row);
+        break;
+    }
+  }
+  for (PartitionState* s : touched) FLOE_RETURN_IF_ERROR(Flush(*s, batch));
+  return {};
+}
+
+Result<WriteResult> DeltaWriter::Close() {
+  WriteResult result;
+  for (auto& s : states_) {
+    if (!s) continue;
+    FLOE_ASSIGN_OR_RETURN(auto data, s->data->Close());
+    for (auto& f : data) result.data_files.push_back(std::move(f));
+    FLOE_ASSIGN_OR_RETURN(auto equality, s->equality->Close());
+    for (auto& f : equality) result.delete_files.push_back(std::move(f));
+    FLOE_ASSIGN_OR_RETURN(auto positions, s->positions->Close());
+    for (auto& f : positions) result.delete_files.push_back(std::move(f));
+    for (uint32_t p : s->referenced) result.referenced_data_files.push_back(s->paths[p]);
+  }
+  states_.clear();
+  return result;
+}
+
+}  // namespace floe::table

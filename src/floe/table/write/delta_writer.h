@@ -1,0 +1,63 @@
+#pragma once
+
+// Writes a changelog (rows with RowKinds) into a v2 table keyed by equality fields, the way
+// Flink's Iceberg sink does (BaseEqualityDeltaWriter), one set of writers per partition:
+//
+//   +I, +U   insert the row; in upsert mode first delete its key
+//   -U       delete the row (nothing in upsert mode: the +U that follows deletes the key)
+//   -D       delete the row (upsert mode: delete its key)
+//
+// Deleting a key that this writer inserted earlier (same commit) writes a position delete of that
+// earlier row, since an equality delete only applies to older commits; otherwise an equality
+// delete is written: the key columns in upsert mode, the whole row otherwise. Inserting a key
+// already inserted by this writer also deletes the earlier row by position. The writer remembers
+// (file, position) of every key it inserted until Close; one writer covers one commit.
+//
+// What can go wrong: Make fails (kInvalidArgument) without equality fields, for fields that are
+// not top-level batch columns, or in upsert mode when a partition source is not an equality field
+// (rows of one key must stay in one partition). Write fails on partitioning and file errors.
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "floe/table/write/data_file_writer.h"
+#include "floe/table/write/equality_delete_writer.h"
+#include "floe/table/write/partitioner.h"
+#include "floe/table/write/position_delete_writer.h"
+#include "floe/table/write/writer_context.h"
+
+namespace floe::table {
+
+class DeltaWriter {
+ public:
+  static Result<std::unique_ptr<DeltaWriter>> Make(WriterContext context,
+                                                   std::vector<int32_t> equality_ids, bool upsert);
+  ~DeltaWriter();
+
+  Status Write(const RecordBatch& batch);
+  Result<WriteResult> Close();
+
+  struct PartitionState;
+
+ private:
+  DeltaWriter() = default;
+  Result<PartitionState*> State(uint32_t partition);
+  Status Insert(PartitionState& state, int64_t row);
+  void Delete(PartitionState& state, int64_t row);
+  Status Flush(PartitionState& state, const RecordBatch& batch);
+
+  WriterContext context_;
+  std::vector<int32_t> equality_ids_;
+  std::vector<int> key_columns_;
+  bool upsert_ = false;
+  SchemaPtr delete_schema_;
+  BatchSchemaPtr delete_batch_schema_;
+  std::unique_ptr<Partitioner> partitioner_;
+  std::vector<std::unique_ptr<PartitionState>> states_;
+  std::vector<uint32_t> partition_of_row_;
+  std::vector<std::string> keys_;
+};
+
+}  // namespace floe::table

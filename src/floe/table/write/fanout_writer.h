@@ -1,0 +1,41 @@
+#pragma once
+
+// Writes rows in any order into the data files of their partitions, keeping one open data file
+// writer per partition seen (for unsorted input; memory grows with the number of partitions, one
+// buffered row group each). Rows of one batch are regrouped by partition with one gather.
+//
+// What can go wrong: batches whose schema differs from the context's, partitioning errors (see
+// Partitioner), and file writer errors.
+
+#include <memory>
+#include <vector>
+
+#include "floe/table/write/data_file_writer.h"
+#include "floe/table/write/partitioner.h"
+#include "floe/table/write/writer_context.h"
+
+namespace floe::table {
+
+class FanoutWriter {
+ public:
+  static Result<std::unique_ptr<FanoutWriter>> Make(WriterContext context);
+
+  Status Write(const RecordBatch& batch);
+  Result<WriteResult> Close();
+
+ private:
+  explicit FanoutWriter(WriterContext context) : context_(std::move(context)) {}
+  DataFileWriter& WriterFor(uint32_t partition);
+
+  WriterContext context_;
+  std::unique_ptr<Partitioner> partitioner_;              // null when unpartitioned
+  std::vector<std::unique_ptr<DataFileWriter>> writers_;  // by partition id
+  std::vector<uint32_t> partition_of_row_;
+};
+
+// Splits a batch into one batch per partition id, in order of first appearance: slices when each
+// partition's rows are contiguous, otherwise one gather of the rows sorted by partition.
+Result<std::vector<std::pair<uint32_t, RecordBatch>>> SplitByPartition(
+    const RecordBatch& batch, const std::vector<uint32_t>& partition_of_row);
+
+}  // namespace floe::table

@@ -1,0 +1,19 @@
+#include "floe/table/write/file_appender.h"
+
+#include "floe/table/write/parquet_appender.h"
+
+namespace floe::table {
+
+Result<std::unique_ptr<FileAppender>> MakeFileAppender(FileFormat format,
+                                                       std::unique_ptr<io::FileWriter> file,
+                                                       const AppenderSpec& spec) {
+  switch (format) {
+    case FileFormat::kParquet:
+      return ParquetAppender::Make(std::move(file), spec);
+    default:
+      return Unsupported("{}: floe writes no {} data files", file->location(),
+                         FileFormatName(format));
+  }
+}
+
+}  // namespace floe::table

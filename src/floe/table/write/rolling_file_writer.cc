@@ -1,0 +1,71 @@
+#include "floe/table/write/rolling_file_writer.h"
+
+namespace floe::table {
+
+RollingFileWriter::RollingFileWriter(RollingFileWriterOptions options)
+    : options_(std::move(options)) {}
+
+Status RollingFileWriter::Open() {
+  const PartitionSpec& spec = options_.spec ? *options_.spec : *PartitionSpec::Unpartitioned();
+  FLOE_ASSIGN_OR_RETURN(current_location_, options_.files->NextLocation(spec, options_.partition));
+  FLOE_ASSIGN_OR_RETURN(auto output, options_.io->NewOutputFile(current_location_));
+  FLOE_ASSIGN_OR_RETURN(auto file, output->Create());
+  locations_.push_back(current_location_);
+  FLOE_ASSIGN_OR_RETURN(current_,
+                        MakeFileAppender(options_.format, std::move(file), options_.appender));
+  current_rows_ = 0;
+  return {};
+}
+
+Status RollingFileWriter::CloseCurrent() {
+  if (!current_) return {};
+  std::unique_ptr<FileAppender> appender = std::move(current_);
+  FLOE_ASSIGN_OR_RETURN(AppendResult result, appender->Close());
+  if (result.record_count == 0) {
+    // Opened for a position that was never written: an empty file is no use to a table.
+    locations_.pop_back();
+    return options_.io->Delete(current_location_);
+  }
+  manifest::DataFile file = options_.file_template;
+  file.file_path = current_location_;
+  file.file_format = std::string(FileFormatName(options_.format));
+  file.spec_id = options_.spec ? options_.spec->spec_id() : 0;
+  file.partition = options_.partition;
+  file.record_count = result.record_count;
+  file.file_size_in_bytes = result.file_size;
+  file.split_offsets = std::move(result.split_offsets);
+  std::move(result.metrics).MoveInto(file);
+  files_.push_back(std::move(file));
+  return {};
+}
+
+Result<RollingFileWriter::Position> RollingFileWriter::NextPosition() {
+  if (current_ && current_->EstimatedSize() >= options_.target_file_size) {
+    FLOE_RETURN_IF_ERROR(CloseCurrent());
+  }
+  if (!current_) FLOE_RETURN_IF_ERROR(Open());
+  return Position{current_location_, current_rows_};
+}
+
+Status RollingFileWriter::WriteToCurrent(const RecordBatch& batch) {
+  if (batch.num_rows() == 0) return {};
+  if (!current_) FLOE_RETURN_IF_ERROR(Open());
+  FLOE_RETURN_IF_ERROR(current_->Write(batch));
+  current_rows_ += batch.num_rows();
+  return {};
+}
+
+Status RollingFileWriter::Write(const RecordBatch& batch) {
+  for (int64_t offset = 0; offset < batch.num_rows(); offset += kRollCheckRows) {
+    FLOE_RETURN_IF_ERROR(NextPosition());
+    FLOE_RETURN_IF_ERROR(WriteToCurrent(batch.Slice(offset, kRollCheckRows)));
+  }
+  return {};
+}
+
+Result<std::vector<manifest::DataFile>> RollingFileWriter::Close() {
+  FLOE_RETURN_IF_ERROR(CloseCurrent());
+  return std::move(files_);
+}
+
+}  // namespace floe::table
