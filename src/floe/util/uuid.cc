@@ -1,8 +1,8 @@
 #include "floe/util/uuid.h"
 
-#include <fmt/core.h>
-
 #include <random>
+
+#include <fmt/core.h>
 
 namespace floe {
 namespace {
@@ -23,8 +23,8 @@ uint64_t RandomU64() { return Generator()(); }
 std::string RandomUuid() {
   uint64_t high = RandomU64();
   uint64_t low = RandomU64();
-  high = (high & ~uint64_t{0xF000}) | 0x4000;                    // version 4
-  low = (low & ~(uint64_t{0xC} << 60)) | (uint64_t{0x8} << 60);  // RFC 4122 variant
+  high = (high & ~uint64_t{0xF000}) | 0x4000;                       // version 4
+  low = (low & ~(uint64_t{0xC} << 60)) | (uint64_t{0x8} << 60);     // RFC 4122 variant
   return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", high >> 32, (high >> 16) & 0xFFFF,
                      high & 0xFFFF, low >> 48, low & 0xFFFFFFFFFFFFULL);
 }
