@@ -63,7 +63,8 @@ manifest::DataFile WriteParquet(io::FileIO& io, const std::string& path, const R
   return out;
 }
 
-manifest::DataFile WriteData(io::FileIO& io, const std::string& path, const std::vector<Row>& rows) {
+manifest::DataFile WriteData(io::FileIO& io, const std::string& path,
+                             const std::vector<Row>& rows) {
   std::vector<Value> ids, data, categories;
   for (const Row& row : rows) {
     ids.emplace_back(row.id);
@@ -96,8 +97,7 @@ manifest::DataFile WritePositionDeletes(io::FileIO& io, const std::string& path,
   auto batch = RecordBatch::Make(schema, {MakeArray(DataType::String(), paths).value(),
                                           MakeArray(DataType::Int64(), pos).value()})
                    .value();
-  manifest::DataFile file =
-      WriteParquet(io, path, batch, manifest::FileContent::kPositionDeletes);
+  manifest::DataFile file = WriteParquet(io, path, batch, manifest::FileContent::kPositionDeletes);
   file.partition = data.partition;
   file.referenced_data_file = data.file_path;
   return file;
@@ -122,16 +122,14 @@ class PeerReadTest : public ::testing::Test {
   void Export() {
     ++version_;
     std::string folder = location_ + "/metadata";
-    FLOE_ASSERT_OK(WriteTableMetadata(*io_, folder + "/v" + std::to_string(version_) +
-                                                ".metadata.json",
+    FLOE_ASSERT_OK(WriteTableMetadata(*io_,
+                                      folder + "/v" + std::to_string(version_) + ".metadata.json",
                                       *t_.table->metadata(), false));
     FLOE_ASSERT_OK(io_->WriteFile(folder + "/version-hint.text", std::to_string(version_), true));
   }
 
-  std::vector<Row> ClickHouseRows() {
-    auto out = floe::testing::RunPeer(
-        "ch", {"SELECT id, data, category FROM icebergLocal('" + location_ + "') ORDER BY id",
-               "JSONEachRow"});
+  // Rows printed as JSON lines by a peer, sorted.
+  static std::vector<Row> ParseRows(const Result<std::string>& out) {
     EXPECT_TRUE(out) << out.error().ToString();
     std::vector<Row> rows;
     if (!out) return rows;
@@ -151,13 +149,22 @@ class PeerReadTest : public ::testing::Test {
       rows.push_back(Row{id->is_string() ? std::stoll(id->as_string()) : id->as_int(),
                          json->GetString("data").value(), json->GetString("category").value()});
     }
+    std::sort(rows.begin(), rows.end());
     return rows;
   }
 
   void ExpectRows(std::vector<Row> expected) {
     Export();
     std::sort(expected.begin(), expected.end());
-    EXPECT_EQ(ClickHouseRows(), expected);
+    EXPECT_EQ(ParseRows(floe::testing::RunPeer(
+                  "ch", {"SELECT id, data, category FROM icebergLocal('" + location_ + "')",
+                         "JSONEachRow"})),
+              expected)
+        << "ClickHouse, version " << version_;
+    if (floe::testing::PeerInstalled("icebird")) {
+      EXPECT_EQ(ParseRows(floe::testing::RunPeer("icebird-read", {location_})), expected)
+          << "icebird, version " << version_;
+    }
   }
 
   floe::testing::TempDir dir_;
@@ -168,7 +175,7 @@ class PeerReadTest : public ::testing::Test {
   int version_ = 0;
 };
 
-TEST_F(PeerReadTest, ClickHouseReadsWhatCommitsMade) {
+TEST_F(PeerReadTest, PeersReadWhatCommitsMade) {
   std::vector<Row> a = {{1, "one", "a"}, {2, "two", "a"}};
   std::vector<Row> b = {{3, "three", "b"}, {4, "four", "b"}, {5, "five", "b"}};
   std::vector<Row> c = {{6, "six", "c"}};
