@@ -5,6 +5,7 @@
 #include <set>
 #include <thread>
 
+#include "floe/catalog/new_table.h"
 #include "floe/io/fault_injecting_file_io.h"
 #include "floe/io/memory_file_io.h"
 #include "floe/table/update/fast_append.h"
@@ -86,6 +87,36 @@ TEST(TransactionTest, SeveralChangesCommitAsOne) {
   EXPECT_EQ(metadata->property("k"), "v");
   EXPECT_EQ(metadata->metadata_log().size(), 1u);  // one new metadata file for all four
   EXPECT_EQ(metadata->metadata_log().back().metadata_file, before);
+}
+
+TEST(TransactionTest, ReplaceTableKeepsHistoryAndIds) {
+  FLOE_ASSERT_OK_AND_ASSIGN(auto t, test::MakeTestTable(std::make_shared<io::MemoryFileIO>(),
+                                                        /*partitioned=*/true, 2, kFastRetries));
+  FLOE_ASSERT_OK(t.table->NewFastAppend()->AppendFile(DataFile("/d/old.parquet", 1, "a")).Commit());
+  int64_t old_snapshot = *t.table->metadata()->current_snapshot_id();
+
+  // CREATE OR REPLACE TABLE t (id long, name string) with one row appended.
+  catalog::CreateTableRequest request;
+  request.schema = std::make_shared<Schema>(std::vector<NestedField>{
+      types::Required(1, "id", types::Long()), types::Optional(2, "name", types::String())});
+  request.properties = {{"replaced", "yes"}};
+  FLOE_ASSERT_OK_AND_ASSIGN(TableMetadataPtr replacement,
+                            catalog::NewTableMetadata(request, "/elsewhere", 0));
+  auto txn = Transaction::ForReplace(*t.table, replacement);
+  manifest::DataFile file = DataFile("/d/new.parquet", 1);
+  file.spec_id = 1;
+  txn->Add(t.table->NewFastAppend()).AppendFile(file);
+  FLOE_ASSERT_OK(txn->Commit());
+
+  TableMetadataPtr metadata = t.table->metadata();
+  EXPECT_EQ(metadata->current_schema()->FindField("id")->id, 1);  // kept by name
+  EXPECT_EQ(metadata->current_schema()->FindField("name")->id, 4);
+  EXPECT_EQ(metadata->current_schema()->FindField("category"), nullptr);
+  EXPECT_TRUE(metadata->default_spec()->is_unpartitioned());
+  EXPECT_EQ(metadata->property("replaced"), "yes");
+  EXPECT_TRUE(metadata->SnapshotById(old_snapshot));  // history kept
+  EXPECT_EQ(metadata->current_snapshot()->parent_snapshot_id, std::nullopt);
+  EXPECT_EQ(test::LiveFiles(*t.table), (std::set<std::string>{"/d/new.parquet"}));
 }
 
 TEST(TransactionTest, RetriesExhaustedFailAndCleanUp) {
