@@ -4,12 +4,13 @@
 // list, the manifests of the parent carried over), retried on conflicts, and a reader of every
 // data file and snapshot a table's current state holds.
 
+#include <fmt/format.h>
+
+#include <cstdint>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "floe/catalog/catalog.h"
 #include "floe/catalog/table_update.h"
@@ -33,9 +34,10 @@ inline SchemaPtr SimpleSchema() {
 inline Result<TableCommit> AppendCommit(io::FileIO& io, const LoadedTable& table,
                                         const std::string& tag) {
   const TableMetadata& base = *table.metadata;
-  static thread_local std::mt19937_64 random(std::random_device{}());
+  // Straight from the kernel: forked test processes must not share a generator's state.
+  std::random_device random;
   auto snapshot = std::make_shared<Snapshot>();
-  snapshot->snapshot_id = static_cast<int64_t>(random() >> 1);
+  snapshot->snapshot_id = static_cast<int64_t>(((uint64_t{random()} << 32) | random()) >> 1);
   SnapshotPtr parent = base.current_snapshot();
   if (parent) snapshot->parent_snapshot_id = parent->snapshot_id;
   snapshot->sequence_number = base.format_version() >= 2 ? base.last_sequence_number() + 1 : 0;
@@ -52,9 +54,9 @@ inline Result<TableCommit> AppendCommit(io::FileIO& io, const LoadedTable& table
     manifest::ManifestWriterOptions options;
     options.format_version = base.format_version();
     options.snapshot_id = snapshot->snapshot_id;
-    FLOE_ASSIGN_OR_RETURN(auto writer, manifest::ManifestWriter::Open(
-                                           *file, *base.current_schema(), *base.default_spec(),
-                                           options));
+    FLOE_ASSIGN_OR_RETURN(auto writer,
+                          manifest::ManifestWriter::Open(*file, *base.current_schema(),
+                                                         *base.default_spec(), options));
     manifest::ManifestEntry entry;
     entry.status = manifest::EntryStatus::kAdded;
     entry.snapshot_id = snapshot->snapshot_id;
@@ -86,9 +88,9 @@ inline Result<TableCommit> AppendCommit(io::FileIO& io, const LoadedTable& table
   }
 
   TableCommit commit;
-  commit.requirements.push_back(AssertTableUuid{base.table_uuid()});
-  commit.requirements.push_back(
-      AssertRefSnapshotId{"main", parent ? std::optional(parent->snapshot_id) : std::nullopt});
+  commit.requirements.emplace_back(std::in_place_type<AssertTableUuid>, base.table_uuid());
+  commit.requirements.emplace_back(std::in_place_type<AssertRefSnapshotId>, "main",
+                                   parent ? std::optional(parent->snapshot_id) : std::nullopt);
   SnapshotRef ref;
   ref.snapshot_id = snapshot->snapshot_id;
   commit.updates.push_back(AddSnapshot{snapshot});
