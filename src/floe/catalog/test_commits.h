@@ -6,9 +6,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "floe/catalog/catalog.h"
@@ -95,7 +98,9 @@ inline Result<TableCommit> AppendCommit(io::FileIO& io, const LoadedTable& table
   return commit;
 }
 
-// Appends, reloading and retrying while the commit loses races. Returns the number of attempts.
+// Appends, reloading and retrying while the commit loses races, after a random wait that grows
+// with the attempts (as commit.retry.* does), so that losers do not all retry at once. Returns the
+// number of attempts.
 inline Result<int> AppendWithRetry(Catalog& catalog, const TableIdentifier& ident,
                                    const std::string& tag) {
   for (int attempt = 1;; ++attempt) {
@@ -107,6 +112,8 @@ inline Result<int> AppendWithRetry(Catalog& catalog, const TableIdentifier& iden
     if (committed.error().kind() != ErrorKind::kCommitFailed || !committed.error().retryable()) {
       return std::unexpected(committed.error());
     }
+    uint64_t max_wait_us = uint64_t{1000} << std::min(attempt, 6);
+    std::this_thread::sleep_for(std::chrono::microseconds(RandomU64() % max_wait_us));
   }
 }
 
