@@ -14,8 +14,9 @@
 // path other than their folder (kInvalidArgument), and dropping a table deletes its folder
 // (purge also deletes the files its metadata references elsewhere).
 //
-// kCommitStateUnknown is returned only when the rename may have happened but cannot be confirmed,
-// or when it happened but making it durable (fsync of the folder) failed.
+// kCommitStateUnknown is returned only when the new version was renamed into place but making
+// that durable (fsync of the folder) failed. Failures after that (the version hint, deleting old
+// metadata files) are not reported: the commit happened.
 
 #include <memory>
 #include <string>
