@@ -1,18 +1,28 @@
 #include "floe/util/uuid.h"
 
-#include <random>
-
 #include <fmt/core.h>
+#include <unistd.h>
+
+#include <random>
 
 namespace floe {
 namespace {
 
+std::mt19937_64 Seeded() {
+  std::random_device device;
+  std::seed_seq seed{device(), device(), device(), device(), device(), device()};
+  return std::mt19937_64(seed);
+}
+
 std::mt19937_64& Generator() {
-  thread_local std::mt19937_64 generator = [] {
-    std::random_device device;
-    std::seed_seq seed{device(), device(), device(), device(), device(), device()};
-    return std::mt19937_64(seed);
-  }();
+  // A forked child inherits its parent's generator state: reseed when the process changed, or
+  // parent and children would hand out the same uuids (and so the same file names).
+  thread_local pid_t owner = getpid();
+  thread_local std::mt19937_64 generator = Seeded();
+  if (pid_t pid = getpid(); pid != owner) {
+    owner = pid;
+    generator = Seeded();
+  }
   return generator;
 }
 
@@ -23,8 +33,8 @@ uint64_t RandomU64() { return Generator()(); }
 std::string RandomUuid() {
   uint64_t high = RandomU64();
   uint64_t low = RandomU64();
-  high = (high & ~uint64_t{0xF000}) | 0x4000;                       // version 4
-  low = (low & ~(uint64_t{0xC} << 60)) | (uint64_t{0x8} << 60);     // RFC 4122 variant
+  high = (high & ~uint64_t{0xF000}) | 0x4000;                    // version 4
+  low = (low & ~(uint64_t{0xC} << 60)) | (uint64_t{0x8} << 60);  // RFC 4122 variant
   return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", high >> 32, (high >> 16) & 0xFFFF,
                      high & 0xFFFF, low >> 48, low & 0xFFFFFFFFFFFFULL);
 }

@@ -1,8 +1,8 @@
 #pragma once
 
 // Random (version 4) UUIDs, for names that must be unique across processes and machines: table
-// uuids, manifest and manifest-list file names, commit ids. The generator is seeded once per
-// thread from std::random_device; it is not meant for secrets.
+// uuids, manifest and manifest-list file names, commit ids. The generator is seeded per thread
+// from std::random_device, and again in a forked child; it is not meant for secrets.
 
 #include <cstdint>
 #include <string>
