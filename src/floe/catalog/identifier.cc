@@ -34,8 +34,10 @@ Status ValidateIdentifierPart(std::string_view part, std::string_view what) {
   for (char c : part) {
     auto u = static_cast<unsigned char>(c);
     if (c == '/' || c == '\\' || u < 0x20 || u == 0x7f) {
-      return InvalidArgument("{} contains a forbidden character (0x{:02x}): only names without "
-                             "'/', '\\' and control characters are allowed", what, u);
+      return InvalidArgument(
+          "{} contains a forbidden character (0x{:02x}): only names without "
+          "'/', '\\' and control characters are allowed",
+          what, u);
     }
   }
   return {};

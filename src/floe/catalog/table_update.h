@@ -133,8 +133,8 @@ using TableUpdate =
     std::variant<AssignUuid, UpgradeFormatVersion, AddSchema, SetCurrentSchema, AddPartitionSpec,
                  SetDefaultSpec, AddSortOrder, SetDefaultSortOrder, AddSnapshot, SetSnapshotRef,
                  RemoveSnapshots, RemoveSnapshotRef, SetLocation, SetProperties, RemoveProperties,
-                 SetStatistics, RemoveStatistics, SetPartitionStatistics,
-                 RemovePartitionStatistics, RemovePartitionSpecs, RemoveSchemas>;
+                 SetStatistics, RemoveStatistics, SetPartitionStatistics, RemovePartitionStatistics,
+                 RemovePartitionSpecs, RemoveSchemas>;
 
 // A commit as a catalog receives it.
 struct TableCommit {

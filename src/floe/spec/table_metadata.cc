@@ -194,6 +194,10 @@ TableMetadataBuilder& TableMetadataBuilder::AddMetadataLogEntry(MetadataLogEntry
   metadata_->metadata_log_.push_back(std::move(entry));
   return *this;
 }
+TableMetadataBuilder& TableMetadataBuilder::SetMetadataLog(std::vector<MetadataLogEntry> log) {
+  metadata_->metadata_log_ = std::move(log);
+  return *this;
+}
 TableMetadataBuilder& TableMetadataBuilder::AddStatisticsFile(StatisticsFile file) {
   metadata_->statistics_.push_back(std::move(file));
   return *this;

@@ -155,6 +155,8 @@ class TableMetadataBuilder {
   TableMetadataBuilder& RemoveRef(std::string_view name);
   TableMetadataBuilder& AddSnapshotLogEntry(SnapshotLogEntry entry);
   TableMetadataBuilder& AddMetadataLogEntry(MetadataLogEntry entry);
+  // Replaces the whole metadata log (catalogs trim it to write.metadata.previous-versions-max).
+  TableMetadataBuilder& SetMetadataLog(std::vector<MetadataLogEntry> log);
   TableMetadataBuilder& AddStatisticsFile(StatisticsFile file);
   TableMetadataBuilder& AddPartitionStatisticsFile(PartitionStatisticsFile file);
   TableMetadataBuilder& AddEncryptionKey(EncryptedKey key);
