@@ -16,6 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "floe/catalog/sql/sql_catalog.h"
+#include "floe/testing/testing.h"
+
 namespace floe::catalog::sqltest {
 
 enum class Backend { kSqlite, kPostgres };
@@ -143,5 +146,46 @@ inline std::vector<std::string> Lines(const std::string& text) {
   }
   return lines;
 }
+
+// A catalog test run against each backend: SQLite in a temp folder, or the shared PostgreSQL
+// server under a catalog name of its own.
+class SqlCatalogTest : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    warehouse_ = (dir_.path() / "warehouse").string();
+    if (GetParam() == Backend::kPostgres) {
+      PostgresServer& server = TestPostgres();
+      ASSERT_TRUE(server.error.empty()) << server.error;
+      target_ = server.uri;
+      uri_ = server.uri;
+    } else {
+      target_ = (dir_.path() / "catalog.db").string();
+      uri_ = "jdbc:sqlite:" + target_;
+    }
+    name_ = UniqueCatalogName();
+  }
+
+  StringMap Properties() const { return {{"uri", uri_}, {"warehouse", warehouse_}}; }
+
+  Result<std::shared_ptr<Catalog>> Open(std::shared_ptr<io::FileIO> fileio = nullptr) const {
+    return CreateSqlCatalog(name_, Properties(), std::move(fileio));
+  }
+
+  // Rows of a query run by the database's own client (independent of floe's SQL code).
+  std::vector<std::string> Query(const std::string& sql) const {
+    CommandOutput out = QueryWithClient(GetParam(), target_, sql);
+    EXPECT_EQ(out.exit_code, 0) << sql << ": " << out.output;
+    return Lines(out.output);
+  }
+
+  // The catalog's name as a SQL literal (it holds only letters, digits, '.' and '_').
+  std::string NameLiteral() const { return "'" + name_ + "'"; }
+
+  floe::testing::TempDir dir_;
+  std::string warehouse_;
+  std::string target_;
+  std::string uri_;
+  std::string name_;
+};
 
 }  // namespace floe::catalog::sqltest

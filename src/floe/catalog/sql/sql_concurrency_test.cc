@@ -1,0 +1,281 @@
+// Many writers on one table through the sql catalog, and failures in the middle of a commit: every
+// commit lands exactly once, the snapshots form one chain, and the table always loads.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <random>
+#include <set>
+#include <thread>
+
+#include "floe/catalog/metadata_files.h"
+#include "floe/catalog/sql/sql_catalog.h"
+#include "floe/catalog/sql/sql_test_util.h"
+#include "floe/io/fault_injecting_file_io.h"
+#include "floe/io/local_file_io.h"
+#include "floe/manifest/manifest_reader.h"
+#include "floe/manifest/manifest_writer.h"
+#include "floe/spec/partition_spec.h"
+#include "floe/spec/schema.h"
+#include "floe/spec/table_metadata.h"
+#include "floe/spec/type.h"
+
+namespace floe::catalog {
+namespace {
+
+using sqltest::Backend;
+
+constexpr int kThreads = 8;
+constexpr int kProcesses = 4;
+constexpr int kCommitsEach = 50;
+constexpr std::string_view kMarker = "floe.test.commit";
+
+// Its own suite name, so that its instantiation does not repeat sql_catalog_test.cc's.
+class SqlConcurrencyTest : public sqltest::SqlCatalogTest {};
+
+const TableIdentifier kTable{Namespace{{"db"}}, "events"};
+
+CreateTableRequest Request() {
+  CreateTableRequest request;
+  request.schema = std::make_shared<Schema>(std::vector<NestedField>{
+      {1, "id", types::Long(), true}, {2, "data", types::String(), false}});
+  return request;
+}
+
+// Writes a manifest adding one data file for the commit named marker.
+Result<manifest::ManifestFile> WriteManifest(io::FileIO& io, const TableMetadata& table,
+                                             const std::string& marker, int64_t snapshot_id) {
+  FLOE_ASSIGN_OR_RETURN(auto out,
+                        io.NewOutputFile(table.location() + "/metadata/" + marker + "-m0.avro"));
+  manifest::ManifestWriterOptions options;
+  options.snapshot_id = snapshot_id;
+  FLOE_ASSIGN_OR_RETURN(auto writer,
+                        manifest::ManifestWriter::Open(*out, *table.current_schema(),
+                                                       *PartitionSpec::Unpartitioned(), options));
+  manifest::ManifestEntry entry;
+  entry.snapshot_id = snapshot_id;
+  entry.data_file.file_path = table.location() + "/data/" + marker + ".parquet";
+  entry.data_file.file_format = "parquet";
+  entry.data_file.record_count = 1;
+  entry.data_file.file_size_in_bytes = 100;
+  FLOE_RETURN_IF_ERROR(writer->Add(entry));
+  return writer->Close();
+}
+
+// One append as a writer makes it: read the current table, write a manifest list holding the
+// parent's manifests and this commit's, and commit AddSnapshot + SetSnapshotRef(main) on the
+// condition that main has not moved; on a lost race, again from the fresh table.
+Status Append(Catalog& catalog, const std::string& marker, int64_t snapshot_id) {
+  io::FileIO& io = *catalog.file_io();
+  std::optional<manifest::ManifestFile> added;
+  std::mt19937 random(static_cast<uint32_t>(snapshot_id));
+  for (int attempt = 0;; ++attempt) {
+    FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(kTable));
+    const TableMetadata& base = *table.metadata;
+    if (!added) {
+      FLOE_ASSIGN_OR_RETURN(added, WriteManifest(io, base, marker, snapshot_id));
+    }
+    SnapshotPtr parent = base.current_snapshot();
+    std::vector<manifest::ManifestFile> manifests;
+    if (parent) {
+      FLOE_ASSIGN_OR_RETURN(auto list_file, io.NewInputFile(parent->manifest_list));
+      FLOE_ASSIGN_OR_RETURN(manifests, manifest::ReadManifestList(*list_file));
+    }
+    manifests.push_back(*added);
+
+    auto snapshot = std::make_shared<Snapshot>();
+    snapshot->snapshot_id = snapshot_id;
+    if (parent) snapshot->parent_snapshot_id = parent->snapshot_id;
+    snapshot->sequence_number = base.last_sequence_number() + 1;
+    snapshot->timestamp_ms = NowMs();
+    snapshot->manifest_list =
+        fmt::format("{}/metadata/snap-{}-{}.avro", base.location(), snapshot_id, attempt);
+    snapshot->summary = {{"operation", std::string(kOperationAppend)},
+                         {std::string(kMarker), marker}};
+    snapshot->schema_id = base.current_schema_id();
+
+    manifest::ManifestListWriterOptions options;
+    options.snapshot_id = snapshot_id;
+    options.parent_snapshot_id = snapshot->parent_snapshot_id;
+    options.sequence_number = snapshot->sequence_number;
+    FLOE_ASSIGN_OR_RETURN(auto list_out, io.NewOutputFile(snapshot->manifest_list));
+    FLOE_ASSIGN_OR_RETURN(auto list, manifest::ManifestListWriter::Open(*list_out, options));
+    for (const manifest::ManifestFile& m : manifests) FLOE_RETURN_IF_ERROR(list->Add(m));
+    FLOE_RETURN_IF_ERROR(list->Close());
+
+    TableCommit commit;
+    std::optional<int64_t> expected_main;
+    if (parent) expected_main = parent->snapshot_id;
+    commit.requirements = {AssertRefSnapshotId{"main", expected_main}};
+    SnapshotRef main_ref;
+    main_ref.snapshot_id = snapshot_id;
+    commit.updates = {AddSnapshot{snapshot}, SetSnapshotRef{"main", main_ref}};
+    auto committed = catalog.CommitTable(kTable, commit);
+    if (committed) return {};
+    if (committed.error().kind() != ErrorKind::kCommitFailed || !committed.error().retryable()) {
+      return std::unexpected(committed.error());
+    }
+    (void)io.Delete(snapshot->manifest_list);
+    // Jittered backoff, so that losers do not all come back at the same moment.
+    std::this_thread::sleep_for(
+        std::chrono::microseconds(random() % (200 * (1 + std::min(attempt, 20)))));
+  }
+}
+
+Status AppendMany(Catalog& catalog, int worker) {
+  for (int i = 0; i < kCommitsEach; ++i) {
+    std::string marker = fmt::format("w{}-c{}", worker, i);
+    FLOE_RETURN_IF_ERROR(Append(catalog, marker, int64_t{worker + 1} * 1'000'000 + i));
+  }
+  return {};
+}
+
+TEST_P(SqlConcurrencyTest, ThreadsAndProcessesAppendingToOneTable) {
+  {
+    FLOE_ASSERT_OK_AND_ASSIGN(auto setup, Open());
+    FLOE_ASSERT_OK(setup->CreateNamespace(kTable.ns, {}));
+    FLOE_ASSERT_OK(setup->CreateTable(kTable, Request()));
+  }
+  // The processes are forked before any thread starts, each with its own catalog; they leave with
+  // _exit so that nothing of this process (the temp folder, gtest's state) is torn down twice.
+  std::vector<pid_t> children;
+  std::fflush(nullptr);
+  for (int p = 0; p < kProcesses; ++p) {
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      auto catalog = Open();
+      Status done =
+          catalog ? AppendMany(**catalog, kThreads + p) : Status(std::unexpected(catalog.error()));
+      if (!done) std::fprintf(stderr, "process %d: %s\n", p, done.error().ToString().c_str());
+      std::fflush(stderr);
+      ::_exit(done ? 0 : 1);
+    }
+    children.push_back(pid);
+  }
+  {
+    FLOE_ASSERT_OK_AND_ASSIGN(auto catalog, Open());
+    std::vector<Status> results(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] { results[t] = AppendMany(*catalog, t); });
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (const Status& result : results) FLOE_EXPECT_OK(result);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a writer process failed";
+  }
+
+  FLOE_ASSERT_OK_AND_ASSIGN(auto reader, Open());
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable table, reader->LoadTable(kTable));
+  const TableMetadata& metadata = *table.metadata;
+  constexpr int kTotal = (kThreads + kProcesses) * kCommitsEach;
+
+  // Every commit exactly once.
+  std::multiset<std::string> markers;
+  for (const SnapshotPtr& snapshot : metadata.snapshots()) {
+    markers.insert(snapshot->summary.at(std::string(kMarker)));
+  }
+  EXPECT_EQ(markers.size(), static_cast<size_t>(kTotal));
+  EXPECT_EQ(std::set<std::string>(markers.begin(), markers.end()).size(),
+            static_cast<size_t>(kTotal));
+
+  // One chain from the current snapshot back to the first, with rising sequence numbers, and
+  // the snapshot log walking the same chain forwards.
+  std::vector<int64_t> chain;
+  for (SnapshotPtr s = metadata.current_snapshot(); s;
+       s = s->parent_snapshot_id ? metadata.SnapshotById(*s->parent_snapshot_id) : nullptr) {
+    if (!chain.empty()) {
+      EXPECT_LT(s->sequence_number, metadata.SnapshotById(chain.back())->sequence_number);
+    }
+    chain.push_back(s->snapshot_id);
+    ASSERT_LE(chain.size(), static_cast<size_t>(kTotal));
+  }
+  EXPECT_EQ(chain.size(), static_cast<size_t>(kTotal));
+  std::vector<int64_t> log;
+  for (const SnapshotLogEntry& entry : metadata.snapshot_log()) log.push_back(entry.snapshot_id);
+  EXPECT_EQ(log, std::vector<int64_t>(chain.rbegin(), chain.rend()));
+  EXPECT_EQ(metadata.last_sequence_number(), kTotal);
+
+  // No data file lost: the current manifest list reaches every commit's file, once.
+  io::LocalFileIO io;
+  FLOE_ASSERT_OK_AND_ASSIGN(auto list_file,
+                            io.NewInputFile(metadata.current_snapshot()->manifest_list));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto manifests, manifest::ReadManifestList(*list_file));
+  std::set<std::string> files;
+  for (const manifest::ManifestFile& m : manifests) {
+    FLOE_ASSERT_OK_AND_ASSIGN(auto file, io.NewInputFile(m.manifest_path));
+    FLOE_ASSERT_OK_AND_ASSIGN(auto manifest_reader, manifest::ManifestReader::Open(*file, &m));
+    FLOE_ASSERT_OK_AND_ASSIGN(auto entries, manifest_reader->ReadAll());
+    for (const auto& entry : entries) EXPECT_TRUE(files.insert(entry.data_file.file_path).second);
+  }
+  EXPECT_EQ(files.size(), static_cast<size_t>(kTotal));
+
+  // The catalog row, read by the database's own client, points at what the catalog loads.
+  EXPECT_EQ(
+      Query("SELECT metadata_location FROM iceberg_tables WHERE catalog_name = " + NameLiteral()),
+      (std::vector<std::string>{table.metadata_location}));
+}
+
+// Faults at every write, sync, close, rename and folder sync of the metadata file of a commit:
+// afterwards the table loads (through a catalog with a healthy FileIO) at the old or the new
+// metadata, and at the new one exactly when the commit reported success.
+TEST_P(SqlConcurrencyTest, FaultsWhileWritingMetadataLeaveALoadableTable) {
+  {
+    FLOE_ASSERT_OK_AND_ASSIGN(auto setup, Open());
+    FLOE_ASSERT_OK(setup->CreateNamespace(kTable.ns, {}));
+    FLOE_ASSERT_OK(setup->CreateTable(kTable, Request()));
+  }
+  int step = 0;
+  int faults = 0;
+  for (io::FileOp op : {io::FileOp::kCreate, io::FileOp::kWrite, io::FileOp::kSync,
+                        io::FileOp::kClose, io::FileOp::kRename, io::FileOp::kSyncDirectory}) {
+    for (io::FaultAction action : {io::FaultAction::kFail, io::FaultAction::kCrash}) {
+      for (int nth = 1;; ++nth) {
+        auto faulty =
+            std::make_shared<io::FaultInjectingFileIO>(std::make_shared<io::LocalFileIO>());
+        FLOE_ASSERT_OK_AND_ASSIGN(auto catalog, Open(faulty));
+        FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable before, catalog->LoadTable(kTable));
+        faulty->Inject({op, nth, action, "metadata.json"});
+        TableCommit commit;
+        commit.updates = {SetProperties{{{"step", std::to_string(++step)}}}};
+        auto result = catalog->CommitTable(kTable, commit);
+        bool fired = faulty->faults_fired() > 0;
+
+        FLOE_ASSERT_OK_AND_ASSIGN(auto healthy, Open());
+        FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable after, healthy->LoadTable(kTable));
+        std::string what = fmt::format("{} #{} ({})", io::FileOpName(op), nth,
+                                       action == io::FaultAction::kFail ? "fail" : "crash");
+        if (result) {
+          EXPECT_EQ(after.metadata_location, result->metadata_location) << what;
+          EXPECT_EQ(after.metadata->property("step"), std::to_string(step)) << what;
+        } else if (result.error().kind() != ErrorKind::kCommitStateUnknown) {
+          EXPECT_EQ(after.metadata_location, before.metadata_location)
+              << what << ": " << result.error().ToString();
+        } else {
+          EXPECT_TRUE(after.metadata_location == before.metadata_location ||
+                      after.metadata->property("step") == std::to_string(step))
+              << what;
+        }
+        if (!fired) {
+          FLOE_EXPECT_OK(result);
+          break;
+        }
+        ++faults;
+        EXPECT_FALSE(result) << what << " fired but the commit reported success";
+      }
+    }
+  }
+  EXPECT_GT(faults, 6);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, SqlConcurrencyTest,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
+                         sqltest::BackendName);
+
+}  // namespace
+}  // namespace floe::catalog
