@@ -5,11 +5,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <random>
 #include <set>
 #include <thread>
 
 #include "floe/catalog/metadata_files.h"
+#include "floe/catalog/sql/postgres_connection.h"
 #include "floe/catalog/sql/sql_catalog.h"
 #include "floe/catalog/sql/sql_test_util.h"
 #include "floe/io/fault_injecting_file_io.h"
@@ -271,6 +273,60 @@ TEST_P(SqlConcurrencyTest, FaultsWhileWritingMetadataLeaveALoadableTable) {
     }
   }
   EXPECT_GT(faults, 6);
+}
+
+// The connection dies while the swap waits on a row lock held elsewhere: the outcome is unknown to
+// the committer, which must say so and keep the metadata file it wrote (had the swap landed, the
+// table would point at it).
+TEST_P(SqlConcurrencyTest, ConnectionLostDuringTheSwapIsCommitStateUnknown) {
+  if (GetParam() != Backend::kPostgres) GTEST_SKIP() << "needs a server connection to kill";
+  FLOE_ASSERT_OK_AND_ASSIGN(auto catalog, Open());
+  FLOE_ASSERT_OK(catalog->CreateNamespace(kTable.ns, {}));
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable base, catalog->CreateTable(kTable, Request()));
+
+  FLOE_ASSERT_OK_AND_ASSIGN(auto locker, OpenPostgresConnection(uri_, std::nullopt, std::nullopt));
+  FLOE_ASSERT_OK(locker->Begin());
+  FLOE_ASSERT_OK(locker->Execute(
+      "SELECT metadata_location FROM iceberg_tables WHERE catalog_name = ? FOR UPDATE", {name_}));
+
+  Result<LoadedTable> result = NotFound("not run");
+  std::thread committer([&] {
+    TableCommit commit;
+    commit.updates = {SetProperties{{{"k", "v"}}}};
+    result = catalog->CommitTable(kTable, commit);
+  });
+  // Wait until the swap is blocked on the lock, then end its session. (The watcher is outside any
+  // transaction: PostgreSQL shows a transaction one snapshot of pg_stat_activity.)
+  FLOE_ASSERT_OK_AND_ASSIGN(auto killer, OpenPostgresConnection(uri_, std::nullopt, std::nullopt));
+  std::string victim;
+  for (int polls = 0; victim.empty(); ++polls) {
+    ASSERT_LT(polls, 6000) << "the swap never waited on the lock";
+    auto waiting = killer->Execute(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND "
+        "wait_event_type = 'Lock' AND query LIKE 'UPDATE iceberg_tables SET metadata_location%'");
+    ASSERT_TRUE(waiting) << waiting.error().ToString();
+    if (!waiting->rows.empty()) victim = *waiting->rows[0][0];
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  FLOE_ASSERT_OK(killer->Execute("SELECT pg_terminate_backend(CAST(? AS INTEGER))", {victim}));
+  committer.join();
+  locker->Rollback();
+
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().kind(), ErrorKind::kCommitStateUnknown) << result.error().ToString();
+  // Here the swap did not land; the file it would have pointed at is still there.
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable after, catalog->LoadTable(kTable));
+  EXPECT_EQ(after.metadata_location, base.metadata_location);
+  int metadata_files = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(warehouse_ + "/db/events/metadata")) {
+    metadata_files += entry.path().string().ends_with(".metadata.json");
+  }
+  EXPECT_EQ(metadata_files, 2);
+  // The catalog carries on with a fresh connection.
+  TableCommit retry;
+  retry.updates = {SetProperties{{{"k", "v"}}}};
+  FLOE_EXPECT_OK(catalog->CommitTable(kTable, retry));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, SqlConcurrencyTest,
