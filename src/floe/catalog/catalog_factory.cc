@@ -1,0 +1,75 @@
+// CreateCatalog (catalog.h): the Flink connector's catalog properties to a catalog.
+
+#include <algorithm>
+#include <cctype>
+
+#include "floe/catalog/caching_catalog.h"
+#include "floe/catalog/catalog.h"
+#include "floe/catalog/hadoop/hadoop_catalog.h"
+#include "floe/catalog/plugin/plugin_catalog.h"
+
+namespace floe::catalog {
+namespace {
+
+constexpr std::string_view kCatalogType = "catalog-type";
+constexpr std::string_view kCatalogImpl = "catalog-impl";
+
+// The sql catalog (catalog/sql/) plugs in here; this build has none.
+Result<std::shared_ptr<Catalog>> MakeSqlCatalog(const std::string& name,
+                                                const StringMap& properties) {
+  (void)properties;
+  return Unsupported("catalog {}: catalog-type sql is not built into this floe", name);
+}
+
+// Properties the factory consumes and a plugin therefore does not see.
+StringMap PluginProperties(const StringMap& properties) {
+  StringMap out = properties;
+  for (std::string_view key : {kCatalogImpl, kCacheEnabledProperty, kCacheExpirationProperty}) {
+    if (auto it = out.find(key); it != out.end()) out.erase(it);
+  }
+  return out;
+}
+
+Result<std::shared_ptr<Catalog>> MakeUncached(const std::string& name,
+                                              const StringMap& properties) {
+  auto type_it = properties.find(kCatalogType);
+  auto impl_it = properties.find(kCatalogImpl);
+  if (type_it != properties.end() && impl_it != properties.end()) {
+    return InvalidArgument(
+        "catalog {}: set either catalog-type or catalog-impl, not both (catalog-type={}, "
+        "catalog-impl={})",
+        name, type_it->second, impl_it->second);
+  }
+  if (impl_it != properties.end()) {
+    return LoadPluginCatalog(impl_it->second, name, PluginProperties(properties));
+  }
+  // The Flink connector's default type when neither is set.
+  std::string type = type_it != properties.end() ? type_it->second : "hive";
+  std::ranges::transform(type, type.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (type == "hadoop") {
+    FLOE_ASSIGN_OR_RETURN(auto hadoop, HadoopCatalog::Make(name, properties));
+    return std::shared_ptr<Catalog>(std::move(hadoop));
+  }
+  if (type == "sql" || type == "jdbc") return MakeSqlCatalog(name, properties);
+  if (type == "hive" || type == "rest") {
+    return Unsupported("catalog {}: catalog-type {} is not yet supported{}", name, type,
+                       type_it == properties.end()
+                           ? " (it is the default when neither catalog-type nor catalog-impl is "
+                             "set)"
+                           : "");
+  }
+  return InvalidArgument(
+      "catalog {}: unknown catalog-type '{}' (valid: hadoop, sql, hive, rest; or set "
+      "catalog-impl to the path of a catalog plugin)",
+      name, type_it->second);
+}
+
+}  // namespace
+
+Result<std::shared_ptr<Catalog>> CreateCatalog(const std::string& name,
+                                               const StringMap& properties) {
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<Catalog> catalog, MakeUncached(name, properties));
+  return CachingCatalog::Wrap(std::move(catalog), properties);
+}
+
+}  // namespace floe::catalog

@@ -1,0 +1,149 @@
+#pragma once
+
+// Commits the catalog tests share: a fast append of one data file (a real manifest and manifest
+// list, the manifests of the parent carried over), retried on conflicts, and a reader of every
+// data file and snapshot a table's current state holds.
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "floe/catalog/catalog.h"
+#include "floe/catalog/table_update.h"
+#include "floe/io/file_io.h"
+#include "floe/io/location.h"
+#include "floe/manifest/manifest_reader.h"
+#include "floe/manifest/manifest_writer.h"
+#include "floe/spec/partition_spec.h"
+#include "floe/spec/schema.h"
+#include "floe/util/uuid.h"
+
+namespace floe::catalog::testing {
+
+inline SchemaPtr SimpleSchema() {
+  using namespace floe::types;
+  return std::make_shared<Schema>(
+      std::vector<NestedField>{Required(1, "id", Long()), Optional(2, "data", String())});
+}
+
+// The commit that appends the data file `<location>/data/<tag>.parquet` on top of table.
+inline Result<TableCommit> AppendCommit(io::FileIO& io, const LoadedTable& table,
+                                        const std::string& tag) {
+  const TableMetadata& base = *table.metadata;
+  // Straight from the kernel: forked test processes must not share a generator's state.
+  std::random_device random;
+  auto snapshot = std::make_shared<Snapshot>();
+  snapshot->snapshot_id = static_cast<int64_t>(((uint64_t{random()} << 32) | random()) >> 1);
+  SnapshotPtr parent = base.current_snapshot();
+  if (parent) snapshot->parent_snapshot_id = parent->snapshot_id;
+  snapshot->sequence_number = base.format_version() >= 2 ? base.last_sequence_number() + 1 : 0;
+  snapshot->timestamp_ms = base.last_updated_ms() + 1;
+  snapshot->summary = {{"operation", "append"}, {"writer", tag}};
+  snapshot->schema_id = base.current_schema_id();
+
+  std::string metadata_folder = io::JoinLocation(base.location(), "metadata");
+  std::string unique = NewUuidV4();
+  std::string manifest_path = io::JoinLocation(metadata_folder, unique + "-m0.avro");
+  manifest::ManifestFile added;
+  {
+    FLOE_ASSIGN_OR_RETURN(auto file, io.NewOutputFile(manifest_path));
+    manifest::ManifestWriterOptions options;
+    options.format_version = base.format_version();
+    options.snapshot_id = snapshot->snapshot_id;
+    FLOE_ASSIGN_OR_RETURN(auto writer,
+                          manifest::ManifestWriter::Open(*file, *base.current_schema(),
+                                                         *base.default_spec(), options));
+    manifest::ManifestEntry entry;
+    entry.status = manifest::EntryStatus::kAdded;
+    entry.snapshot_id = snapshot->snapshot_id;
+    entry.data_file.file_path = io::JoinLocation(base.location(), "data/" + tag + ".parquet");
+    entry.data_file.file_format = "parquet";
+    entry.data_file.record_count = 1;
+    entry.data_file.file_size_in_bytes = 100;
+    FLOE_RETURN_IF_ERROR(writer->Add(entry));
+    FLOE_ASSIGN_OR_RETURN(added, writer->Close());
+  }
+  std::vector<manifest::ManifestFile> manifests{added};
+  if (parent) {
+    FLOE_ASSIGN_OR_RETURN(auto input, io.NewInputFile(parent->manifest_list));
+    FLOE_ASSIGN_OR_RETURN(auto previous, manifest::ReadManifestList(*input));
+    manifests.insert(manifests.end(), previous.begin(), previous.end());
+  }
+  snapshot->manifest_list = io::JoinLocation(
+      metadata_folder, fmt::format("snap-{}-1-{}.avro", snapshot->snapshot_id, unique));
+  {
+    FLOE_ASSIGN_OR_RETURN(auto file, io.NewOutputFile(snapshot->manifest_list));
+    manifest::ManifestListWriterOptions options;
+    options.format_version = base.format_version();
+    options.snapshot_id = snapshot->snapshot_id;
+    options.parent_snapshot_id = snapshot->parent_snapshot_id;
+    options.sequence_number = snapshot->sequence_number;
+    FLOE_ASSIGN_OR_RETURN(auto writer, manifest::ManifestListWriter::Open(*file, options));
+    for (const auto& manifest : manifests) FLOE_RETURN_IF_ERROR(writer->Add(manifest));
+    FLOE_RETURN_IF_ERROR(writer->Close());
+  }
+
+  TableCommit commit;
+  commit.requirements.emplace_back(std::in_place_type<AssertTableUuid>, base.table_uuid());
+  commit.requirements.emplace_back(std::in_place_type<AssertRefSnapshotId>, "main",
+                                   parent ? std::optional(parent->snapshot_id) : std::nullopt);
+  SnapshotRef ref;
+  ref.snapshot_id = snapshot->snapshot_id;
+  commit.updates.push_back(AddSnapshot{snapshot});
+  commit.updates.push_back(SetSnapshotRef{"main", ref});
+  return commit;
+}
+
+// Appends, reloading and retrying while the commit loses races. Returns the number of attempts.
+inline Result<int> AppendWithRetry(Catalog& catalog, const TableIdentifier& ident,
+                                   const std::string& tag) {
+  for (int attempt = 1;; ++attempt) {
+    catalog.Invalidate(ident);
+    FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(ident));
+    FLOE_ASSIGN_OR_RETURN(TableCommit commit, AppendCommit(*catalog.file_io(), table, tag));
+    auto committed = catalog.CommitTable(ident, commit);
+    if (committed) return attempt;
+    if (committed.error().kind() != ErrorKind::kCommitFailed || !committed.error().retryable()) {
+      return std::unexpected(committed.error());
+    }
+  }
+}
+
+// The data files of the current snapshot, in manifest order (duplicates kept).
+inline Result<std::vector<std::string>> CurrentDataFiles(io::FileIO& io,
+                                                         const TableMetadata& metadata) {
+  std::vector<std::string> files;
+  SnapshotPtr current = metadata.current_snapshot();
+  if (!current) return files;
+  FLOE_ASSIGN_OR_RETURN(auto list_file, io.NewInputFile(current->manifest_list));
+  FLOE_ASSIGN_OR_RETURN(auto manifests, manifest::ReadManifestList(*list_file));
+  for (const auto& manifest : manifests) {
+    FLOE_ASSIGN_OR_RETURN(auto input, io.NewInputFile(manifest.manifest_path));
+    FLOE_ASSIGN_OR_RETURN(auto reader, manifest::ManifestReader::Open(*input, &manifest));
+    FLOE_ASSIGN_OR_RETURN(auto entries, reader->ReadAll());
+    for (const auto& entry : entries) files.push_back(entry.data_file.file_path);
+  }
+  return files;
+}
+
+// The writer tags of the snapshots from the current one back through its parents; kCorruptData
+// when a parent is missing.
+inline Result<std::vector<std::string>> ChainWriters(const TableMetadata& metadata) {
+  std::vector<std::string> writers;
+  SnapshotPtr snapshot = metadata.current_snapshot();
+  while (snapshot) {
+    auto it = snapshot->summary.find("writer");
+    writers.push_back(it == snapshot->summary.end() ? "" : it->second);
+    if (!snapshot->parent_snapshot_id) break;
+    SnapshotPtr parent = metadata.SnapshotById(*snapshot->parent_snapshot_id);
+    if (!parent) return CorruptData("parent {} missing", *snapshot->parent_snapshot_id);
+    snapshot = parent;
+  }
+  return writers;
+}
+
+}  // namespace floe::catalog::testing
