@@ -1,6 +1,7 @@
 #include "floe/catalog/sql/sql_catalog.h"
 
 #include "floe/catalog/metadata_files.h"
+#include "floe/catalog/pointer_commit.h"
 #include "floe/catalog/purge.h"
 #include "floe/catalog/sql/jdbc_schema.h"
 #include "floe/catalog/sql/sql_catalog_impl.h"
@@ -9,13 +10,6 @@
 #include "floe/spec/table_metadata_io.h"
 
 namespace floe::catalog {
-namespace {
-
-// The file a failed commit or create wrote and nothing references: garbage, removed on a best
-// effort basis (a leftover costs space, never correctness).
-void DeleteUnreferenced(io::FileIO& io, const std::string& location) { (void)io.Delete(location); }
-
-}  // namespace
 
 SqlCatalog::SqlCatalog(std::string name, std::string warehouse, SqlDatabase db,
                        std::shared_ptr<io::FileIO> fileio, bool has_type_column)
@@ -94,9 +88,7 @@ Result<LoadedTable> SqlCatalog::LoadTable(const TableIdentifier& ident) {
   return Load(ident, *location);
 }
 
-Result<LoadedTable> SqlCatalog::InsertTable(const TableIdentifier& ident,
-                                            const std::string& location, TableMetadataPtr metadata,
-                                            bool owned) {
+Status SqlCatalog::InsertRow(const TableIdentifier& ident, const std::string& location) {
   FLOE_ASSIGN_OR_RETURN(auto conn, pool_.Acquire());
   Result<SqlResult> inserted =
       has_type_column_
@@ -110,14 +102,13 @@ Result<LoadedTable> SqlCatalog::InsertTable(const TableIdentifier& ident,
                 "metadata_location, previous_metadata_location) VALUES "
                 "(?, ?, ?, ?, NULL)",
                 {name_, ident.ns.ToString(), ident.name, location});
-  if (inserted) return LoadedTable{ident, location, std::move(metadata)};
+  if (inserted) return {};
   if (conn->broken()) {
     return CommitStateUnknown(
         "table {}: the connection was lost after the insert was sent, so "
         "the table may or may not exist now: {}",
         ident.ToString(), inserted.error().message());
   }
-  if (owned) DeleteUnreferenced(*io_, location);
   if (inserted.error().kind() == ErrorKind::kAlreadyExists) {
     return AlreadyExists("table {} already exists", ident.ToString());
   }
@@ -144,9 +135,8 @@ Result<LoadedTable> SqlCatalog::CreateTable(const TableIdentifier& ident,
   }
   FLOE_ASSIGN_OR_RETURN(TableMetadataPtr metadata,
                         NewTableMetadata(request, io::NormalizeLocation(table_location), NowMs()));
-  FLOE_ASSIGN_OR_RETURN(std::string location, NewMetadataLocation(*metadata, ""));
-  FLOE_RETURN_IF_ERROR(WriteTableMetadata(*io_, location, *metadata));
-  return InsertTable(ident, location, std::move(metadata), /*owned=*/true);
+  return CreateByPointer(*io_, ident, std::move(metadata),
+                         [&](const std::string& location) { return InsertRow(ident, location); });
 }
 
 Result<LoadedTable> SqlCatalog::RegisterTable(const TableIdentifier& ident,
@@ -158,7 +148,8 @@ Result<LoadedTable> SqlCatalog::RegisterTable(const TableIdentifier& ident,
     if (!ns_exists) return NotFound("namespace {} does not exist", ident.ns.ToString());
   }
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, Load(ident, metadata_location));
-  return InsertTable(ident, metadata_location, std::move(table.metadata), /*owned=*/false);
+  FLOE_RETURN_IF_ERROR(InsertRow(ident, metadata_location));
+  return table;
 }
 
 Result<LoadedTable> SqlCatalog::CommitTable(const TableIdentifier& ident,
@@ -175,51 +166,33 @@ Result<LoadedTable> SqlCatalog::CommitTable(const TableIdentifier& ident,
     }
     return NotFound("table {} does not exist", ident.ToString());
   }
-  FLOE_ASSIGN_OR_RETURN(TableMetadataPtr base, ReadTableMetadata(*io_, *base_location));
-  FLOE_RETURN_IF_ERROR(CheckRequirements(base.get(), commit.requirements));
-  FLOE_ASSIGN_OR_RETURN(TableMetadataPtr applied, ApplyUpdates(*base, commit.updates, NowMs()));
-  std::vector<std::string> removed;
-  FLOE_ASSIGN_OR_RETURN(TableMetadataPtr updated,
-                        AddPreviousMetadataFile(*applied, *base, *base_location, &removed));
-  FLOE_ASSIGN_OR_RETURN(std::string location, NewMetadataLocation(*updated, *base_location));
-  if (auto written = WriteTableMetadata(*io_, location, *updated); !written) {
-    // Nothing points at the file yet, so whatever its state the commit did not happen.
-    DeleteUnreferenced(*io_, location);
-    return IOError("table {}: writing {}: {}", ident.ToString(), location,
-                   written.error().message());
-  }
-  Result<SqlResult> swapped = conn->Execute(
-      fmt::format("UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = "
-                  "? WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND "
-                  "metadata_location = ?{}",
-                  TableFilter()),
-      {location, *base_location, name_, ident.ns.ToString(), ident.name, *base_location});
-  if (!swapped) {
-    if (conn->broken()) {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable base, Load(ident, *base_location));
+  // The swap: one UPDATE that matches only while the row still points at the base.
+  auto swap = [&](const std::string& location) -> Status {
+    Result<SqlResult> swapped = conn->Execute(
+        fmt::format("UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location "
+                    "= ? WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND "
+                    "metadata_location = ?{}",
+                    TableFilter()),
+        {location, *base_location, name_, ident.ns.ToString(), ident.name, *base_location});
+    if (!swapped && conn->broken()) {
       return CommitStateUnknown(
           "table {}: the connection was lost after the commit of {} was "
           "sent: {}",
           ident.ToString(), location, swapped.error().message());
     }
-    DeleteUnreferenced(*io_, location);
-    if (swapped.error().retryable()) {
+    if (!swapped && !swapped.error().retryable()) return std::unexpected(swapped.error());
+    if (!swapped || swapped->rows_changed != 1) {
+      std::string why = swapped ? fmt::format("its metadata is no longer {}", *base_location)
+                                : swapped.error().message();
       return std::unexpected(
           Error(ErrorKind::kCommitFailed,
-                fmt::format("table {}: {}", ident.ToString(), swapped.error().message()),
+                fmt::format("table {} changed concurrently: {}", ident.ToString(), why),
                 /*retryable=*/true));
     }
-    return std::unexpected(swapped.error());
-  }
-  if (swapped->rows_changed != 1) {
-    DeleteUnreferenced(*io_, location);
-    return std::unexpected(
-        Error(ErrorKind::kCommitFailed,
-              fmt::format("table {} changed concurrently: its metadata is no longer {}",
-                          ident.ToString(), *base_location),
-              /*retryable=*/true));
-  }
-  DeleteRemovedMetadataFiles(*io_, *updated, removed);
-  return LoadedTable{ident, std::move(location), std::move(updated)};
+    return {};
+  };
+  return CommitByPointerSwap(*io_, base, commit, swap);
 }
 
 Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
@@ -270,7 +243,8 @@ Status SqlCatalog::DropTable(const TableIdentifier& ident, bool purge) {
   }
   if (!purge) return {};
   FLOE_RETURN_IF_ERROR(DeleteTableFiles(*io_, *metadata));
-  DeleteUnreferenced(*io_, *location);
+  // Best effort, like the files DeleteTableFiles removes: the table is gone either way.
+  (void)io_->Delete(*location);
   return {};
 }
 

@@ -50,10 +50,9 @@ class SqlCatalog final : public Catalog {
   Result<std::optional<std::string>> MetadataLocationOn(SqlConnection& conn,
                                                         const TableIdentifier& ident);
   Result<LoadedTable> Load(const TableIdentifier& ident, const std::string& location);
-  // Inserts the table's row pointing at metadata_location, which the caller has written; on a
-  // definite failure deletes it when owned (kAlreadyExists when the identifier is taken).
-  Result<LoadedTable> InsertTable(const TableIdentifier& ident, const std::string& location,
-                                  TableMetadataPtr metadata, bool owned);
+  // Inserts the table's row pointing at location: kAlreadyExists when the identifier is taken,
+  // kCommitStateUnknown when the connection was lost after the insert was sent.
+  Status InsertRow(const TableIdentifier& ident, const std::string& location);
 
   std::string name_;
   std::string warehouse_;

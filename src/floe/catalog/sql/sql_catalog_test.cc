@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "floe/catalog/sql/sql_test_util.h"
+#include "floe/catalog/test_commits.h"
 #include "floe/io/local_file_io.h"
 #include "floe/spec/schema.h"
 #include "floe/spec/table_metadata.h"
@@ -358,6 +359,31 @@ TEST_P(SqlCatalogTest, UnreachableDatabaseIsAClearError) {
   auto catalog = CreateSqlCatalog("c", properties);
   ASSERT_FALSE(catalog);
   EXPECT_EQ(catalog.error().kind(), ErrorKind::kIO) << catalog.error().ToString();
+}
+
+TEST_P(SqlCatalogTest, MadeByTheCatalogFactory) {
+  StringMap properties = Properties();
+  properties["catalog-type"] = "sql";
+  FLOE_ASSERT_OK_AND_ASSIGN(auto catalog, CreateCatalog(name_, properties));
+  FLOE_ASSERT_OK(catalog->CreateNamespace(Ns({"db"}), {}));
+  EXPECT_EQ(Query("SELECT namespace FROM iceberg_namespace_properties WHERE catalog_name = " +
+                  NameLiteral()),
+            (std::vector<std::string>{"db"}));
+}
+
+TEST(SqlCatalogDefaultTest, WithOnlyAWarehouseTheCatalogIsASqliteFileBesideIt) {
+  floe::testing::TempDir dir;
+  std::string warehouse = (dir.path() / "wh").string();
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      auto catalog, CreateCatalog("local", {{"catalog-type", "sql"}, {"warehouse", warehouse}}));
+  FLOE_ASSERT_OK(catalog->CreateNamespace(Ns({"db"}), {}));
+  FLOE_ASSERT_OK(catalog->CreateTable(TableIdentifier{Ns({"db"}), "t"}, Request()));
+  std::string file = warehouse + ".catalog.db";
+  sqltest::CommandOutput rows = sqltest::QueryWithClient(
+      Backend::kSqlite, file,
+      "SELECT catalog_name, table_namespace, table_name FROM iceberg_tables");
+  EXPECT_EQ(rows.output, "local|db|t\n");
+  EXPECT_TRUE(std::filesystem::exists(warehouse + "/db/t/metadata"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, SqlCatalogTest,

@@ -6,22 +6,16 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <random>
 #include <set>
 #include <thread>
 
-#include "floe/catalog/metadata_files.h"
 #include "floe/catalog/sql/postgres_connection.h"
 #include "floe/catalog/sql/sql_catalog.h"
 #include "floe/catalog/sql/sql_test_util.h"
+#include "floe/catalog/test_commits.h"
 #include "floe/io/fault_injecting_file_io.h"
 #include "floe/io/local_file_io.h"
-#include "floe/manifest/manifest_reader.h"
-#include "floe/manifest/manifest_writer.h"
-#include "floe/spec/partition_spec.h"
-#include "floe/spec/schema.h"
 #include "floe/spec/table_metadata.h"
-#include "floe/spec/type.h"
 
 namespace floe::catalog {
 namespace {
@@ -31,7 +25,6 @@ using sqltest::Backend;
 constexpr int kThreads = 8;
 constexpr int kProcesses = 4;
 constexpr int kCommitsEach = 50;
-constexpr std::string_view kMarker = "floe.test.commit";
 
 // Its own suite name, so that its instantiation does not repeat sql_catalog_test.cc's.
 class SqlConcurrencyTest : public sqltest::SqlCatalogTest {};
@@ -40,95 +33,14 @@ const TableIdentifier kTable{Namespace{{"db"}}, "events"};
 
 CreateTableRequest Request() {
   CreateTableRequest request;
-  request.schema = std::make_shared<Schema>(std::vector<NestedField>{
-      {1, "id", types::Long(), true}, {2, "data", types::String(), false}});
+  request.schema = testing::SimpleSchema();
   return request;
-}
-
-// Writes a manifest adding one data file for the commit named marker.
-Result<manifest::ManifestFile> WriteManifest(io::FileIO& io, const TableMetadata& table,
-                                             const std::string& marker, int64_t snapshot_id) {
-  FLOE_ASSIGN_OR_RETURN(auto out,
-                        io.NewOutputFile(table.location() + "/metadata/" + marker + "-m0.avro"));
-  manifest::ManifestWriterOptions options;
-  options.snapshot_id = snapshot_id;
-  FLOE_ASSIGN_OR_RETURN(auto writer,
-                        manifest::ManifestWriter::Open(*out, *table.current_schema(),
-                                                       *PartitionSpec::Unpartitioned(), options));
-  manifest::ManifestEntry entry;
-  entry.snapshot_id = snapshot_id;
-  entry.data_file.file_path = table.location() + "/data/" + marker + ".parquet";
-  entry.data_file.file_format = "parquet";
-  entry.data_file.record_count = 1;
-  entry.data_file.file_size_in_bytes = 100;
-  FLOE_RETURN_IF_ERROR(writer->Add(entry));
-  return writer->Close();
-}
-
-// One append as a writer makes it: read the current table, write a manifest list holding the
-// parent's manifests and this commit's, and commit AddSnapshot + SetSnapshotRef(main) on the
-// condition that main has not moved; on a lost race, again from the fresh table.
-Status Append(Catalog& catalog, const std::string& marker, int64_t snapshot_id) {
-  io::FileIO& io = *catalog.file_io();
-  std::optional<manifest::ManifestFile> added;
-  std::mt19937 random(static_cast<uint32_t>(snapshot_id));
-  for (int attempt = 0;; ++attempt) {
-    FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(kTable));
-    const TableMetadata& base = *table.metadata;
-    if (!added) {
-      FLOE_ASSIGN_OR_RETURN(added, WriteManifest(io, base, marker, snapshot_id));
-    }
-    SnapshotPtr parent = base.current_snapshot();
-    std::vector<manifest::ManifestFile> manifests;
-    if (parent) {
-      FLOE_ASSIGN_OR_RETURN(auto list_file, io.NewInputFile(parent->manifest_list));
-      FLOE_ASSIGN_OR_RETURN(manifests, manifest::ReadManifestList(*list_file));
-    }
-    manifests.push_back(*added);
-
-    auto snapshot = std::make_shared<Snapshot>();
-    snapshot->snapshot_id = snapshot_id;
-    if (parent) snapshot->parent_snapshot_id = parent->snapshot_id;
-    snapshot->sequence_number = base.last_sequence_number() + 1;
-    snapshot->timestamp_ms = NowMs();
-    snapshot->manifest_list =
-        fmt::format("{}/metadata/snap-{}-{}.avro", base.location(), snapshot_id, attempt);
-    snapshot->summary = {{"operation", std::string(kOperationAppend)},
-                         {std::string(kMarker), marker}};
-    snapshot->schema_id = base.current_schema_id();
-
-    manifest::ManifestListWriterOptions options;
-    options.snapshot_id = snapshot_id;
-    options.parent_snapshot_id = snapshot->parent_snapshot_id;
-    options.sequence_number = snapshot->sequence_number;
-    FLOE_ASSIGN_OR_RETURN(auto list_out, io.NewOutputFile(snapshot->manifest_list));
-    FLOE_ASSIGN_OR_RETURN(auto list, manifest::ManifestListWriter::Open(*list_out, options));
-    for (const manifest::ManifestFile& m : manifests) FLOE_RETURN_IF_ERROR(list->Add(m));
-    FLOE_RETURN_IF_ERROR(list->Close());
-
-    TableCommit commit;
-    std::optional<int64_t> expected_main;
-    if (parent) expected_main = parent->snapshot_id;
-    commit.requirements = {AssertRefSnapshotId{"main", expected_main}};
-    SnapshotRef main_ref;
-    main_ref.snapshot_id = snapshot_id;
-    commit.updates = {AddSnapshot{snapshot}, SetSnapshotRef{"main", main_ref}};
-    auto committed = catalog.CommitTable(kTable, commit);
-    if (committed) return {};
-    if (committed.error().kind() != ErrorKind::kCommitFailed || !committed.error().retryable()) {
-      return std::unexpected(committed.error());
-    }
-    (void)io.Delete(snapshot->manifest_list);
-    // Jittered backoff, so that losers do not all come back at the same moment.
-    std::this_thread::sleep_for(
-        std::chrono::microseconds(random() % (200 * (1 + std::min(attempt, 20)))));
-  }
 }
 
 Status AppendMany(Catalog& catalog, int worker) {
   for (int i = 0; i < kCommitsEach; ++i) {
-    std::string marker = fmt::format("w{}-c{}", worker, i);
-    FLOE_RETURN_IF_ERROR(Append(catalog, marker, int64_t{worker + 1} * 1'000'000 + i));
+    FLOE_RETURN_IF_ERROR(
+        testing::AppendWithRetry(catalog, kTable, fmt::format("w{}-c{}", worker, i)));
   }
   return {};
 }
@@ -177,17 +89,13 @@ TEST_P(SqlConcurrencyTest, ThreadsAndProcessesAppendingToOneTable) {
   const TableMetadata& metadata = *table.metadata;
   constexpr int kTotal = (kThreads + kProcesses) * kCommitsEach;
 
-  // Every commit exactly once.
-  std::multiset<std::string> markers;
-  for (const SnapshotPtr& snapshot : metadata.snapshots()) {
-    markers.insert(snapshot->summary.at(std::string(kMarker)));
-  }
-  EXPECT_EQ(markers.size(), static_cast<size_t>(kTotal));
-  EXPECT_EQ(std::set<std::string>(markers.begin(), markers.end()).size(),
+  // Every commit exactly once, in one chain from the current snapshot back to the first, with
+  // falling sequence numbers; the snapshot log walks the same chain forwards.
+  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<std::string> writers, testing::ChainWriters(metadata));
+  EXPECT_EQ(writers.size(), static_cast<size_t>(kTotal));
+  EXPECT_EQ(std::set<std::string>(writers.begin(), writers.end()).size(),
             static_cast<size_t>(kTotal));
-
-  // One chain from the current snapshot back to the first, with rising sequence numbers, and
-  // the snapshot log walking the same chain forwards.
+  EXPECT_EQ(metadata.snapshots().size(), static_cast<size_t>(kTotal));
   std::vector<int64_t> chain;
   for (SnapshotPtr s = metadata.current_snapshot(); s;
        s = s->parent_snapshot_id ? metadata.SnapshotById(*s->parent_snapshot_id) : nullptr) {
@@ -197,7 +105,6 @@ TEST_P(SqlConcurrencyTest, ThreadsAndProcessesAppendingToOneTable) {
     chain.push_back(s->snapshot_id);
     ASSERT_LE(chain.size(), static_cast<size_t>(kTotal));
   }
-  EXPECT_EQ(chain.size(), static_cast<size_t>(kTotal));
   std::vector<int64_t> log;
   for (const SnapshotLogEntry& entry : metadata.snapshot_log()) log.push_back(entry.snapshot_id);
   EXPECT_EQ(log, std::vector<int64_t>(chain.rbegin(), chain.rend()));
@@ -205,17 +112,10 @@ TEST_P(SqlConcurrencyTest, ThreadsAndProcessesAppendingToOneTable) {
 
   // No data file lost: the current manifest list reaches every commit's file, once.
   io::LocalFileIO io;
-  FLOE_ASSERT_OK_AND_ASSIGN(auto list_file,
-                            io.NewInputFile(metadata.current_snapshot()->manifest_list));
-  FLOE_ASSERT_OK_AND_ASSIGN(auto manifests, manifest::ReadManifestList(*list_file));
-  std::set<std::string> files;
-  for (const manifest::ManifestFile& m : manifests) {
-    FLOE_ASSERT_OK_AND_ASSIGN(auto file, io.NewInputFile(m.manifest_path));
-    FLOE_ASSERT_OK_AND_ASSIGN(auto manifest_reader, manifest::ManifestReader::Open(*file, &m));
-    FLOE_ASSERT_OK_AND_ASSIGN(auto entries, manifest_reader->ReadAll());
-    for (const auto& entry : entries) EXPECT_TRUE(files.insert(entry.data_file.file_path).second);
-  }
+  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<std::string> files,
+                            testing::CurrentDataFiles(io, metadata));
   EXPECT_EQ(files.size(), static_cast<size_t>(kTotal));
+  EXPECT_EQ(std::set<std::string>(files.begin(), files.end()).size(), static_cast<size_t>(kTotal));
 
   // The catalog row, read by the database's own client, points at what the catalog loads.
   EXPECT_EQ(
