@@ -17,8 +17,9 @@ TEST(IdentifierTest, ParsesAndPrintsDottedNames) {
 }
 
 TEST(IdentifierTest, RejectsNamesThatWouldEscapeTheWarehouse) {
-  for (std::string_view bad : std::initializer_list<std::string_view>{
-           "..", ".", "", "a/b", "a\\b", std::string_view("a\0b", 3), "tab\there", "del\x7f"}) {
+  const std::string_view bad_names[] = {"..",   ".",         "",          "a/b",
+                                        "a\\b", {"a\0b", 3}, "tab\there", "del\x7f"};
+  for (std::string_view bad : bad_names) {
     Status status = ValidateIdentifierPart(bad, "table name");
     ASSERT_FALSE(status.has_value()) << bad;
     EXPECT_EQ(status.error().kind(), ErrorKind::kInvalidArgument);

@@ -9,9 +9,6 @@
 
 #include "floe/io/file_io.h"
 #include "floe/io/location.h"
-#include "floe/spec/partition_spec.h"
-#include "floe/spec/schema.h"
-#include "floe/spec/sort_order.h"
 #include "floe/util/uuid.h"
 
 namespace floe::catalog {
@@ -34,44 +31,6 @@ Result<int64_t> ParseInt(std::string_view key, std::string_view text) {
 
 std::string_view CodecExtension(MetadataCompression codec) {
   return codec == MetadataCompression::kGzip ? ".gz.metadata.json" : ".metadata.json";
-}
-
-// The id a column of `from` has in `to`, found by its full name: fresh ids keep names.
-Result<int32_t> Rebind(const Schema& from, const Schema& to, int32_t id, std::string_view what) {
-  auto name = from.FindColumnName(id);
-  const NestedField* field = name ? to.FindField(*name) : nullptr;
-  if (field == nullptr)
-    return InvalidArgument("{}: source column id {} is not in the schema", what, id);
-  return field->id;
-}
-
-Result<PartitionSpecPtr> FreshSpec(const PartitionSpec* spec, const Schema& old_schema,
-                                   const Schema& schema) {
-  std::vector<PartitionField> fields;
-  if (spec != nullptr) {
-    int32_t next_id = PartitionSpec::kFirstFieldId;
-    for (const PartitionField& field : spec->fields()) {
-      PartitionField fresh = field;
-      fresh.field_id = next_id++;
-      for (int32_t& source : fresh.source_ids) {
-        FLOE_ASSIGN_OR_RETURN(source, Rebind(old_schema, schema, source, "partition spec"));
-      }
-      fields.push_back(std::move(fresh));
-    }
-  }
-  return PartitionSpec::Make(schema, PartitionSpec::kInitialSpecId, std::move(fields));
-}
-
-Result<SortOrderPtr> FreshSortOrder(const SortOrder* order, const Schema& old_schema,
-                                    const Schema& schema) {
-  if (order == nullptr || order->is_unsorted()) return SortOrder::Unsorted();
-  std::vector<SortField> fields(order->fields().begin(), order->fields().end());
-  for (SortField& field : fields) {
-    for (int32_t& source : field.source_ids) {
-      FLOE_ASSIGN_OR_RETURN(source, Rebind(old_schema, schema, source, "sort order"));
-    }
-  }
-  return SortOrder::Make(schema, SortOrder::kInitialOrderId, std::move(fields));
 }
 
 }  // namespace
@@ -115,7 +74,7 @@ Result<std::string> NewMetadataLocation(const TableMetadata& metadata,
     if (auto previous = ParseMetadataVersion(previous_location)) version = *previous + 1;
   }
   return io::JoinLocation(MetadataFolder(metadata),
-                          fmt::format("{:05d}-{}{}", version, NewUuidV4(), CodecExtension(codec)));
+                          fmt::format("{:05d}-{}{}", version, RandomUuid(), CodecExtension(codec)));
 }
 
 std::optional<int64_t> ParseMetadataVersion(std::string_view location) {
@@ -134,44 +93,6 @@ std::optional<int64_t> ParseMetadataVersion(std::string_view location) {
   int64_t value = 0;
   std::from_chars(stem.data(), stem.data() + end, value);
   return value;
-}
-
-Result<TableMetadataPtr> NewTableMetadata(const CreateTableRequest& request, std::string location,
-                                          int64_t now_ms) {
-  if (request.schema == nullptr) return InvalidArgument("create table: no schema");
-  StringMap properties = request.properties;
-  int format_version = kDefaultFormatVersion;
-  if (auto it = properties.find(kFormatVersionProperty); it != properties.end()) {
-    FLOE_ASSIGN_OR_RETURN(int64_t version, ParseInt(kFormatVersionProperty, it->second));
-    if (version < TableMetadata::kMinFormatVersion || version > TableMetadata::kMaxFormatVersion) {
-      return InvalidArgument("table property format-version: {} is not supported (1 to {})",
-                             version, TableMetadata::kMaxFormatVersion);
-    }
-    format_version = static_cast<int>(version);
-    properties.erase(it);
-  }
-
-  int32_t last_column_id = 0;
-  SchemaPtr schema = request.schema->AssignFreshIds(&last_column_id);
-  FLOE_ASSIGN_OR_RETURN(PartitionSpecPtr spec,
-                        FreshSpec(request.spec.get(), *request.schema, *schema));
-  FLOE_ASSIGN_OR_RETURN(SortOrderPtr order,
-                        FreshSortOrder(request.sort_order.get(), *request.schema, *schema));
-
-  TableMetadataBuilder builder(format_version);
-  builder.SetTableUuid(NewUuidV4())
-      .SetLocation(io::NormalizeLocation(location))
-      .SetLastUpdatedMs(now_ms)
-      .SetLastColumnId(last_column_id)
-      .AddSchema(schema)
-      .SetCurrentSchemaId(schema->schema_id())
-      .AddPartitionSpec(spec)
-      .SetDefaultSpecId(spec->spec_id())
-      .SetLastPartitionId(spec->last_assigned_field_id())
-      .AddSortOrder(order)
-      .SetDefaultSortOrderId(order->order_id())
-      .SetProperties(std::move(properties));
-  return builder.Build();
 }
 
 Result<TableMetadataPtr> AddPreviousMetadataFile(const TableMetadata& updated,

@@ -1,12 +1,14 @@
 #pragma once
 
 // What every catalog that writes metadata files needs (hadoop, sql, plugins): the default table
-// location, the names of new metadata files, the metadata for a new table, and the metadata-log
+// location, the names of new metadata files, and the metadata-log
 // bookkeeping of a commit, all as Iceberg Java does them so that other engines find what they
 // expect.
 //
-// Errors: kInvalidArgument for a bad table property (`format-version`, the metadata codec,
-// `write.metadata.previous-versions-max`) or a schema/spec/order that does not fit together.
+// The metadata of a new table comes from new_table.h.
+//
+// Errors: kInvalidArgument for a bad table property (the metadata codec,
+// `write.metadata.previous-versions-max`).
 
 #include <cstdint>
 #include <optional>
@@ -14,7 +16,6 @@
 #include <string_view>
 #include <vector>
 
-#include "floe/catalog/catalog.h"
 #include "floe/catalog/identifier.h"
 #include "floe/spec/table_metadata.h"
 #include "floe/spec/table_metadata_io.h"
@@ -27,8 +28,6 @@ class FileIO;
 namespace floe::catalog {
 
 // Table properties these helpers read.
-inline constexpr std::string_view kFormatVersionProperty = "format-version";
-inline constexpr int kDefaultFormatVersion = 2;
 inline constexpr std::string_view kMetadataCompressionProperty = "write.metadata.compression-codec";
 inline constexpr std::string_view kMetadataPathProperty = "write.metadata.path";
 inline constexpr std::string_view kPreviousVersionsMaxProperty =
@@ -62,13 +61,6 @@ Result<std::string> NewMetadataLocation(const TableMetadata& metadata,
 // The number in a metadata file name: 7 for ".../v7.metadata.json" and ".../00007-<uuid>
 // .metadata.json" (any compression suffix), nullopt for other names.
 std::optional<int64_t> ParseMetadataVersion(std::string_view location);
-
-// The metadata of a new table, as Iceberg Java makes it: fresh field ids for the schema (1..n,
-// nested after their parents), partition fields rebound by column name with ids from 1000, the
-// sort order rebound (id 1, or 0 when unsorted); `format-version` from the properties (default 2)
-// and removed from them; a random table uuid; last-updated-ms = now_ms.
-Result<TableMetadataPtr> NewTableMetadata(const CreateTableRequest& request, std::string location,
-                                          int64_t now_ms);
 
 // The metadata to write when committing `updated` on top of base (stored at base_location): base's
 // file appended to the metadata log (with base's last-updated-ms), and the log trimmed to

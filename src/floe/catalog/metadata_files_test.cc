@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "floe/catalog/new_table.h"
 #include "floe/io/local_file_io.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
@@ -23,78 +24,9 @@ SchemaPtr ClientSchema() {
       7, std::vector<int32_t>{10});
 }
 
-CreateTableRequest Request() {
-  CreateTableRequest request;
-  request.schema = ClientSchema();
-  auto spec = PartitionSpec::Make(*request.schema, 5,
-                                  {PartitionField{{40}, 1234, "ts_day", Transform::Day()},
-                                   PartitionField{{10}, 1300, "id_bucket", Transform::Bucket(8)}});
-  EXPECT_TRUE(spec.has_value());
-  request.spec = *spec;
-  auto order = SortOrder::Make(*request.schema, 9, {SortField{Transform::Identity(), {50}}});
-  EXPECT_TRUE(order.has_value());
-  request.sort_order = *order;
-  request.properties = {{"format-version", "1"}, {"owner", "me"}};
-  return request;
-}
-
 TEST(MetadataFilesTest, DefaultTableLocationJoinsLevels) {
   EXPECT_EQ(DefaultTableLocation("/wh/", {{{"a", "b"}}, "t"}), "/wh/a/b/t");
   EXPECT_EQ(DefaultTableLocation("file:///wh", {{{"db"}}, "t"}), "file:///wh/db/t");
-}
-
-TEST(MetadataFilesTest, NewTableGetsFreshIdsAsIcebergJava) {
-  FLOE_ASSERT_OK_AND_ASSIGN(auto metadata, NewTableMetadata(Request(), "/wh/db/t/", 1234));
-  EXPECT_EQ(metadata->format_version(), 1);
-  EXPECT_EQ(metadata->location(), "/wh/db/t");
-  EXPECT_EQ(metadata->last_updated_ms(), 1234);
-  EXPECT_EQ(metadata->table_uuid().size(), 36u);
-  EXPECT_EQ(metadata->properties(), (StringMap{{"owner", "me"}}));
-
-  // Top-level columns first (1..4), then the struct's fields, then the list element.
-  const Schema& schema = *metadata->current_schema();
-  EXPECT_EQ(schema.schema_id(), 0);
-  EXPECT_EQ(schema.FindField("id")->id, 1);
-  EXPECT_EQ(schema.FindField("point")->id, 2);
-  EXPECT_EQ(schema.FindField("tags")->id, 3);
-  EXPECT_EQ(schema.FindField("ts")->id, 4);
-  EXPECT_EQ(schema.FindField("point.x")->id, 5);
-  EXPECT_EQ(schema.FindField("point.y")->id, 6);
-  EXPECT_EQ(schema.FindField("tags.element")->id, 7);
-  EXPECT_EQ(metadata->last_column_id(), 7);
-  EXPECT_EQ(schema.identifier_field_ids(), std::vector<int32_t>{1});
-
-  const PartitionSpec& spec = *metadata->default_spec();
-  EXPECT_EQ(spec.spec_id(), 0);
-  ASSERT_EQ(spec.fields().size(), 2u);
-  EXPECT_EQ(spec.fields()[0].field_id, 1000);
-  EXPECT_EQ(spec.fields()[0].source_id(), 4);
-  EXPECT_EQ(spec.fields()[1].field_id, 1001);
-  EXPECT_EQ(spec.fields()[1].source_id(), 1);
-  EXPECT_EQ(metadata->last_partition_id(), 1001);
-
-  const SortOrder& order = *metadata->default_sort_order();
-  EXPECT_EQ(order.order_id(), 1);
-  ASSERT_EQ(order.fields().size(), 1u);
-  EXPECT_EQ(order.fields()[0].source_id(), 5);
-}
-
-TEST(MetadataFilesTest, NewTableDefaultsAndBadFormatVersion) {
-  CreateTableRequest request;
-  request.schema = ClientSchema();
-  FLOE_ASSERT_OK_AND_ASSIGN(auto metadata, NewTableMetadata(request, "/t", 1));
-  EXPECT_EQ(metadata->format_version(), 2);
-  EXPECT_TRUE(metadata->default_spec()->is_unpartitioned());
-  EXPECT_EQ(metadata->last_partition_id(), 999);
-  EXPECT_EQ(metadata->default_sort_order_id(), 0);
-
-  request.properties = {{"format-version", "4"}};
-  auto bad = NewTableMetadata(request, "/t", 1);
-  ASSERT_FALSE(bad.has_value());
-  EXPECT_EQ(bad.error().kind(), ErrorKind::kInvalidArgument);
-  request.properties = {{"format-version", "two"}};
-  EXPECT_FALSE(NewTableMetadata(request, "/t", 1).has_value());
-  EXPECT_FALSE(NewTableMetadata(CreateTableRequest{}, "/t", 1).has_value());
 }
 
 TEST(MetadataFilesTest, FileNames) {

@@ -153,8 +153,9 @@ Status CheckRequirements(const TableMetadata* base, std::span<const TableRequire
 Result<TableMetadataPtr> ApplyUpdates(const TableMetadata& base,
                                       std::span<const TableUpdate> updates, int64_t now_ms);
 
-// The updates that create `metadata` from nothing (for create-table and replace-table
-// transactions and for catalogs that register a table), in an order ApplyUpdates accepts.
+// The updates that describe `metadata` as a whole, in an order ApplyUpdates accepts: uuid, format
+// version, schemas, specs, orders, location, properties, snapshots, refs. For replace-table
+// transactions, which apply them to the table being replaced.
 std::vector<TableUpdate> UpdatesToCreate(const TableMetadata& metadata);
 
 // A short human name of the update or requirement ("add-snapshot", "assert-ref-snapshot-id"),

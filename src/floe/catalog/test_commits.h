@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <cstdint>
-#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -34,10 +33,8 @@ inline SchemaPtr SimpleSchema() {
 inline Result<TableCommit> AppendCommit(io::FileIO& io, const LoadedTable& table,
                                         const std::string& tag) {
   const TableMetadata& base = *table.metadata;
-  // Straight from the kernel: forked test processes must not share a generator's state.
-  std::random_device random;
   auto snapshot = std::make_shared<Snapshot>();
-  snapshot->snapshot_id = static_cast<int64_t>(((uint64_t{random()} << 32) | random()) >> 1);
+  snapshot->snapshot_id = static_cast<int64_t>(RandomU64() >> 1);
   SnapshotPtr parent = base.current_snapshot();
   if (parent) snapshot->parent_snapshot_id = parent->snapshot_id;
   snapshot->sequence_number = base.format_version() >= 2 ? base.last_sequence_number() + 1 : 0;
@@ -46,7 +43,7 @@ inline Result<TableCommit> AppendCommit(io::FileIO& io, const LoadedTable& table
   snapshot->schema_id = base.current_schema_id();
 
   std::string metadata_folder = io::JoinLocation(base.location(), "metadata");
-  std::string unique = NewUuidV4();
+  std::string unique = RandomUuid();
   std::string manifest_path = io::JoinLocation(metadata_folder, unique + "-m0.avro");
   manifest::ManifestFile added;
   {

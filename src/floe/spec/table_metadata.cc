@@ -216,6 +216,73 @@ TableMetadataBuilder& TableMetadataBuilder::SetNextRowId(int64_t next_row_id) {
   return *this;
 }
 
+namespace {
+
+template <typename T, typename Pred>
+void EraseIf(std::vector<T>& items, Pred pred) {
+  items.erase(std::remove_if(items.begin(), items.end(), pred), items.end());
+}
+
+template <typename T>
+bool Contains(const std::vector<T>& items, const T& item) {
+  return std::find(items.begin(), items.end(), item) != items.end();
+}
+
+}  // namespace
+
+TableMetadataBuilder& TableMetadataBuilder::RemoveSnapshots(
+    const std::vector<int64_t>& snapshot_ids) {
+  TableMetadata& m = *metadata_;
+  EraseIf(m.snapshots_,
+          [&](const SnapshotPtr& s) { return Contains(snapshot_ids, s->snapshot_id); });
+  EraseIf(m.statistics_,
+          [&](const StatisticsFile& f) { return Contains(snapshot_ids, f.snapshot_id); });
+  EraseIf(m.partition_statistics_,
+          [&](const PartitionStatisticsFile& f) { return Contains(snapshot_ids, f.snapshot_id); });
+  for (auto it = m.refs_.begin(); it != m.refs_.end();) {
+    if (Contains(snapshot_ids, it->second.snapshot_id)) {
+      if (it->first == SnapshotRef::kMainBranch) m.current_snapshot_id_.reset();
+      it = m.refs_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (m.current_snapshot_id_ && Contains(snapshot_ids, *m.current_snapshot_id_)) {
+    m.current_snapshot_id_.reset();
+  }
+  return *this;
+}
+TableMetadataBuilder& TableMetadataBuilder::SetSnapshotLog(std::vector<SnapshotLogEntry> log) {
+  metadata_->snapshot_log_ = std::move(log);
+  return *this;
+}
+TableMetadataBuilder& TableMetadataBuilder::RemoveProperty(std::string_view key) {
+  auto it = metadata_->properties_.find(key);
+  if (it != metadata_->properties_.end()) metadata_->properties_.erase(it);
+  return *this;
+}
+TableMetadataBuilder& TableMetadataBuilder::RemoveStatisticsFile(int64_t snapshot_id) {
+  EraseIf(metadata_->statistics_,
+          [&](const StatisticsFile& f) { return f.snapshot_id == snapshot_id; });
+  return *this;
+}
+TableMetadataBuilder& TableMetadataBuilder::RemovePartitionStatisticsFile(int64_t snapshot_id) {
+  EraseIf(metadata_->partition_statistics_,
+          [&](const PartitionStatisticsFile& f) { return f.snapshot_id == snapshot_id; });
+  return *this;
+}
+TableMetadataBuilder& TableMetadataBuilder::RemovePartitionSpecs(
+    const std::vector<int32_t>& spec_ids) {
+  EraseIf(metadata_->specs_,
+          [&](const PartitionSpecPtr& s) { return Contains(spec_ids, s->spec_id()); });
+  return *this;
+}
+TableMetadataBuilder& TableMetadataBuilder::RemoveSchemas(const std::vector<int32_t>& schema_ids) {
+  EraseIf(metadata_->schemas_,
+          [&](const SchemaPtr& s) { return Contains(schema_ids, s->schema_id()); });
+  return *this;
+}
+
 Result<TableMetadataPtr> TableMetadataBuilder::Build(Mode mode) {
   if (!metadata_) return InternalError("TableMetadataBuilder::Build called twice");
   FLOE_RETURN_IF_ERROR(Validate(mode));

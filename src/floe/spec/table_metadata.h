@@ -162,6 +162,17 @@ class TableMetadataBuilder {
   TableMetadataBuilder& AddEncryptionKey(EncryptedKey key);
   TableMetadataBuilder& SetNextRowId(int64_t next_row_id);
 
+  // Removals, for commits that expire snapshots or clean up metadata. RemoveSnapshots also drops
+  // the refs, statistics and partition statistics of the removed snapshots; removing the one
+  // "main" points at clears the current snapshot.
+  TableMetadataBuilder& RemoveSnapshots(const std::vector<int64_t>& snapshot_ids);
+  TableMetadataBuilder& SetSnapshotLog(std::vector<SnapshotLogEntry> log);
+  TableMetadataBuilder& RemoveProperty(std::string_view key);
+  TableMetadataBuilder& RemoveStatisticsFile(int64_t snapshot_id);
+  TableMetadataBuilder& RemovePartitionStatisticsFile(int64_t snapshot_id);
+  TableMetadataBuilder& RemovePartitionSpecs(const std::vector<int32_t>& spec_ids);
+  TableMetadataBuilder& RemoveSchemas(const std::vector<int32_t>& schema_ids);
+
   enum class Mode : unsigned char {
     // Metadata floe creates or evolves: every rule holds.
     kStrict,

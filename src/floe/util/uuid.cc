@@ -1,31 +1,32 @@
 #include "floe/util/uuid.h"
 
-#include <array>
-#include <cstdint>
 #include <random>
 
-namespace floe {
+#include <fmt/core.h>
 
-std::string NewUuidV4() {
-  // random_device reads the kernel's entropy pool on Linux: fork-safe, unlike a seeded engine
-  // held in a static.
-  std::random_device device;
-  std::array<uint8_t, 16> bytes;
-  for (size_t i = 0; i < bytes.size(); i += 4) {
-    uint32_t word = device();
-    for (size_t j = 0; j < 4; ++j) bytes[i + j] = static_cast<uint8_t>(word >> (8 * j));
-  }
-  bytes[6] = static_cast<uint8_t>((bytes[6] & 0x0F) | 0x40);  // version 4
-  bytes[8] = static_cast<uint8_t>((bytes[8] & 0x3F) | 0x80);  // RFC 4122 variant
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(36);
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
-    out.push_back(kHex[bytes[i] >> 4]);
-    out.push_back(kHex[bytes[i] & 0x0F]);
-  }
-  return out;
+namespace floe {
+namespace {
+
+std::mt19937_64& Generator() {
+  thread_local std::mt19937_64 generator = [] {
+    std::random_device device;
+    std::seed_seq seed{device(), device(), device(), device(), device(), device()};
+    return std::mt19937_64(seed);
+  }();
+  return generator;
+}
+
+}  // namespace
+
+uint64_t RandomU64() { return Generator()(); }
+
+std::string RandomUuid() {
+  uint64_t high = RandomU64();
+  uint64_t low = RandomU64();
+  high = (high & ~uint64_t{0xF000}) | 0x4000;                       // version 4
+  low = (low & ~(uint64_t{0xC} << 60)) | (uint64_t{0x8} << 60);     // RFC 4122 variant
+  return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", high >> 32, (high >> 16) & 0xFFFF,
+                     high & 0xFFFF, low >> 48, low & 0xFFFFFFFFFFFFULL);
 }
 
 }  // namespace floe

@@ -1,13 +1,18 @@
 #pragma once
 
-// Random (version 4) UUIDs for table uuids and unique file names. Drawn from the operating
-// system's random source, so two processes never share a sequence. Cannot fail.
+// Random (version 4) UUIDs, for names that must be unique across processes and machines: table
+// uuids, manifest and manifest-list file names, commit ids. The generator is seeded once per
+// thread from std::random_device; it is not meant for secrets.
 
+#include <cstdint>
 #include <string>
 
 namespace floe {
 
-// "f47ac10b-58cc-4372-a567-0e02b2c3d479": lower-case, canonical 8-4-4-4-12 form.
-std::string NewUuidV4();
+// A canonical lower-case UUID string: "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".
+std::string RandomUuid();
+
+// A uniformly random 64-bit value from the same per-thread generator.
+uint64_t RandomU64();
 
 }  // namespace floe

@@ -4,6 +4,7 @@
 
 #include "floe/catalog/hadoop/version_files.h"
 #include "floe/catalog/metadata_files.h"
+#include "floe/catalog/new_table.h"
 #include "floe/catalog/purge.h"
 #include "floe/catalog/table_update.h"
 #include "floe/io/file_io.h"

@@ -233,12 +233,13 @@ TEST(HadoopCatalogTest, LoadsTablesOtherEnginesWrote) {
   };
   std::vector<Case> cases = {
       {persistent / "equality_deletes/warehouse", {{{"mydb"}}, "mytable"}, 2, "v7.metadata.json"},
-      {persistent / "name_mapping/warehouse_1", {{{"mydb"}}, "t1"}, 2, ""},
-      {persistent / "iceberg_v1_deprecated", {{{"default"}}, "legacy_v1"}, 1, ""},
+      // The file names expected are those the tables' own version hints name.
+      {persistent / "name_mapping/warehouse_1", {{{"mydb"}}, "t1"}, 1, "v7.metadata.json"},
+      {persistent / "iceberg_v1_deprecated", {{{"default"}}, "legacy_v1"}, 1, "v2.metadata.json"},
       {persistent / "legacy_bare_deletion_vector/warehouse",
        {{{"default"}}, "legacy_bare_deletion_vector"},
        3,
-       ""},
+       "00002-legacy-bare-dv.metadata.json"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.ident.ToString());

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "floe/catalog/metadata_files.h"
 #include "floe/io/file_io.h"
 #include "floe/io/location.h"
@@ -11,6 +13,43 @@ namespace floe::catalog {
 namespace {
 
 constexpr int kReadAttempts = 3;
+constexpr std::string_view kSuffixes[] = {".metadata.json", ".gz.metadata.json",
+                                          ".metadata.json.gz"};
+
+// The file of version n in the metadata folder, in any compression spelling; "" when absent.
+Result<std::string> FindVersion(io::FileIO& io, const std::string& folder, int64_t n) {
+  for (std::string_view suffix : kSuffixes) {
+    std::string location = io::JoinLocation(folder, fmt::format("v{}{}", n, suffix));
+    FLOE_ASSIGN_OR_RETURN(bool exists, io.Exists(location));
+    if (exists) return location;
+  }
+  return std::string();
+}
+
+// Iceberg Java's way: the version the hint names, then probing for newer ones, without listing
+// the folder (which holds every manifest too). nullopt when the hint is missing or names no file,
+// so the caller falls back to listing.
+Result<std::optional<std::string>> FindByHint(io::FileIO& io, const std::string& table_folder) {
+  std::string folder = io::JoinLocation(table_folder, "metadata");
+  auto hint = io.ReadFile(io::JoinLocation(folder, "version-hint.text"));
+  if (!hint) {
+    if (hint.error().kind() == ErrorKind::kNotFound) return std::nullopt;
+    return std::unexpected(hint.error());
+  }
+  std::string_view text = *hint;
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+    text.remove_suffix(1);
+  }
+  auto version = ParseMetadataVersion(fmt::format("v{}.metadata.json", text));
+  if (!version) return std::nullopt;
+  FLOE_ASSIGN_OR_RETURN(std::string current, FindVersion(io, folder, *version));
+  if (current.empty()) return std::nullopt;
+  for (int64_t next = *version + 1;; ++next) {
+    FLOE_ASSIGN_OR_RETURN(std::string newer, FindVersion(io, folder, next));
+    if (newer.empty()) return current;
+    current = std::move(newer);
+  }
+}
 
 }  // namespace
 
@@ -18,8 +57,12 @@ Result<TableVersion> ReadCurrentVersion(io::FileIO& io, const std::string& table
   // A concurrent commit may delete old metadata files (write.metadata.delete-after-commit) between
   // finding the current file and reading it: look again, the newer file is then there.
   for (int attempt = 1;; ++attempt) {
-    auto location = FindCurrentMetadataLocation(io, table_folder);
-    if (!location) return std::unexpected(location.error());
+    FLOE_ASSIGN_OR_RETURN(std::optional<std::string> location, FindByHint(io, table_folder));
+    if (!location) {
+      auto listed = FindCurrentMetadataLocation(io, table_folder);
+      if (!listed) return std::unexpected(listed.error());
+      location = std::move(*listed);
+    }
     auto metadata = ReadTableMetadata(io, *location);
     if (!metadata) {
       if (metadata.error().kind() == ErrorKind::kNotFound && attempt < kReadAttempts) continue;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "floe/catalog/metadata_files.h"
+#include "floe/catalog/new_table.h"
 #include "floe/catalog/plugin/plugin_library.h"
 #include "floe/catalog/pointer_commit.h"
 #include "floe/catalog/purge.h"
