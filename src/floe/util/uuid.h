@@ -2,7 +2,7 @@
 
 // Random (version 4) UUIDs, for names that must be unique across processes and machines: table
 // uuids, manifest and manifest-list file names, commit ids. The generator is seeded once per
-// thread from std::random_device; it is not meant for secrets.
+// thread (and again in a forked child) from std::random_device; it is not meant for secrets.
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,7 @@
 #include "floe/catalog/sql/sql_catalog.h"
 
 #include "floe/catalog/metadata_files.h"
+#include "floe/catalog/new_table.h"
 #include "floe/catalog/pointer_commit.h"
 #include "floe/catalog/purge.h"
 #include "floe/catalog/sql/jdbc_schema.h"
