@@ -7,19 +7,13 @@
 #include "floe/catalog/catalog.h"
 #include "floe/catalog/hadoop/hadoop_catalog.h"
 #include "floe/catalog/plugin/plugin_catalog.h"
+#include "floe/catalog/sql/sql_catalog.h"
 
 namespace floe::catalog {
 namespace {
 
 constexpr std::string_view kCatalogType = "catalog-type";
 constexpr std::string_view kCatalogImpl = "catalog-impl";
-
-// The sql catalog (catalog/sql/) plugs in here; this build has none.
-Result<std::shared_ptr<Catalog>> MakeSqlCatalog(const std::string& name,
-                                                const StringMap& properties) {
-  (void)properties;
-  return Unsupported("catalog {}: catalog-type sql is not built into this floe", name);
-}
 
 // Properties the factory consumes and a plugin therefore does not see.
 StringMap PluginProperties(const StringMap& properties) {
@@ -50,7 +44,7 @@ Result<std::shared_ptr<Catalog>> MakeUncached(const std::string& name,
     FLOE_ASSIGN_OR_RETURN(auto hadoop, HadoopCatalog::Make(name, properties));
     return std::shared_ptr<Catalog>(std::move(hadoop));
   }
-  if (type == "sql" || type == "jdbc") return MakeSqlCatalog(name, properties);
+  if (type == "sql" || type == "jdbc") return CreateSqlCatalog(name, properties);
   if (type == "hive" || type == "rest") {
     return Unsupported("catalog {}: catalog-type {} is not yet supported{}", name, type,
                        type_it == properties.end()
