@@ -3,7 +3,7 @@
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc)
 
-.PHONY: all release asan test test-asan demo bootstrap peers format clean
+.PHONY: all release asan fuzzers test test-asan test-fuzz demo bootstrap peers format clean
 
 all: release
 
@@ -16,18 +16,30 @@ build/release/build.ninja: | bootstrap
 build/asan/build.ninja: | bootstrap
 	@cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=ON -DFLOE_BUILD_BENCH=OFF >/dev/null
 
+# libFuzzer targets, built with the sanitizers in their own folder; only what they link is compiled.
+build/fuzz/build.ninja: | bootstrap
+	@cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOE_BUILD_FUZZ=ON -DFLOE_BUILD_BENCH=OFF >/dev/null
+
 release: build/release/build.ninja
 	@cmake --build build/release -j $(JOBS)
 
 asan: build/asan/build.ninja
 	@cmake --build build/asan -j $(JOBS)
 
+fuzzers: build/fuzz/build.ninja
+	@cmake --build build/fuzz -j $(JOBS) --target floe_fuzzers
+
 # The cross-checks against other engines run when ../shared/peers is there: install them first.
 peers:
 	@if [ -x ../shared/peers/setup ]; then ../shared/peers/setup >/dev/null; fi
 
-test: release peers
+test: release peers fuzzers
 	@scripts/run-tests build/release
+	@scripts/run-tests build/fuzz -L fuzz
+
+# Each fuzzer for FLOE_FUZZ_SECONDS (20 by default; set it with cmake -D in build/fuzz).
+test-fuzz: fuzzers
+	@scripts/run-tests build/fuzz -L fuzz
 
 test-asan: asan peers
 	@scripts/run-tests build/asan

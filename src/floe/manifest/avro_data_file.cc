@@ -1,5 +1,6 @@
 #include "floe/manifest/avro_data_file.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <map>

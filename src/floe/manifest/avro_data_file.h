@@ -17,6 +17,7 @@
 // a wrong column type), an unknown codec property, or a required column the file lacks without a
 // default; kCorruptData (with file and byte offset) for damaged files; the FileIO's errors.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>

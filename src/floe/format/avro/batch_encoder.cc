@@ -1,6 +1,10 @@
 #include "floe/format/avro/batch_encoder.h"
 
+#include <fmt/format.h>
+
 #include <string>
+
+#include "floe/format/avro/datum_io.h"
 
 namespace floe::avro {
 
@@ -216,7 +220,7 @@ bool Is(const DataType& type, std::initializer_list<TypeKind> kinds) {
 
 Result<std::unique_ptr<ValueWriter>> MakeWriter(const Node& avro, const DataType& type,
                                                 const std::string& path, int depth) {
-  if (depth > 200) return InvalidArgument("{}: nested too deeply", path);
+  if (depth > kMaxNesting) return InvalidArgument("{}: nested too deeply", path);
   Slot slot;
   const Node* node = &avro;
   if (avro.type == Type::kUnion) {

@@ -30,6 +30,10 @@
 #include "floe/format/avro/schema.h"
 #include "floe/util/error.h"
 
+namespace floe::compression {
+class Inflater;
+}  // namespace floe::compression
+
 namespace floe::avro {
 
 enum class AvroCodec : uint8_t { kNull, kDeflate, kSnappy, kZstandard };
@@ -111,6 +115,7 @@ class ContainerReader {
   uint64_t block_offset_ = 0;
   std::vector<std::byte> raw_scratch_;
   std::vector<std::byte> decompressed_;
+  std::unique_ptr<compression::Inflater> inflater_;  // deflate blocks, state kept between them
   std::span<const std::byte> block_;
   int64_t block_count_ = 0;
   Decoder records_;  // the current block, for Next()

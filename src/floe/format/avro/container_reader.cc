@@ -5,6 +5,7 @@
 #include "floe/format/avro/container.h"
 #include "floe/format/avro/datum_io.h"
 #include "floe/format/compression/codec.h"
+#include "floe/format/compression/inflater.h"
 #include "floe/util/crc32.h"
 
 namespace floe::avro {
@@ -199,12 +200,17 @@ Result<bool> ContainerReader::NextBlock() {
       block_ = data;
       base_offset = data_offset;
       break;
-    case AvroCodec::kDeflate:
+    case AvroCodec::kDeflate: {
+      if (inflater_ == nullptr) inflater_ = std::make_unique<compression::Inflater>();
+      auto inflated = inflater_->Inflate(data, options_.max_block_bytes);
+      if (!inflated) return context(inflated.error());
+      block_ = *inflated;
+      break;
+    }
     case AvroCodec::kZstandard: {
       decompressed_.clear();
-      auto codec =
-          codec_ == AvroCodec::kDeflate ? compression::Codec::kDeflate : compression::Codec::kZstd;
-      Status s = compression::Decompress(codec, data, options_.max_block_bytes, decompressed_);
+      Status s = compression::Decompress(compression::Codec::kZstd, data, options_.max_block_bytes,
+                                         decompressed_);
       if (!s) return context(s.error());
       block_ = decompressed_;
       break;
