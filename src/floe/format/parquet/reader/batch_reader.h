@@ -54,7 +54,7 @@ struct ReadOptions {
   std::vector<ColumnPredicate> predicates;
   // Microseconds by default: nanoseconds cannot hold the years 1677 and 2262 and beyond that
   // INT96 files do contain.
-  TimeUnit int96_unit = TimeUnit::kMicro;
+  floe::TimeUnit int96_unit = floe::TimeUnit::kMicro;
 };
 
 class ParquetBatchReader {
