@@ -577,7 +577,52 @@ class TypedColumnWriter final : public ColumnWriter {
     return out;
   }
 
+  // After the first page of a chunk, the dictionary goes when it cannot pay off: nearly every value
+  // distinct (the dictionary page repeats the values and the indices come on top), or, for
+  // integers, DELTA_BINARY_PACKED smaller than dictionary and indices (sorted keys, dates). Hashing
+  // the rest of the chunk would cost time for a larger file.
+  void MaybeDropDictionary() {
+    if constexpr (!std::is_same_v<P, bool>) {
+      if (!dict_active_ || dict_used_ || indices_.size() < kDictionaryProbeValues) return;
+      bool drop = DictSize() * 10 > indices_.size() * 9;
+      if constexpr (std::is_same_v<P, int32_t> || std::is_same_v<P, int64_t>) {
+        if (!drop && options_.delta_encoding) {
+          std::vector<P> page(indices_.size());
+          for (size_t i = 0; i < indices_.size(); ++i) page[i] = dict_values_[indices_[i]];
+          std::vector<std::byte> delta;
+          EncodeDeltaBinaryPacked<P>(page, delta);
+          size_t dictionary =
+              indices_.size() * std::bit_width(DictSize()) / 8 + DictSize() * sizeof(P);
+          drop = delta.size() < dictionary;
+        }
+      }
+      if (!drop) return;
+      for (uint32_t index : indices_) {
+        if constexpr (kBytes) {
+          std::string_view value = bytes_dict_.value(index);
+          if (spec_.physical_type == PhysicalType::kByteArray) {
+            auto length = static_cast<uint32_t>(value.size());
+            page_data_.append(reinterpret_cast<const char*>(&length), 4);
+          }
+          page_data_.append(value);
+        } else {
+          plain_.push_back(dict_values_[index]);
+        }
+      }
+      indices_.clear();
+      dict_active_ = false;
+      dict_full_ = false;
+      dict_.Clear();
+      dict_values_.clear();
+      bytes_dict_.Clear();
+      dict_bytes_ = 0;
+    }
+  }
+
+  static constexpr size_t kDictionaryProbeValues = 1024;
+
   void FlushPage() {
+    MaybeDropDictionary();
     std::vector<std::byte> values;
     Encoding encoding = Encoding::kPlain;
     if (dict_active_) {
