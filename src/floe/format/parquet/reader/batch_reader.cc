@@ -1,5 +1,6 @@
 #include "floe/format/parquet/reader/batch_reader.h"
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -130,6 +131,17 @@ class NullStore final : public ValueStore {
 
 __int128 BigEndianToInt128(std::string_view bytes) {
   if (bytes.empty()) return 0;
+  if (bytes.size() <= 16) {
+    // Sign-extend into 16 bytes, then two byte swaps instead of a loop over the bytes.
+    unsigned char wide[16];
+    std::memset(wide, (static_cast<uint8_t>(bytes[0]) & 0x80) ? 0xff : 0, 16);
+    std::memcpy(wide + 16 - bytes.size(), bytes.data(), bytes.size());
+    uint64_t high, low;
+    std::memcpy(&high, wide, 8);
+    std::memcpy(&low, wide + 8, 8);
+    return static_cast<__int128>(static_cast<unsigned __int128>(std::byteswap(high)) << 64 |
+                                 std::byteswap(low));
+  }
   unsigned __int128 value =
       (static_cast<uint8_t>(bytes[0]) & 0x80) ? ~static_cast<unsigned __int128>(0) : 0;
   // Wider values than 16 bytes only carry sign extension for precisions up to 38.
