@@ -16,6 +16,7 @@
 #include "floe/format/parquet/writer/bounds.h"
 #include "floe/format/parquet/writer/dictionary_table.h"
 #include "floe/format/parquet/writer/parquet_writer.h"
+#include "floe/io/file_io.h"
 
 namespace floe::parquet {
 namespace {
@@ -137,11 +138,12 @@ class TypedColumnWriter final : public ColumnWriter {
   }
 
   int64_t BufferedBytes() const override {
-    return static_cast<int64_t>(pages_.size()) + PageBytes() + (dict_active_ ? dict_bytes_ : 0);
+    return pages_bytes_ + PageBytes() + (dict_active_ ? dict_bytes_ : 0);
   }
 
-  Result<ColumnChunk> FinishChunk(int64_t file_offset, std::vector<std::byte>& out,
-                                  ChunkIndexes& indexes) override {
+  Result<ColumnChunk> FinishChunk(io::FileWriter& file, ChunkIndexes& indexes) override {
+    const int64_t file_offset = file.position();
+    std::vector<std::byte> out;
     if (page_entries_ > 0 || num_values_ == 0) FlushPage();  // an empty chunk has one empty page
     if (!status_) return std::unexpected(status_.error());
     ColumnMetaData meta;
@@ -175,8 +177,10 @@ class TypedColumnWriter final : public ColumnWriter {
     }
     indexes.bloom_filter.clear();
     if (bloom_) indexes.bloom_filter = bloom_->Finish();
-    out.insert(out.end(), pages_.begin(), pages_.end());
-    meta.total_compressed_size = static_cast<int64_t>(out.size() - start);
+    // Pages go to the file one by one: a chunk never sits in memory twice.
+    FLOE_RETURN_IF_ERROR(file.Write(out));
+    for (const std::vector<std::byte>& page : pages_) FLOE_RETURN_IF_ERROR(file.Write(page));
+    meta.total_compressed_size = static_cast<int64_t>(out.size() - start) + pages_bytes_;
     meta.total_uncompressed_size = pages_uncompressed_ + meta.total_uncompressed_size;
     meta.encodings.assign(encodings_.begin(), encodings_.end());
     meta.statistics = ChunkStatistics();
@@ -665,7 +669,8 @@ class TypedColumnWriter final : public ColumnWriter {
     ColumnMetaData sizes;  // only its total_uncompressed_size is used
     AddPageToColumnIndex();
     PageLocation location;
-    location.offset = static_cast<int64_t>(pages_.size());  // made absolute by FinishChunk
+    location.offset = pages_bytes_;  // made absolute by FinishChunk
+    std::vector<std::byte>& page = pages_.emplace_back();
     location.first_row_index = chunk_rows_;
     if (v2) {
       header.type = PageType::kDataPageV2;
@@ -679,7 +684,7 @@ class TypedColumnWriter final : public ColumnWriter {
       h.is_compressed = options_.codec != Codec::kUncompressed;
       header.data_page_header_v2 = h;
       rep.insert(rep.end(), def.begin(), def.end());
-      WritePage(header, values, rep, pages_, sizes);
+      WritePage(header, values, rep, page, sizes);
     } else {
       header.type = PageType::kDataPage;
       DataPageHeader h;
@@ -688,11 +693,11 @@ class TypedColumnWriter final : public ColumnWriter {
       header.data_page_header = h;
       rep.insert(rep.end(), def.begin(), def.end());
       rep.insert(rep.end(), values.begin(), values.end());
-      WritePage(header, rep, {}, pages_, sizes);
+      WritePage(header, rep, {}, page, sizes);
     }
     pages_uncompressed_ += sizes.total_uncompressed_size;
-    location.compressed_page_size =
-        static_cast<int32_t>(static_cast<int64_t>(pages_.size()) - location.offset);
+    location.compressed_page_size = static_cast<int32_t>(page.size());
+    pages_bytes_ += static_cast<int64_t>(page.size());
     offset_index_.page_locations.push_back(location);
     chunk_rows_ += page_rows_;
     chunk_.Merge(page_, *this);
@@ -735,6 +740,7 @@ class TypedColumnWriter final : public ColumnWriter {
   void ResetChunk() {
     pages_.clear();
     pages_.shrink_to_fit();
+    pages_bytes_ = 0;
     pages_uncompressed_ = 0;
     encodings_.clear();
     chunk_ = Stats{};
@@ -763,7 +769,8 @@ class TypedColumnWriter final : public ColumnWriter {
   std::string page_data_;  // byte arrays: the page's PLAIN encoding
   int64_t page_rows_ = 0, page_entries_ = 0, page_values_ = 0;
   // The chunk.
-  std::vector<std::byte> pages_;
+  std::vector<std::vector<std::byte>> pages_;  // each page's header and body
+  int64_t pages_bytes_ = 0;
   int64_t pages_uncompressed_ = 0;
   std::set<Encoding> encodings_;
   Stats page_, chunk_, file_;

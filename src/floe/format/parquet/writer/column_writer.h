@@ -17,6 +17,10 @@
 #include "floe/format/parquet/writer/writer_options.h"
 #include "floe/util/error.h"
 
+namespace floe::io {
+class FileWriter;
+}
+
 namespace floe::parquet {
 
 struct ColumnMetrics;
@@ -62,10 +66,9 @@ class ColumnWriter {
   virtual void AddFlat(const Array& leaf) = 0;
   // Bytes this chunk holds in memory (compressed pages plus the open page and dictionary).
   virtual int64_t BufferedBytes() const = 0;
-  // Closes the chunk: its bytes (dictionary page first) and metadata with data_page_offset etc.
-  // relative to file_offset, and its page index and bloom filter. Resets for the next row group.
-  virtual Result<ColumnChunk> FinishChunk(int64_t file_offset, std::vector<std::byte>& out,
-                                          ChunkIndexes& indexes) = 0;
+  // Closes the chunk: writes its pages (dictionary page first) at the file's position and returns
+  // its metadata, its page index and bloom filter. Resets for the next row group.
+  virtual Result<ColumnChunk> FinishChunk(io::FileWriter& file, ChunkIndexes& indexes) = 0;
   // Statistics over all chunks so far.
   virtual void FillMetrics(ColumnMetrics& metrics) const = 0;
 

@@ -124,13 +124,9 @@ class ParquetWriter::Impl {
     group.file_offset = start;
     group.ordinal = static_cast<int16_t>(metadata.row_groups.size());
     int64_t compressed = 0;
-    std::vector<std::byte> out;
     std::vector<ChunkIndexes>& group_indexes = indexes.emplace_back(writers.size());
     for (size_t c = 0; c < writers.size(); ++c) {
-      out.clear();
-      FLOE_ASSIGN_OR_RETURN(ColumnChunk chunk,
-                            writers[c]->FinishChunk(file->position(), out, group_indexes[c]));
-      FLOE_RETURN_IF_ERROR(file->Write(out));
+      FLOE_ASSIGN_OR_RETURN(ColumnChunk chunk, writers[c]->FinishChunk(*file, group_indexes[c]));
       group.total_byte_size += chunk.meta_data->total_uncompressed_size;
       compressed += chunk.meta_data->total_compressed_size;
       group.columns.push_back(std::move(chunk));
