@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Times `floe convert` against DuckDB and ClickHouse (single-threaded peers) writing Parquet, as
-# whole processes: csv-to-parquet (events.csv) and lineitem-to-parquet. floe has no Parquet reader
-# into batches in this branch, so parquet-to-parquet is not run and floe converts lineitem.csv
-# where the peers read lineitem.parquet (floe's side includes CSV parsing; the ratio says so).
-# Usage: bench/parquet_write.sh [ROWS=10000000] [RUNS=3]; FLOE=path/to/floe, SHARED=../shared.
+# Times `floe convert` against DuckDB and ClickHouse (single-threaded peers) writing Parquet with
+# zstd, as whole processes and on the same inputs: csv-to-parquet (events.csv), parquet-to-parquet
+# (events.parquet) and lineitem-to-parquet (lineitem.parquet). Prints the best of RUNS wall times,
+# the peak RSS of that run, the output size and the ratio to the faster peer (below 1: floe is
+# faster). Usage: bench/parquet_write.sh [ROWS=10000000] [RUNS=3] [TASKS...];
+# FLOE=path/to/floe, SHARED=../shared, INPUTS=a make-inputs directory to reuse.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 rows=${1:-${ROWS:-10000000}}
@@ -11,40 +12,45 @@ runs=${2:-${RUNS:-3}}
 shared=${SHARED:-$here/../shared}
 floe=${FLOE:-$here/build/dev/floe}
 work=${WORK:-$(mktemp -d)}
-inputs="$work/inputs-$rows"
-[ -f "$inputs/events.csv" ] || "$shared/bench/make-inputs" "$inputs" "$rows" >/dev/null
+shift $(( $# > 2 ? 2 : $# ))
+tasks=${*:-csv-to-parquet parquet-to-parquet lineitem-to-parquet}
+inputs=${INPUTS:-$work/inputs-$rows}
+[ -f "$inputs/lineitem.csv" ] || "$shared/bench/make-inputs" "$inputs" "$rows" >/dev/null
 
-# Runs a command RUNS times; prints the best wall seconds and the peak RSS (MB) of that run.
+# Runs a command RUNS times; prints the best wall seconds, the peak RSS (MB) and the CPU seconds
+# (user + system: steadier than wall time on a busy machine) of that run.
 measure() {
-  local best="" best_mem=""
+  local best="" best_mem="" best_cpu=""
   for _ in $(seq "$runs"); do
     /usr/bin/time -v "$@" >/dev/null 2>"$work/time.txt"
-    local wall mem
+    local wall mem cpu
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); s=0; for(i=1;i<=n;i++) s=s*60+p[i]; print s}' "$work/time.txt")
     mem=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2/1024}' "$work/time.txt")
-    if [ -z "$best" ] || awk "BEGIN{exit !($wall < $best)}"; then best=$wall; best_mem=$mem; fi
+    cpu=$(awk -F': ' '/(User|System) time/ {s+=$2} END {printf "%.2f", s}' "$work/time.txt")
+    if [ -z "$best" ] || awk "BEGIN{exit !($wall < $best)}"; then best=$wall; best_mem=$mem; best_cpu=$cpu; fi
   done
-  echo "$best $best_mem"
+  echo "$best $best_mem $best_cpu"
 }
 
-printf '%-22s %-11s %9s %9s %12s %s\n' task engine seconds peak_MB bytes vs_faster_peer
-for task in csv-to-parquet lineitem-to-parquet; do
-  declare -A secs mems sizes
+printf '%-22s %-11s %9s %7s %9s %12s %s\n' task engine seconds cpu_s peak_MB bytes vs_faster_peer
+for task in $tasks; do
+  declare -A secs mems sizes cpus
   for engine in duckdb clickhouse; do
     out="$work/out-$engine-$task"; mkdir -p "$out"
-    read -r secs[$engine] mems[$engine] < <(measure "$shared/bench/peer-task" "$engine" "$task" "$inputs" "$out")
+    read -r secs[$engine] mems[$engine] cpus[$engine] < <(measure "$shared/bench/peer-task" "$engine" "$task" "$inputs" "$out")
     sizes[$engine]=$(stat -c %s "$out"/*.parquet)
   done
   case $task in
     csv-to-parquet) in_file="$inputs/events.csv" ;;
-    lineitem-to-parquet) in_file="$inputs/lineitem.csv" ;;
+    parquet-to-parquet) in_file="$inputs/events.parquet" ;;
+    lineitem-to-parquet) in_file="$inputs/lineitem.parquet" ;;
   esac
-  read -r secs[floe] mems[floe] < <(measure "$floe" convert "$in_file" "$work/floe-$task.parquet" --codec zstd)
+  read -r secs[floe] mems[floe] cpus[floe] < <(measure "$floe" convert "$in_file" "$work/floe-$task.parquet" --codec zstd)
   sizes[floe]=$(stat -c %s "$work/floe-$task.parquet")
   faster=$(awk "BEGIN{print (${secs[duckdb]} < ${secs[clickhouse]}) ? ${secs[duckdb]} : ${secs[clickhouse]}}")
   for engine in floe duckdb clickhouse; do
     ratio=$(awk "BEGIN{printf \"%.2fx\", ${secs[$engine]} / $faster}")
-    printf '%-22s %-11s %9s %9s %12s %s\n' "$task" "$engine" "${secs[$engine]}" "${mems[$engine]}" "${sizes[$engine]}" "$ratio"
+    printf '%-22s %-11s %9s %7s %9s %12s %s\n' "$task" "$engine" "${secs[$engine]}" "${cpus[$engine]}" "${mems[$engine]}" "${sizes[$engine]}" "$ratio"
   done
-  unset secs mems sizes
+  unset secs mems sizes cpus
 done

@@ -1,8 +1,12 @@
-// `floe convert IN OUT`: CSV (with a header) or JSON lines into Parquet. Column types are inferred
-// from the first rows (int64, float64, bool, else string); empty CSV fields and JSON nulls are
-// nulls. A later value that does not fit the inferred type fails with its line number.
+// `floe convert IN OUT`: CSV (with a header), JSON lines or Parquet into Parquet. Text column types
+// are inferred from the first rows (int64, float64, bool, date, timestamp, timestamptz, else
+// string) or given with --schema; empty CSV fields and JSON nulls are nulls. A later value that
+// does not fit the column's type fails with its line number. Parquet input is copied batch by
+// batch with its schema.
 
-#include <charconv>
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -10,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-
 #include "floe/batch/builder.h"
 #include "floe/cli/commands.h"
+#include "floe/cli/csv_reader.h"
+#include "floe/cli/text_columns.h"
+#include "floe/format/parquet/reader/batch_reader.h"
 #include "floe/format/parquet/writer/parquet_writer.h"
 #include "floe/io/file_io.h"
 #include "floe/io/local_file_io.h"
@@ -26,122 +30,49 @@ namespace {
 constexpr size_t kInferRows = 1000;
 constexpr int64_t kBatchRows = 65536;
 
-enum class Inferred : uint8_t { kInt, kDouble, kBool, kString };
+// Text cells of one record; a cell whose data() is null is a null (JSON null, empty CSV field).
+using Cells = std::vector<std::string_view>;
 
-std::optional<int64_t> ParseInt(std::string_view s) {
-  int64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-std::optional<double> ParseDouble(std::string_view s) {
-  double v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
+Result<std::unique_ptr<parquet::ParquetWriter>> OpenWriter(const std::string& out,
+                                                           BatchSchemaPtr schema,
+                                                           parquet::WriterOptions options) {
+  io::LocalFileIO io;
+  FLOE_ASSIGN_OR_RETURN(auto output, io.NewOutputFile(out));
+  FLOE_ASSIGN_OR_RETURN(auto file, output->CreateOrOverwrite());
+  return parquet::ParquetWriter::Make(std::move(file), std::move(schema), std::move(options));
 }
 
-// One CSV record (RFC 4180 quoting, no line breaks inside fields).
-Result<std::vector<std::string>> SplitCsv(std::string_view line, int64_t line_number) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back().push_back('"');
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back().push_back(c);
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else if (c != '\r') {
-      fields.back().push_back(c);
-    }
-  }
-  if (quoted) return InvalidArgument("line {}: unterminated quote", line_number);
-  return fields;
-}
-
-// Text cells (nullopt = null) as rows; the same path serves CSV and JSON lines.
-using Row = std::vector<std::optional<std::string>>;
-
-Inferred Infer(const std::vector<Row>& rows, size_t column) {
-  bool ints = true, doubles = true, bools = true;
-  for (const Row& row : rows) {
-    // Short rows are reported by Converter::Add, with their line number.
-    if (column >= row.size() || !row[column]) continue;
-    const auto& cell = row[column];
-    ints = ints && ParseInt(*cell).has_value();
-    doubles = doubles && ParseDouble(*cell).has_value();
-    bools = bools && (*cell == "true" || *cell == "false");
-  }
-  if (ints) return Inferred::kInt;
-  if (doubles) return Inferred::kDouble;
-  if (bools) return Inferred::kBool;
-  return Inferred::kString;
-}
-
+// Builds batches of text cells parsed to the column types and writes them.
 class Converter {
  public:
-  Status Start(std::vector<std::string> names, const std::vector<Row>& sample,
-               std::unique_ptr<io::FileWriter> file, parquet::WriterOptions options) {
+  Status Start(const std::vector<std::string>& names, std::vector<TextColumnType> types,
+               const std::string& out, parquet::WriterOptions options) {
+    types_ = std::move(types);
     std::vector<Field> fields;
     for (size_t c = 0; c < names.size(); ++c) {
-      Inferred type = Infer(sample, c);
-      types_.push_back(type);
-      DataTypePtr data_type = type == Inferred::kInt      ? DataType::Int64()
-                              : type == Inferred::kDouble ? DataType::Float64()
-                              : type == Inferred::kBool   ? DataType::Bool()
-                                                          : DataType::String();
-      fields.push_back(Field{names[c], data_type, true, static_cast<int32_t>(c + 1)});
+      fields.push_back(Field{names[c], types_[c].ToDataType(), true, static_cast<int32_t>(c + 1)});
     }
     schema_ = std::make_shared<BatchSchema>(std::move(fields));
-    FLOE_ASSIGN_OR_RETURN(writer_, parquet::ParquetWriter::Make(std::move(file), schema_,
-                                                                std::move(options)));
+    FLOE_ASSIGN_OR_RETURN(writer_, OpenWriter(out, schema_, std::move(options)));
     Reset();
     return {};
   }
 
-  Status Add(const Row& row, int64_t line_number) {
-    if (row.size() != types_.size()) {
-      return InvalidArgument("line {}: {} fields, the header has {}", line_number, row.size(),
+  Status Add(const Cells& cells, int64_t line_number) {
+    if (cells.size() != types_.size()) {
+      return InvalidArgument("line {}: {} fields, the header has {}", line_number, cells.size(),
                              types_.size());
     }
-    for (size_t c = 0; c < row.size(); ++c) {
+    for (size_t c = 0; c < cells.size(); ++c) {
       ArrayBuilder& builder = *builders_[c];
-      if (!row[c]) {
+      if (cells[c].data() == nullptr) {
         builder.AppendNull();
         continue;
       }
-      const std::string& cell = *row[c];
-      switch (types_[c]) {
-        case Inferred::kInt: {
-          auto v = ParseInt(cell);
-          if (!v) return InvalidArgument("line {}: '{}' is not an integer", line_number, cell);
-          static_cast<Int64Builder&>(builder).Append(*v);
-          break;
-        }
-        case Inferred::kDouble: {
-          auto v = ParseDouble(cell);
-          if (!v) return InvalidArgument("line {}: '{}' is not a number", line_number, cell);
-          static_cast<Float64Builder&>(builder).Append(*v);
-          break;
-        }
-        case Inferred::kBool:
-          if (cell != "true" && cell != "false") {
-            return InvalidArgument("line {}: '{}' is not a boolean", line_number, cell);
-          }
-          static_cast<BooleanBuilder&>(builder).Append(cell == "true");
-          break;
-        case Inferred::kString:
-          static_cast<StringBuilder&>(builder).Append(cell);
-          break;
+      Status appended = types_[c].Append(cells[c], builder);
+      if (!appended) {
+        return InvalidArgument("line {}: column {}: {}", line_number, schema_->field(c).name,
+                               appended.error().message());
       }
     }
     if (++rows_ == kBatchRows) return Flush();
@@ -156,7 +87,10 @@ class Converter {
  private:
   void Reset() {
     builders_.clear();
-    for (const Field& field : schema_->fields()) builders_.push_back(MakeBuilder(field.type));
+    for (const Field& field : schema_->fields()) {
+      builders_.push_back(MakeBuilder(field.type));
+      builders_.back()->Reserve(kBatchRows);
+    }
     rows_ = 0;
   }
 
@@ -173,23 +107,25 @@ class Converter {
     return {};
   }
 
-  std::vector<Inferred> types_;
+  std::vector<TextColumnType> types_;
   BatchSchemaPtr schema_;
   std::unique_ptr<parquet::ParquetWriter> writer_;
   std::vector<std::unique_ptr<ArrayBuilder>> builders_;
   int64_t rows_ = 0;
 };
 
-Result<Row> JsonRow(std::string_view line, std::vector<std::string>& names, int64_t line_number) {
+// One JSON object as text cells (kept in storage); names come from the first line.
+Status JsonCells(std::string_view line, std::vector<std::string>& names, int64_t line_number,
+                 std::vector<std::optional<std::string>>& storage) {
   FLOE_ASSIGN_OR_RETURN(Json json, Json::Parse(line));
   if (!json.is_object()) return InvalidArgument("line {}: not a JSON object", line_number);
   bool first = names.empty();
-  Row row(first ? 0 : names.size());
+  storage.assign(first ? 0 : names.size(), std::nullopt);
   for (const auto& [key, value] : json.as_object()) {
     size_t column;
     if (first) {
       names.push_back(key);
-      row.emplace_back();
+      storage.emplace_back();
       column = names.size() - 1;
     } else {
       auto it = std::ranges::find(names, key);
@@ -202,96 +138,169 @@ Result<Row> JsonRow(std::string_view line, std::vector<std::string>& names, int6
       case Json::Kind::kNull:
         break;
       case Json::Kind::kBool:
-        row[column] = value.as_bool() ? "true" : "false";
+        storage[column] = value.as_bool() ? "true" : "false";
         break;
       case Json::Kind::kInt:
-        row[column] = std::to_string(value.as_int());
+        storage[column] = std::to_string(value.as_int());
         break;
       case Json::Kind::kDouble:
-        row[column] = fmt::format("{}", value.as_double());
+        storage[column] = fmt::format("{}", value.as_double());
         break;
       case Json::Kind::kString:
-        row[column] = value.as_string();
+        storage[column] = value.as_string();
         break;
       default:
-        return InvalidArgument("line {}: key '{}' holds a nested value, which convert does not "
-                               "take",
-                               line_number, key);
+        return InvalidArgument(
+            "line {}: key '{}' holds a nested value, which convert does not "
+            "take",
+            line_number, key);
     }
   }
-  return row;
+  return {};
 }
 
-Result<parquet::WriteResult> Convert(const std::string& in, const std::string& out,
-                                     parquet::WriterOptions options) {
-  std::ifstream input(in, std::ios::binary);
-  if (!input) return NotFound("{}: cannot open", in);
-  bool json = in.ends_with(".jsonl") || in.ends_with(".json") || in.ends_with(".ndjson");
-  std::vector<std::string> names;
-  std::string line;
-  int64_t line_number = 0;
-  auto read_row = [&]() -> Result<std::optional<Row>> {
-    while (std::getline(input, line)) {
-      ++line_number;
-      if (line.empty() || line == "\r") continue;
-      if (json) {
-        FLOE_ASSIGN_OR_RETURN(Row row, JsonRow(line, names, line_number));
-        return row;
-      }
-      FLOE_ASSIGN_OR_RETURN(auto fields, SplitCsv(line, line_number));
-      Row row;
-      for (auto& field : fields) {
-        row.push_back(field.empty() ? std::nullopt : std::optional<std::string>(std::move(field)));
-      }
-      return row;
+// Reads records of CSV or JSON lines as text cells.
+class TextSource {
+ public:
+  static Result<TextSource> Open(const std::string& path) {
+    TextSource source;
+    source.json_ = path.ends_with(".jsonl") || path.ends_with(".json") || path.ends_with(".ndjson");
+    if (source.json_) {
+      source.lines_ = std::make_unique<std::ifstream>(path, std::ios::binary);
+      if (!*source.lines_) return NotFound("{}: cannot open", path);
+      return source;
     }
-    return std::optional<Row>();
-  };
-  if (!json) {
-    if (!std::getline(input, line)) return InvalidArgument("{}: empty, no header", in);
-    ++line_number;
-    FLOE_ASSIGN_OR_RETURN(names, SplitCsv(line, line_number));
+    FLOE_ASSIGN_OR_RETURN(source.csv_, CsvReader::Open(path));
+    Cells header;
+    FLOE_ASSIGN_OR_RETURN(bool any, source.csv_->Next(header));
+    if (!any) return InvalidArgument("{}: empty, no header", path);
+    source.names_.assign(header.begin(), header.end());
+    return source;
   }
-  std::vector<Row> sample;
+
+  // The next record; false at the end. Cells stay valid until the next call.
+  Result<bool> Next(Cells& cells) {
+    if (!json_) {
+      FLOE_ASSIGN_OR_RETURN(bool any, csv_->Next(cells));
+      if (!any) return false;
+      for (auto& cell : cells) {
+        if (cell.empty()) cell = {};
+      }
+      return true;
+    }
+    while (std::getline(*lines_, line_)) {
+      ++line_number_;
+      if (line_.empty() || line_ == "\r") continue;
+      FLOE_RETURN_IF_ERROR(JsonCells(line_, names_, line_number_, json_cells_));
+      cells.clear();
+      for (const auto& cell : json_cells_) {
+        cells.push_back(cell ? std::string_view(*cell) : std::string_view());
+      }
+      return true;
+    }
+    return false;
+  }
+
+  int64_t line_number() const { return json_ ? line_number_ : csv_->line_number(); }
+  // The header (CSV), or the keys of the first record (JSON lines, after the first Next).
+  const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  bool json_ = false;
+  std::unique_ptr<CsvReader> csv_;
+  std::unique_ptr<std::ifstream> lines_;
+  std::string line_;
+  int64_t line_number_ = 0;
+  std::vector<std::optional<std::string>> json_cells_;
+  std::vector<std::string> names_;
+};
+
+Result<parquet::WriteResult> ConvertText(const std::string& in, const std::string& out,
+                                         const std::string& schema_text,
+                                         parquet::WriterOptions options) {
+  FLOE_ASSIGN_OR_RETURN(TextSource source, TextSource::Open(in));
+  // The sample is kept as owned text: the source's views move on with each record.
+  std::vector<std::vector<std::optional<std::string>>> sample;
   std::vector<int64_t> sample_lines;
+  Cells cells;
   while (sample.size() < kInferRows) {
-    FLOE_ASSIGN_OR_RETURN(auto row, read_row());
-    if (!row) break;
-    sample.push_back(std::move(*row));
-    sample_lines.push_back(line_number);
+    FLOE_ASSIGN_OR_RETURN(bool any, source.Next(cells));
+    if (!any) break;
+    auto& row = sample.emplace_back();
+    for (std::string_view cell : cells) {
+      row.push_back(cell.data() ? std::optional<std::string>(cell) : std::nullopt);
+    }
+    sample_lines.push_back(source.line_number());
   }
+  const std::vector<std::string>& names = source.names();
   if (names.empty()) return InvalidArgument("{}: no columns", in);
-  io::LocalFileIO io;
-  FLOE_ASSIGN_OR_RETURN(auto output, io.NewOutputFile(out));
-  FLOE_ASSIGN_OR_RETURN(auto file, output->CreateOrOverwrite());
+  FLOE_ASSIGN_OR_RETURN(auto given, ParseTextSchema(schema_text));
+  std::vector<TextColumnType> types;
+  for (size_t c = 0; c < names.size(); ++c) {
+    auto it = given.find(names[c]);
+    if (it != given.end()) {
+      types.push_back(it->second);
+      given.erase(it);
+      continue;
+    }
+    std::vector<std::string_view> column;
+    for (const auto& row : sample) {
+      // Short rows are reported by Converter::Add, with their line number.
+      if (c < row.size() && row[c]) column.push_back(*row[c]);
+    }
+    types.push_back(InferTextColumnType(column));
+  }
+  if (!given.empty()) {
+    return InvalidArgument("--schema names column '{}', which the input lacks",
+                           given.begin()->first);
+  }
   Converter converter;
-  FLOE_RETURN_IF_ERROR(converter.Start(names, sample, std::move(file), std::move(options)));
+  FLOE_RETURN_IF_ERROR(converter.Start(names, std::move(types), out, std::move(options)));
   for (size_t i = 0; i < sample.size(); ++i) {
-    FLOE_RETURN_IF_ERROR(converter.Add(sample[i], sample_lines[i]));
+    cells.clear();
+    for (const auto& cell : sample[i]) {
+      cells.push_back(cell ? std::string_view(*cell) : std::string_view());
+    }
+    FLOE_RETURN_IF_ERROR(converter.Add(cells, sample_lines[i]));
   }
   while (true) {
-    FLOE_ASSIGN_OR_RETURN(auto row, read_row());
-    if (!row) break;
-    FLOE_RETURN_IF_ERROR(converter.Add(*row, line_number));
+    FLOE_ASSIGN_OR_RETURN(bool any, source.Next(cells));
+    if (!any) break;
+    FLOE_RETURN_IF_ERROR(converter.Add(cells, source.line_number()));
   }
   return converter.Finish();
+}
+
+Result<parquet::WriteResult> ConvertParquet(const std::string& in, const std::string& out,
+                                            parquet::WriterOptions options) {
+  FLOE_ASSIGN_OR_RETURN(auto reader, parquet::ParquetBatchReader::OpenPath(in));
+  FLOE_ASSIGN_OR_RETURN(auto writer, OpenWriter(out, reader->schema(), std::move(options)));
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(auto batch, reader->Next());
+    if (!batch) break;
+    FLOE_RETURN_IF_ERROR(writer->Write(*batch));
+  }
+  return writer->Close();
 }
 
 }  // namespace
 
 void AddConvertCommand(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand(
-      "convert", "Convert CSV (with a header) or JSON lines (.jsonl) into a Parquet file");
+      "convert", "Convert CSV (with a header), JSON lines (.jsonl) or Parquet into a Parquet file");
   struct Args {
-    std::string in, out, codec = "zstd";
+    std::string in, out, codec = "zstd", schema;
     std::optional<int> level;
   };
   auto args = std::make_shared<Args>();
-  command->add_option("IN", args->in, "The input file")->required();
+  command->add_option("IN", args->in, "The input file (.parquet, .jsonl, else CSV)")->required();
   command->add_option("OUT", args->out, "The Parquet file to write (replaced if it exists)")
       ->required();
   command->add_option("--codec", args->codec, "zstd, snappy, gzip, lz4_raw or uncompressed");
   command->add_option("--level", args->level, "The codec's compression level");
+  command->add_option("--schema", args->schema,
+                      "Types of text columns, e.g. 'id:long,price:decimal(15,2)' (Iceberg type "
+                      "names); the others are inferred");
   command->callback([args, &exit_code] {
     std::map<std::string, std::string> properties{{"write.parquet.compression-codec", args->codec}};
     if (args->level) properties["write.parquet.compression-level"] = std::to_string(*args->level);
@@ -301,7 +310,15 @@ void AddConvertCommand(CLI::App& app, int& exit_code) {
       exit_code = kExitBadInput;
       return;
     }
-    auto result = Convert(args->in, args->out, std::move(*options));
+    bool parquet_input = args->in.ends_with(".parquet");
+    if (parquet_input && !args->schema.empty()) {
+      fmt::print(stderr, "floe convert: --schema applies to CSV and JSON lines input only\n");
+      exit_code = kExitBadInput;
+      return;
+    }
+    auto result = parquet_input
+                      ? ConvertParquet(args->in, args->out, std::move(*options))
+                      : ConvertText(args->in, args->out, args->schema, std::move(*options));
     if (!result) {
       fmt::print(stderr, "floe convert: {}: {}\n", args->in, result.error().message());
       exit_code = kExitBadInput;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 
+#include "floe/spec/literal_text.h"
 #include "floe/util/calendar.h"
 
 namespace floe {
@@ -129,6 +130,8 @@ Result<int64_t> ParseTimeIn(Scanner& s, std::string_view text, int digits) {
   return ((hour * 60 + minute) * 60 + second) * units + fraction;
 }
 
+}  // namespace
+
 Result<int64_t> ParseDate(std::string_view text) {
   Scanner s(text);
   FLOE_ASSIGN_OR_RETURN(int64_t days, ParseDateIn(s, text));
@@ -136,6 +139,8 @@ Result<int64_t> ParseDate(std::string_view text) {
   if (days < INT32_MIN || days > INT32_MAX) return InvalidArgument("date '{}' out of range", text);
   return days;
 }
+
+namespace {
 
 Result<int64_t> ParseTime(std::string_view text) {
   Scanner s(text);
@@ -146,6 +151,8 @@ Result<int64_t> ParseTime(std::string_view text) {
 
 // A timestamp in units of 10^-digits seconds. With `with_zone`, an offset (Z or +-HH:MM) is
 // required and the result is adjusted to UTC; without, an offset is an error.
+}  // namespace
+
 Result<int64_t> ParseTimestamp(std::string_view text, int digits, bool with_zone) {
   Scanner s(text);
   FLOE_ASSIGN_OR_RETURN(int64_t days, ParseDateIn(s, text));
@@ -185,6 +192,8 @@ Result<int64_t> ParseTimestamp(std::string_view text, int digits, bool with_zone
   }
   return static_cast<int64_t>(result);
 }
+
+namespace {
 
 std::string ToHex(std::string_view bytes) {
   std::string out;
@@ -277,6 +286,8 @@ int128_t PowerOfTen(int n) {
 }
 
 // Parses [+-]digits[.digits][(e|E)[+-]digits] into an unscaled value and its scale.
+}  // namespace
+
 Result<std::pair<int128_t, int>> ParseDecimal(std::string_view text) {
   size_t i = 0;
   bool negative = false;
@@ -319,6 +330,8 @@ Result<std::pair<int128_t, int>> ParseDecimal(std::string_view text) {
   }
   return std::pair<int128_t, int>{negative ? -unscaled : unscaled, scale};
 }
+
+namespace {
 
 template <typename T>
 void AppendLittleEndian(std::string& out, T value) {

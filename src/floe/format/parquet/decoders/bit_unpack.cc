@@ -99,13 +99,22 @@ void UnpackBits64(const uint8_t* in, size_t count, int bit_width, uint64_t* out)
 void PackBits64(const uint64_t* values, size_t count, int bit_width, uint8_t* out) {
   size_t bytes = BitPackedBytes(count, bit_width);
   if (bytes == 0) return;
-  std::memset(out, 0, bytes);
+  uint64_t mask = bit_width == 64 ? ~uint64_t{0} : (uint64_t{1} << bit_width) - 1;
+  uint8_t* end = out + bytes;
+  unsigned __int128 acc = 0;
+  int bits = 0;
   for (size_t i = 0; i < count; ++i) {
-    size_t bit = i * static_cast<size_t>(bit_width);
-    for (int b = 0; b < bit_width; ++b, ++bit) {
-      if ((values[i] >> b) & 1) out[bit / 8] |= static_cast<uint8_t>(1u << (bit % 8));
+    acc |= static_cast<unsigned __int128>(values[i] & mask) << bits;
+    bits += bit_width;
+    if (bits >= 64) {
+      auto word = static_cast<uint64_t>(acc);
+      std::memcpy(out, &word, 8);
+      out += 8;
+      acc >>= 64;
+      bits -= 64;
     }
   }
+  for (; out < end; acc >>= 8) *out++ = static_cast<uint8_t>(acc);
 }
 
 }  // namespace floe::parquet

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "floe/format/parquet/decoders/bit_unpack.h"
 
@@ -98,64 +99,93 @@ template Status RleBitPackedDecoder::Decode(std::span<uint8_t>);
 template Status RleBitPackedDecoder::Decode(std::span<int16_t>);
 template Status RleBitPackedDecoder::Decode(std::span<uint32_t>);
 
-void RleBitPackedEncoder::WriteVarint(uint64_t v) {
+namespace {
+
+void WriteVarint(uint64_t v, std::vector<std::byte>& out) {
   while (v >= 0x80) {
-    out_.push_back(static_cast<std::byte>(v | 0x80));
+    out.push_back(static_cast<std::byte>(v | 0x80));
     v >>= 7;
   }
-  out_.push_back(static_cast<std::byte>(v));
+  out.push_back(static_cast<std::byte>(v));
 }
 
-void RleBitPackedEncoder::WriteRepeat(uint32_t value, size_t count) {
-  WriteVarint(static_cast<uint64_t>(count) << 1);
-  for (int i = 0; i < (bit_width_ + 7) / 8; ++i) {
-    out_.push_back(static_cast<std::byte>(value >> (8 * i)));
-  }
+void WriteRepeat(uint32_t value, size_t count, int bit_width, std::vector<std::byte>& out) {
+  WriteVarint(static_cast<uint64_t>(count) << 1, out);
+  for (int i = 0; i < (bit_width + 7) / 8; ++i)
+    out.push_back(static_cast<std::byte>(value >> (8 * i)));
 }
 
-// Writes pending values as bit-packed groups: all of them (padding the last group with zeros) or
-// only whole groups.
-void RleBitPackedEncoder::FlushLiterals(bool all) {
-  size_t count = all ? (pending_.size() + 7) / 8 * 8 : pending_.size() / 8 * 8;
-  if (count == 0) return;
-  std::vector<uint64_t> values(count, 0);
-  std::copy_n(pending_.begin(), std::min(count, pending_.size()), values.begin());
-  WriteVarint((count / 8) << 1 | 1);
-  size_t start = out_.size();
-  out_.resize(start + BitPackedBytes(count, bit_width_));
-  PackBits64(values.data(), count, bit_width_, reinterpret_cast<uint8_t*>(out_.data() + start));
-  pending_.erase(pending_.begin(), pending_.begin() + std::min(count, pending_.size()));
-}
-
-void RleBitPackedEncoder::Put(uint32_t value) { pending_.push_back(value); }
-
-std::vector<std::byte> RleBitPackedEncoder::Finish() {
-  // Split the pending values into runs: stretches of 8+ equal values become RLE runs; the values
-  // between them are bit-packed (in whole groups, borrowing from the run when needed).
-  std::vector<uint32_t> values = std::move(pending_);
-  pending_.clear();
-  size_t i = 0;
-  while (i < values.size()) {
-    size_t j = i + 1;
-    while (j < values.size() && values[j] == values[i]) ++j;
-    size_t run = j - i;
-    if (run >= 8 && pending_.size() % 8 == 0) {
-      FlushLiterals(false);
-      WriteRepeat(values[i], run);
-      i = j;
-    } else if (run >= 8 + (8 - pending_.size() % 8)) {
-      // Complete the literal group with values of the run, then write the rest as a repeat.
-      size_t borrow = 8 - pending_.size() % 8;
-      for (size_t k = 0; k < borrow; ++k) pending_.push_back(values[i]);
-      FlushLiterals(false);
-      WriteRepeat(values[i], run - borrow);
-      i = j;
-    } else {
-      pending_.push_back(values[i++]);
+// count values (a multiple of 8) as one bit-packed run, least significant bit first.
+template <typename T>
+void WriteLiterals(const T* values, size_t count, int bit_width, std::vector<std::byte>& out) {
+  WriteVarint((count / 8) << 1 | 1, out);
+  size_t start = out.size();
+  out.resize(start + count / 8 * static_cast<size_t>(bit_width));
+  auto* dst = reinterpret_cast<uint8_t*>(out.data() + start);
+  uint64_t acc = 0;
+  int bits = 0;
+  for (size_t i = 0; i < count; ++i) {
+    acc |= static_cast<uint64_t>(static_cast<std::make_unsigned_t<T>>(values[i])) << bits;
+    bits += bit_width;
+    if (bits >= 32) {
+      auto word = static_cast<uint32_t>(acc);
+      std::memcpy(dst, &word, 4);
+      dst += 4;
+      acc >>= 32;
+      bits -= 32;
     }
   }
-  FlushLiterals(true);
-  return std::move(out_);
+  // 8 values fill whole bytes, so what is left is whole bytes too.
+  for (; bits > 0; bits -= 8, acc >>= 8) *dst++ = static_cast<uint8_t>(acc);
+}
+
+}  // namespace
+
+template <typename T>
+void EncodeRleBitPacked(std::span<const T> values, int bit_width, std::vector<std::byte>& out) {
+  const size_t n = values.size();
+  size_t literal_start = 0;  // the first value not yet written
+  size_t i = 0;
+  while (i < n) {
+    T v = values[i];
+    size_t j = i + 1;
+    while (j < n && values[j] == v) ++j;
+    size_t run = j - i;
+    if (run >= 8) {
+      // The literals before the run must fill whole groups: borrow from the run when needed.
+      size_t borrow = (8 - (i - literal_start) % 8) % 8;
+      if (run >= 8 + borrow) {
+        if (i + borrow > literal_start) {
+          WriteLiterals(values.data() + literal_start, i + borrow - literal_start, bit_width, out);
+        }
+        WriteRepeat(static_cast<uint32_t>(static_cast<std::make_unsigned_t<T>>(v)), run - borrow,
+                    bit_width, out);
+        literal_start = j;
+      }
+    }
+    i = j;
+  }
+  size_t left = n - literal_start;
+  if (left == 0) return;
+  size_t whole = left / 8 * 8;
+  if (left == whole) {
+    WriteLiterals(values.data() + literal_start, whole, bit_width, out);
+    return;
+  }
+  // The last group is padded with zeros: pack it together with the whole groups before it.
+  std::vector<T> tail(values.begin() + static_cast<std::ptrdiff_t>(literal_start), values.end());
+  tail.resize(whole + 8, T{0});
+  WriteLiterals(tail.data(), tail.size(), bit_width, out);
+}
+
+template void EncodeRleBitPacked<uint32_t>(std::span<const uint32_t>, int, std::vector<std::byte>&);
+template void EncodeRleBitPacked<int16_t>(std::span<const int16_t>, int, std::vector<std::byte>&);
+
+std::vector<std::byte> RleBitPackedEncoder::Finish() {
+  std::vector<std::byte> out;
+  EncodeRleBitPacked<uint32_t>(pending_, bit_width_, out);
+  pending_.clear();
+  return out;
 }
 
 }  // namespace floe::parquet

@@ -48,22 +48,23 @@ class RleBitPackedDecoder {
   size_t buffer_pos_ = 0;
 };
 
-// Encodes values with the hybrid encoding (runs of 8 or more equal values become RLE runs).
+// Appends values encoded with the hybrid encoding to out: runs of 8 or more equal values become
+// RLE runs, the rest bit-packed groups (the last one padded with zeros). T is uint32_t or int16_t
+// (levels); values must fit in bit_width (0..32) bits.
+template <typename T>
+void EncodeRleBitPacked(std::span<const T> values, int bit_width, std::vector<std::byte>& out);
+
+// The same, a value at a time.
 class RleBitPackedEncoder {
  public:
   explicit RleBitPackedEncoder(int bit_width) : bit_width_(bit_width) {}
-  void Put(uint32_t value);
-  // Flushes and returns the encoded bytes.
+  void Put(uint32_t value) { pending_.push_back(value); }
+  // Returns the encoded bytes.
   std::vector<std::byte> Finish();
 
  private:
-  void FlushLiterals(bool all);
-  void WriteRepeat(uint32_t value, size_t count);
-  void WriteVarint(uint64_t v);
-
   int bit_width_;
-  std::vector<std::byte> out_;
-  std::vector<uint32_t> pending_;  // values not yet written
+  std::vector<uint32_t> pending_;
 };
 
 }  // namespace floe::parquet

@@ -1,12 +1,15 @@
 #include "floe/format/parquet/reader/batch_reader.h"
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <span>
 
 #include "floe/batch/builder.h"
+#include "floe/format/parquet/bloom_filter.h"
 #include "floe/format/parquet/file_reader.h"
+#include "floe/format/parquet/metadata_thrift.h"
 #include "floe/format/parquet/reader/input_file_source.h"
 #include "floe/format/parquet/reader/schema_mapping.h"
 #include "floe/io/file_io.h"
@@ -128,7 +131,19 @@ class NullStore final : public ValueStore {
 
 __int128 BigEndianToInt128(std::string_view bytes) {
   if (bytes.empty()) return 0;
-  unsigned __int128 value = (static_cast<uint8_t>(bytes[0]) & 0x80) ? ~static_cast<unsigned __int128>(0) : 0;
+  if (bytes.size() <= 16) {
+    // Sign-extend into 16 bytes, then two byte swaps instead of a loop over the bytes.
+    unsigned char wide[16];
+    std::memset(wide, (static_cast<uint8_t>(bytes[0]) & 0x80) ? 0xff : 0, 16);
+    std::memcpy(wide + 16 - bytes.size(), bytes.data(), bytes.size());
+    uint64_t high, low;
+    std::memcpy(&high, wide, 8);
+    std::memcpy(&low, wide + 8, 8);
+    return static_cast<__int128>(static_cast<unsigned __int128>(std::byteswap(high)) << 64 |
+                                 std::byteswap(low));
+  }
+  unsigned __int128 value =
+      (static_cast<uint8_t>(bytes[0]) & 0x80) ? ~static_cast<unsigned __int128>(0) : 0;
   // Wider values than 16 bytes only carry sign extension for precisions up to 38.
   for (size_t i = bytes.size() > 16 ? bytes.size() - 16 : 0; i < bytes.size(); ++i) {
     value = (value << 8) | static_cast<uint8_t>(bytes[i]);
@@ -184,10 +199,10 @@ Status ReadChunk(const FileReader& file, size_t row_group, int column, ColumnDat
     const size_t old = data.entries;
     if (data.max_def > 0) data.def.resize(old + kPiece);
     if (data.max_rep > 0) data.rep.resize(old + kPiece);
-    FLOE_ASSIGN_OR_RETURN(BatchCounts counts,
-                          reader->ReadBatch(kPiece, data.max_def > 0 ? data.def.data() + old : nullptr,
-                                            data.max_rep > 0 ? data.rep.data() + old : nullptr,
-                                            buffer.get()));
+    FLOE_ASSIGN_OR_RETURN(
+        BatchCounts counts,
+        reader->ReadBatch(kPiece, data.max_def > 0 ? data.def.data() + old : nullptr,
+                          data.max_rep > 0 ? data.rep.data() + old : nullptr, buffer.get()));
     data.entries += counts.levels;
     sink(std::span<const P>(buffer.get(), counts.values));
     if (counts.levels == 0) break;
@@ -222,20 +237,27 @@ Status LoadBytes(const FileReader& file, size_t row_group, int column, ColumnDat
 template <typename P>
 Status LoadNullTyped(const FileReader& file, size_t row_group, int column, ColumnData& data) {
   auto store = std::make_unique<NullStore>();
-  FLOE_RETURN_IF_ERROR(ReadChunk<P>(file, row_group, column, data,
-                                    [&](std::span<const P> values) { store->count += values.size(); }));
+  FLOE_RETURN_IF_ERROR(ReadChunk<P>(file, row_group, column, data, [&](std::span<const P> values) {
+    store->count += values.size();
+  }));
   data.values = std::move(store);
   return Ok();
 }
 
 Status LoadNull(const FileReader& file, size_t row_group, int column, ColumnData& data) {
   switch (file.schema().columns()[column].physical_type) {
-    case PhysicalType::kBoolean: return LoadNullTyped<bool>(file, row_group, column, data);
-    case PhysicalType::kInt32: return LoadNullTyped<int32_t>(file, row_group, column, data);
-    case PhysicalType::kInt64: return LoadNullTyped<int64_t>(file, row_group, column, data);
-    case PhysicalType::kInt96: return LoadNullTyped<Int96>(file, row_group, column, data);
-    case PhysicalType::kFloat: return LoadNullTyped<float>(file, row_group, column, data);
-    case PhysicalType::kDouble: return LoadNullTyped<double>(file, row_group, column, data);
+    case PhysicalType::kBoolean:
+      return LoadNullTyped<bool>(file, row_group, column, data);
+    case PhysicalType::kInt32:
+      return LoadNullTyped<int32_t>(file, row_group, column, data);
+    case PhysicalType::kInt64:
+      return LoadNullTyped<int64_t>(file, row_group, column, data);
+    case PhysicalType::kInt96:
+      return LoadNullTyped<Int96>(file, row_group, column, data);
+    case PhysicalType::kFloat:
+      return LoadNullTyped<float>(file, row_group, column, data);
+    case PhysicalType::kDouble:
+      return LoadNullTyped<double>(file, row_group, column, data);
     case PhysicalType::kByteArray:
     case PhysicalType::kFixedLenByteArray:
       return LoadNullTyped<ByteArray>(file, row_group, column, data);
@@ -254,16 +276,16 @@ Status LoadColumn(const FileReader& file, size_t row_group, int column, LeafConv
       return LoadNull(file, row_group, column, data);
     case C::kBool: {
       auto store = std::make_unique<BoolStore>();
-      FLOE_RETURN_IF_ERROR(ReadChunk<bool>(file, row_group, column, data,
-                                           [&](std::span<const bool> values) {
-                                             for (bool v : values) store->values.push_back(v);
-                                           }));
+      FLOE_RETURN_IF_ERROR(
+          ReadChunk<bool>(file, row_group, column, data, [&](std::span<const bool> values) {
+            for (bool v : values) store->values.push_back(v);
+          }));
       data.values = std::move(store);
       return Ok();
     }
     case C::kInt32:
       return LoadFixed<int32_t, int32_t, NumericBuilder<int32_t>>(file, row_group, column, data,
-                                                                   [](int32_t v) { return v; });
+                                                                  [](int32_t v) { return v; });
     case C::kInt32ToInt8:
       return LoadFixed<int32_t, int8_t, Int8Builder>(
           file, row_group, column, data, [](int32_t v) { return static_cast<int8_t>(v); });
@@ -280,8 +302,8 @@ Status LoadColumn(const FileReader& file, size_t row_group, int column, LeafConv
       return LoadFixed<int32_t, uint32_t, UInt32Builder>(
           file, row_group, column, data, [](int32_t v) { return static_cast<uint32_t>(v); });
     case C::kInt32TimeMillis:
-      return LoadFixed<int32_t, int64_t, Int64Builder>(
-          file, row_group, column, data, [](int32_t v) { return int64_t{v} * 1000; });
+      return LoadFixed<int32_t, int64_t, Int64Builder>(file, row_group, column, data,
+                                                       [](int32_t v) { return int64_t{v} * 1000; });
     case C::kInt32Decimal:
       return LoadFixed<int32_t, __int128, Decimal128Builder>(
           file, row_group, column, data, [](int32_t v) { return static_cast<__int128>(v); });
@@ -295,8 +317,8 @@ Status LoadColumn(const FileReader& file, size_t row_group, int column, LeafConv
       return LoadFixed<int64_t, __int128, Decimal128Builder>(
           file, row_group, column, data, [](int64_t v) { return static_cast<__int128>(v); });
     case C::kInt64Millis:
-      return LoadFixed<int64_t, int64_t, Int64Builder>(
-          file, row_group, column, data, [&](int64_t v) { return wrap64(v, 1000); });
+      return LoadFixed<int64_t, int64_t, Int64Builder>(file, row_group, column, data,
+                                                       [&](int64_t v) { return wrap64(v, 1000); });
     case C::kInt96ToNanos:
       return LoadFixed<Int96, int64_t, Int64Builder>(
           file, row_group, column, data,
@@ -413,8 +435,8 @@ class Assembler {
   }
 
   Status Exhausted(const ColumnData& data) const {
-    return CorruptData("{}: column {} has fewer level entries or values than its rows need",
-                       where_, data.name);
+    return CorruptData("{}: column {} has fewer level entries or values than its rows need", where_,
+                       data.name);
   }
 
   std::vector<std::unique_ptr<ColumnData>>& columns_;
@@ -518,13 +540,98 @@ template <typename T>
 bool RangeMayMatch(ColumnPredicate::Op op, const T& min, const T& max, const T& v) {
   using Op = ColumnPredicate::Op;
   switch (op) {
-    case Op::kEq: return !(v < min) && !(max < v);
-    case Op::kLt: return min < v;
-    case Op::kLe: return !(v < min);
-    case Op::kGt: return v < max;
-    case Op::kGe: return !(max < v);
-    default: return true;
+    case Op::kEq:
+      return !(v < min) && !(max < v);
+    case Op::kLt:
+      return min < v;
+    case Op::kLe:
+      return !(v < min);
+    case Op::kGt:
+      return v < max;
+    case Op::kGe:
+      return !(max < v);
+    default:
+      return true;
   }
+}
+
+// The hash an equality literal has in the column's bloom filter; none when the literal's kind does
+// not match the column's physical type (the filter then proves nothing).
+std::optional<uint64_t> BloomHashOf(PhysicalType type, const ColumnPredicate& predicate) {
+  const auto* i = std::get_if<int64_t>(&predicate.value);
+  const auto* d = std::get_if<double>(&predicate.value);
+  const auto* b = std::get_if<std::string>(&predicate.value);
+  switch (type) {
+    case PhysicalType::kInt32:
+      if (i && *i >= INT32_MIN && *i <= INT32_MAX) return BloomHashInt32(static_cast<int32_t>(*i));
+      return std::nullopt;
+    case PhysicalType::kInt64:
+      if (i) return BloomHashInt64(*i);
+      return std::nullopt;
+    case PhysicalType::kFloat:
+      if (d && !std::isnan(*d) && *d != 0 && static_cast<double>(static_cast<float>(*d)) == *d) {
+        return BloomHashFloat(static_cast<float>(*d));
+      }
+      return std::nullopt;
+    case PhysicalType::kDouble:
+      // Zeros and NaNs have more than one bit pattern: the filter holds only those written.
+      if (d && !std::isnan(*d) && *d != 0) return BloomHashDouble(*d);
+      return std::nullopt;
+    case PhysicalType::kByteArray:
+      if (b) return BloomHashBytes(*b);
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+// False when the chunk's bloom filter proves that no value equals the predicate's literal.
+Result<bool> BloomFilterMayMatch(const FileReader& file, const ColumnChunk& chunk,
+                                 const ColumnDescriptor& descriptor,
+                                 const ColumnPredicate& predicate) {
+  if (predicate.op != ColumnPredicate::Op::kEq || !chunk.meta_data ||
+      !chunk.meta_data->bloom_filter_offset) {
+    return true;
+  }
+  std::optional<uint64_t> hash = BloomHashOf(descriptor.physical_type, predicate);
+  if (!hash) return true;
+  const int64_t offset = *chunk.meta_data->bloom_filter_offset;
+  const uint64_t file_size = file.source().size();
+  if (offset < 0 || static_cast<uint64_t>(offset) >= file_size) {
+    return CorruptData("{}: column {}: bloom filter offset {} is outside the file",
+                       file.source().name(), descriptor.dotted_path(), offset);
+  }
+  // Without a length, the header is read first: it is a few bytes.
+  uint64_t length = chunk.meta_data->bloom_filter_length
+                        ? static_cast<uint64_t>(std::max(0, *chunk.meta_data->bloom_filter_length))
+                        : std::min<uint64_t>(64, file_size - static_cast<uint64_t>(offset));
+  length = std::min<uint64_t>(length, file_size - static_cast<uint64_t>(offset));
+  FLOE_ASSIGN_OR_RETURN(std::vector<std::byte> bytes,
+                        file.source().Read(static_cast<uint64_t>(offset), length));
+  auto header = DecodeBloomFilterHeader(bytes);
+  if (!header) {
+    return std::unexpected(std::move(header.error().AddContext(
+        fmt::format("{}: column {}: bloom filter at offset {}", file.source().name(),
+                    descriptor.dotted_path(), offset))));
+  }
+  const BloomFilterHeader& h = header->header;
+  // Only the one algorithm, hash and compression the format defines so far.
+  if (h.algorithm != 1 || h.hash != 1 || h.compression != 1 || h.num_bytes < 0) return true;
+  uint64_t end = header->size + static_cast<uint64_t>(h.num_bytes);
+  if (end > file_size - static_cast<uint64_t>(offset)) {
+    return CorruptData("{}: column {}: bloom filter at offset {} runs past the end of the file",
+                       file.source().name(), descriptor.dotted_path(), offset);
+  }
+  if (end > bytes.size()) {
+    FLOE_ASSIGN_OR_RETURN(bytes, file.source().Read(static_cast<uint64_t>(offset), end));
+  }
+  auto filter = SplitBlockBloomFilter::FromBytes(
+      std::span(bytes).subspan(header->size, static_cast<size_t>(h.num_bytes)));
+  if (!filter) {
+    return std::unexpected(std::move(filter.error().AddContext(
+        fmt::format("{}: column {}", file.source().name(), descriptor.dotted_path()))));
+  }
+  return filter->MightContain(*hash);
 }
 
 }  // namespace
@@ -557,6 +664,10 @@ Result<bool> ParquetBatchReader::RowGroupMayMatch(size_t row_group) const {
     }
     if (column < 0) continue;
     const ColumnChunk& chunk = group.columns[column];
+    FLOE_ASSIGN_OR_RETURN(
+        bool bloom_may_match,
+        BloomFilterMayMatch(*file_, chunk, file_->schema().columns()[column], predicate));
+    if (!bloom_may_match) return false;
     if (!chunk.meta_data || !chunk.meta_data->statistics) continue;
     const Statistics& stats = *chunk.meta_data->statistics;
     using Op = ColumnPredicate::Op;
@@ -578,9 +689,9 @@ Result<bool> ParquetBatchReader::RowGroupMayMatch(size_t row_group) const {
         leaf.converted_type == ConvertedType::kUint32 ||
         leaf.converted_type == ConvertedType::kUint64;
     const bool is_bytes = descriptor.physical_type == PhysicalType::kByteArray;
-    const bool is_decimal_bytes = is_bytes && (leaf.converted_type == ConvertedType::kDecimal ||
-                                               (leaf.logical_type && leaf.logical_type->kind ==
-                                                                         LogicalType::Kind::kDecimal));
+    const bool is_decimal_bytes =
+        is_bytes && (leaf.converted_type == ConvertedType::kDecimal ||
+                     (leaf.logical_type && leaf.logical_type->kind == LogicalType::Kind::kDecimal));
     if (is_unsigned || is_decimal_bytes) continue;
     // The legacy min/max used signed byte order for byte arrays: trust them for numbers only.
     const std::optional<std::string>& min =
@@ -698,8 +809,7 @@ Result<std::optional<RecordBatch>> ParquetBatchReader::Next() {
     const ReadNode* node = nodes_[i].get();
     if (node == nullptr) {
       builder->AppendNulls(rows);
-    } else if (node->kind == ReadNode::Kind::kLeaf &&
-               columns_[node->column]->max_rep == 0) {
+    } else if (node->kind == ReadNode::Kind::kLeaf && columns_[node->column]->max_rep == 0) {
       ColumnData& data = *columns_[node->column];
       const size_t n = static_cast<size_t>(rows);
       const int16_t* def = data.max_def > 0 ? data.def.data() + data.pos : nullptr;

@@ -3,18 +3,20 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <deque>
 #include <set>
 #include <type_traits>
-#include <unordered_map>
 
 #include "floe/format/compression/codec.h"
+#include "floe/format/parquet/bloom_filter.h"
 #include "floe/format/parquet/column_reader.h"
+#include "floe/format/parquet/decoders/delta_binary_packed.h"
 #include "floe/format/parquet/decoders/plain.h"
 #include "floe/format/parquet/decoders/rle.h"
 #include "floe/format/parquet/metadata_thrift.h"
 #include "floe/format/parquet/writer/bounds.h"
+#include "floe/format/parquet/writer/dictionary_table.h"
 #include "floe/format/parquet/writer/parquet_writer.h"
+#include "floe/io/file_io.h"
 
 namespace floe::parquet {
 namespace {
@@ -74,26 +76,27 @@ template <typename P>
 class TypedColumnWriter final : public ColumnWriter {
  public:
   using Stored = typename Physical<P>::Stored;
+  using Bits = std::conditional_t<sizeof(P) <= 4, uint32_t, uint64_t>;
   static constexpr bool kBytes = std::is_same_v<P, ByteArray>;
   static constexpr bool kFloating = std::is_floating_point_v<P>;
 
   TypedColumnWriter(LeafSpec spec, const WriterOptions& options)
       : ColumnWriter(std::move(spec)), options_(options) {
     dict_active_ = options.dictionary_enabled && !std::is_same_v<P, bool>;
+    if constexpr (!std::is_same_v<P, bool>) {
+      std::string dotted;
+      for (const std::string& part : spec_.path) dotted += (dotted.empty() ? "" : ".") + part;
+      auto it = options.bloom_filter_columns.find(dotted);
+      if (it != options.bloom_filter_columns.end()) {
+        bloom_.emplace(it->second, options.bloom_filter_max_bytes);
+      }
+    }
   }
 
   void Add(const Array& leaf, std::span<const LevelSlot> slots) override {
     for (const LevelSlot& slot : slots) {
       if (slot.rep == 0) {
-        // Pages and the dictionary fallback start at row boundaries only.
-        if (dict_full_) {
-          if (page_entries_ > 0) FlushPage();
-          dict_active_ = false;
-          dict_full_ = false;
-        } else if (page_entries_ > 0 && (page_rows_ >= options_.page_row_limit ||
-                                         PageBytes() >= options_.page_size_bytes)) {
-          FlushPage();
-        }
+        BeginRow();
         ++page_rows_;
       }
       if (spec_.max_def > 0) defs_.push_back(slot.def);
@@ -101,18 +104,46 @@ class TypedColumnWriter final : public ColumnWriter {
       ++page_entries_;
       ++num_values_;
       if (slot.idx < 0) {
-        ++chunk_.nulls;
+        ++page_.nulls;
         continue;
       }
       AddValue(leaf, slot.idx);
     }
   }
 
-  int64_t BufferedBytes() const override {
-    return static_cast<int64_t>(pages_.size()) + PageBytes() + (dict_active_ ? dict_bytes_ : 0);
+  void AddFlat(const Array& leaf) override {
+    const int64_t n = leaf.length();
+    const bool nullable = spec_.max_def > 0;
+    const bool any_null = leaf.null_count() != 0;
+    for (int64_t i = 0; i < n;) {
+      BeginRow();
+      // Rows go in runs between the page and dictionary checks; a page can pass its byte budget
+      // by at most one run.
+      int64_t run =
+          std::min({n - i, kFlatRun, std::max<int64_t>(1, options_.page_row_limit - page_rows_)});
+      for (int64_t k = i; k < i + run; ++k) {
+        if (nullable && any_null && leaf.IsNull(k)) {
+          defs_.push_back(0);
+          ++page_.nulls;
+          continue;
+        }
+        if (nullable) defs_.push_back(1);
+        AddValue(leaf, k);
+      }
+      page_rows_ += run;
+      page_entries_ += run;
+      num_values_ += run;
+      i += run;
+    }
   }
 
-  Result<ColumnChunk> FinishChunk(int64_t file_offset, std::vector<std::byte>& out) override {
+  int64_t BufferedBytes() const override {
+    return pages_bytes_ + PageBytes() + (dict_active_ ? dict_bytes_ : 0);
+  }
+
+  Result<ColumnChunk> FinishChunk(io::FileWriter& file, ChunkIndexes& indexes) override {
+    const int64_t file_offset = file.position();
+    std::vector<std::byte> out;
     if (page_entries_ > 0 || num_values_ == 0) FlushPage();  // an empty chunk has one empty page
     if (!status_) return std::unexpected(status_.error());
     ColumnMetaData meta;
@@ -135,8 +166,21 @@ class TypedColumnWriter final : public ColumnWriter {
       encodings_.insert(Encoding::kPlain);
     }
     meta.data_page_offset = file_offset + static_cast<int64_t>(out.size() - start);
-    out.insert(out.end(), pages_.begin(), pages_.end());
-    meta.total_compressed_size = static_cast<int64_t>(out.size() - start);
+    for (PageLocation& location : offset_index_.page_locations) {
+      location.offset += meta.data_page_offset;
+    }
+    indexes.offset_index = std::move(offset_index_);
+    indexes.column_index.reset();
+    if (column_index_valid_) {
+      column_index_.boundary_order = BoundaryOrderOfPages();
+      indexes.column_index = std::move(column_index_);
+    }
+    indexes.bloom_filter.clear();
+    if (bloom_) indexes.bloom_filter = bloom_->Finish();
+    // Pages go to the file one by one: a chunk never sits in memory twice.
+    FLOE_RETURN_IF_ERROR(file.Write(out));
+    for (const std::vector<std::byte>& page : pages_) FLOE_RETURN_IF_ERROR(file.Write(page));
+    meta.total_compressed_size = static_cast<int64_t>(out.size() - start) + pages_bytes_;
     meta.total_uncompressed_size = pages_uncompressed_ + meta.total_uncompressed_size;
     meta.encodings.assign(encodings_.begin(), encodings_.end());
     meta.statistics = ChunkStatistics();
@@ -172,6 +216,143 @@ class TypedColumnWriter final : public ColumnWriter {
   }
 
  private:
+  static constexpr int64_t kFlatRun = 256;
+
+  // Collects the distinct hashes of a chunk to size its filter by their number, up to the largest
+  // filter allowed; beyond that it fills a filter of the largest size directly.
+  class BloomCollector {
+   public:
+    BloomCollector(double fpp, int64_t max_bytes)
+        : fpp_(fpp), max_bytes_(static_cast<size_t>(max_bytes)) {}
+    void Insert(uint64_t hash) {
+      if (full_) {
+        full_->Insert(hash);
+        return;
+      }
+      bool inserted;
+      distinct_.Insert(hash, inserted);
+      if (!inserted) return;
+      hashes_.push_back(hash);
+      if (hashes_.size() % 4096 == 0 &&
+          SplitBlockBloomFilter::OptimalBytes(hashes_.size(), fpp_, max_bytes_) >=
+              std::bit_floor(max_bytes_)) {
+        full_.emplace(SplitBlockBloomFilter::OptimalBytes(hashes_.size(), fpp_, max_bytes_));
+        for (uint64_t h : hashes_) full_->Insert(h);
+        hashes_ = {};
+        distinct_.Clear();
+      }
+    }
+    // The filter's header and bitset; resets for the next chunk.
+    std::vector<std::byte> Finish() {
+      SplitBlockBloomFilter filter =
+          full_ ? std::move(*full_)
+                : SplitBlockBloomFilter(
+                      SplitBlockBloomFilter::OptimalBytes(hashes_.size(), fpp_, max_bytes_));
+      if (!full_) {
+        for (uint64_t h : hashes_) filter.Insert(h);
+      }
+      full_.reset();
+      hashes_.clear();
+      distinct_.Clear();
+      BloomFilterHeader header;
+      header.num_bytes = static_cast<int32_t>(filter.num_bytes());
+      std::vector<std::byte> out = EncodeBloomFilterHeader(header);
+      out.insert(out.end(), filter.bytes().begin(), filter.bytes().end());
+      return out;
+    }
+
+   private:
+    double fpp_;
+    size_t max_bytes_;
+    FixedDictionaryTable<uint64_t> distinct_;
+    std::vector<uint64_t> hashes_;
+    std::optional<SplitBlockBloomFilter> full_;
+  };
+
+  uint64_t BloomHash(P value) const {
+    if constexpr (kBytes) {
+      return BloomHashBytes(value);
+    } else if constexpr (std::is_same_v<P, int32_t>) {
+      return BloomHashInt32(value);
+    } else if constexpr (std::is_same_v<P, int64_t>) {
+      return BloomHashInt64(value);
+    } else if constexpr (std::is_same_v<P, float>) {
+      return BloomHashFloat(value);
+    } else if constexpr (std::is_same_v<P, double>) {
+      return BloomHashDouble(value);
+    } else {
+      return 0;
+    }
+  }
+
+  // The order of the pages' bounds, for readers that binary-search the column index.
+  BoundaryOrder BoundaryOrderOfPages() const {
+    bool ascending = true, descending = true;
+    const Stored* last_min = nullptr;
+    const Stored* last_max = nullptr;
+    for (size_t i = 0; i < page_bounds_.size(); ++i) {
+      if (!page_bounds_[i].has_minmax) continue;
+      if (last_min != nullptr) {
+        if (Less(page_bounds_[i].min, *last_min) || Less(page_bounds_[i].max, *last_max)) {
+          ascending = false;
+        }
+        if (Less(*last_min, page_bounds_[i].min) || Less(*last_max, page_bounds_[i].max)) {
+          descending = false;
+        }
+      }
+      last_min = &page_bounds_[i].min;
+      last_max = &page_bounds_[i].max;
+    }
+    if (ascending) return BoundaryOrder::kAscending;
+    if (descending) return BoundaryOrder::kDescending;
+    return BoundaryOrder::kUnordered;
+  }
+
+  // The page's entry in the chunk's column index; a page of NaNs only has no bounds to give, so
+  // the chunk gets no column index.
+  void AddPageToColumnIndex() {
+    bool null_page = !page_.has_minmax && page_.values == 0 && page_.nans == 0;
+    if (!page_.has_minmax && !null_page) column_index_valid_ = false;
+    column_index_.null_pages.push_back(null_page);
+    column_index_.null_counts.push_back(page_.nulls);
+    if (kFloating) column_index_.nan_counts.push_back(page_.nans);
+    if (null_page) {
+      column_index_.min_values.emplace_back();
+      column_index_.max_values.emplace_back();
+    } else if (page_.has_minmax) {
+      auto [min, max] = EncodeBounds(page_);
+      if (kBytes && spec_.physical_type == PhysicalType::kByteArray &&
+          (min.size() > kMaxIndexBound || max.size() > kMaxIndexBound)) {
+        bool utf8 = spec_.kind == TypeKind::kString || spec_.kind == TypeKind::kLargeString;
+        min = TruncateLowerBound(min, kMaxIndexBound, utf8);
+        auto upper = TruncateUpperBound(max, kMaxIndexBound, utf8);
+        if (!upper) column_index_valid_ = false;
+        max = upper.value_or(max);
+      }
+      column_index_.min_values.push_back(std::move(min));
+      column_index_.max_values.push_back(std::move(max));
+    }
+    Stats bounds;
+    bounds.has_minmax = page_.has_minmax;
+    bounds.min = page_.min;
+    bounds.max = page_.max;
+    page_bounds_.push_back(std::move(bounds));
+  }
+
+  static constexpr int32_t kMaxIndexBound = 64;
+
+  // Pages and the dictionary fallback start at row boundaries only.
+  void BeginRow() {
+    if (dict_full_) {
+      if (page_entries_ > 0) FlushPage();
+      dict_active_ = false;
+      dict_full_ = false;
+    } else if (page_entries_ > 0 &&
+               (page_rows_ >= options_.page_row_limit || PageBytes() >= options_.page_size_bytes)) {
+      FlushPage();
+    }
+  }
+
   struct Stats {
     bool has_minmax = false;
     Stored min{}, max{};
@@ -188,7 +369,8 @@ class TypedColumnWriter final : public ColumnWriter {
     }
   };
 
-  bool Less(const Stored& a, const Stored& b) const {
+  template <typename A, typename B>
+  bool Less(const A& a, const B& b) const {
     if constexpr (kBytes) {
       if (spec_.decimal_bytes) return DecimalBytesLess(a, b);
       if (spec_.float16) {
@@ -219,19 +401,24 @@ class TypedColumnWriter final : public ColumnWriter {
     }
   }
 
+  std::pair<std::string, std::string> EncodeBounds(const Stats& stats) const {
+    Stored min = stats.min, max = stats.max;
+    if constexpr (kFloating) {
+      // Zero bounds are written as -0 (min) and +0 (max) so that either zero is inside.
+      if (min == 0) min = -P{0};
+      if (max == 0) max = P{0};
+    }
+    return {EncodeStat(min), EncodeStat(max)};
+  }
+
   Statistics ChunkStatistics() const {
     Statistics stats;
     stats.null_count = chunk_.nulls;
     if (kFloating) stats.nan_count = chunk_.nans;
     if (chunk_.has_minmax) {
-      Stored min = chunk_.min, max = chunk_.max;
-      if constexpr (kFloating) {
-        // Zero bounds are written as -0 (min) and +0 (max) so that either zero is inside.
-        if (min == 0) min = -P{0};
-        if (max == 0) max = P{0};
-      }
-      stats.min_value = EncodeStat(min);
-      stats.max_value = EncodeStat(max);
+      auto [min, max] = EncodeBounds(chunk_);
+      stats.min_value = std::move(min);
+      stats.max_value = std::move(max);
       stats.is_min_value_exact = true;
       stats.is_max_value_exact = true;
     }
@@ -280,22 +467,22 @@ class TypedColumnWriter final : public ColumnWriter {
     P value = Extract(leaf, idx);
     if constexpr (kFloating) {
       if (std::isnan(value)) {
-        ++chunk_.nans;
+        ++page_.nans;
         StoreValue(value);
         return;
       }
     }
-    ++chunk_.values;
-    if (!chunk_.has_minmax) {
-      chunk_.min = Stored(value);
-      chunk_.max = Stored(value);
-      chunk_.has_minmax = true;
+    ++page_.values;
+    if (!page_.has_minmax) {
+      page_.min = Stored(value);
+      page_.max = Stored(value);
+      page_.has_minmax = true;
     } else if constexpr (kBytes) {
-      if (Less(Stored(value), chunk_.min)) chunk_.min.assign(value);
-      if (Less(chunk_.max, Stored(value))) chunk_.max.assign(value);
+      if (Less(value, page_.min)) page_.min.assign(value);
+      if (Less(page_.max, value)) page_.max.assign(value);
     } else {
-      if (Less(value, chunk_.min)) chunk_.min = value;
-      if (Less(chunk_.max, value)) chunk_.max = value;
+      if (Less(value, page_.min)) page_.min = value;
+      if (Less(page_.max, value)) page_.max = value;
     }
     StoreValue(value);
   }
@@ -305,10 +492,14 @@ class TypedColumnWriter final : public ColumnWriter {
     if constexpr (!std::is_same_v<P, bool>) {
       if (dict_active_) StoreIndex(value);
       if (dict_active_) return;
+      if (bloom_) bloom_->Insert(BloomHash(value));
     }
     if constexpr (kBytes) {
+      if (spec_.physical_type == PhysicalType::kByteArray) {
+        auto length = static_cast<uint32_t>(value.size());
+        page_data_.append(reinterpret_cast<const char*>(&length), 4);
+      }
       page_data_.append(value);
-      page_ends_.push_back(static_cast<uint32_t>(page_data_.size()));
     } else if constexpr (std::is_same_v<P, bool>) {
       bools_.push_back(value ? 1 : 0);
     } else {
@@ -317,32 +508,22 @@ class TypedColumnWriter final : public ColumnWriter {
   }
 
   void StoreIndex(P value) {
-    {
-      uint32_t index;
-      if constexpr (kBytes) {
-        auto it = bytes_dict_.find(value);
-        if (it == bytes_dict_.end()) {
-          const std::string& kept = bytes_dict_values_.emplace_back(value);
-          index = static_cast<uint32_t>(bytes_dict_values_.size() - 1);
-          bytes_dict_.emplace(kept, index);
-          dict_bytes_ += PlainSize(value);
-        } else {
-          index = it->second;
-        }
-      } else {
-        using Bits = std::conditional_t<sizeof(P) == 4, uint32_t, uint64_t>;
-        auto bits = std::bit_cast<Bits>(value);
-        auto [it, inserted] = dict_.emplace(bits, static_cast<uint32_t>(dict_values_.size()));
-        if (inserted) {
-          dict_values_.push_back(value);
-          dict_bytes_ += sizeof(P);
-        }
-        index = it->second;
+    bool inserted;
+    uint32_t index;
+    if constexpr (kBytes) {
+      index = bytes_dict_.Insert(value, inserted);
+      if (inserted) dict_bytes_ += PlainSize(value);
+    } else {
+      index = dict_.Insert(std::bit_cast<Bits>(value), inserted);
+      if (inserted) {
+        dict_values_.push_back(value);
+        dict_bytes_ += sizeof(P);
       }
-      indices_.push_back(index);
-      // Past its budget the dictionary closes with the current row; PLAIN follows.
-      if (dict_bytes_ > options_.dict_size_bytes) dict_full_ = true;
     }
+    if (inserted && bloom_) bloom_->Insert(BloomHash(value));
+    indices_.push_back(index);
+    // Past its budget the dictionary closes with the current row; PLAIN follows.
+    if (dict_bytes_ > options_.dict_size_bytes) dict_full_ = true;
   }
 
   int64_t PlainSize(ByteArray v) const {
@@ -354,9 +535,10 @@ class TypedColumnWriter final : public ColumnWriter {
     int64_t levels = static_cast<int64_t>(defs_.size() + reps_.size()) / 4;
     int64_t values;
     if (!indices_.empty()) {
-      values = static_cast<int64_t>(indices_.size() * std::max<size_t>(1, std::bit_width(DictSize())) / 8);
+      values = static_cast<int64_t>(indices_.size() *
+                                    std::max<size_t>(1, std::bit_width(DictSize())) / 8);
     } else if constexpr (kBytes) {
-      values = static_cast<int64_t>(page_data_.size() + 4 * page_ends_.size());
+      values = static_cast<int64_t>(page_data_.size());
     } else if constexpr (std::is_same_v<P, bool>) {
       values = static_cast<int64_t>(bools_.size()) / 8;
     } else {
@@ -367,7 +549,7 @@ class TypedColumnWriter final : public ColumnWriter {
 
   size_t DictSize() const {
     if constexpr (kBytes) {
-      return bytes_dict_values_.size();
+      return bytes_dict_.size();
     } else {
       return dict_values_.size();
     }
@@ -375,7 +557,9 @@ class TypedColumnWriter final : public ColumnWriter {
 
   void EncodeDictionary(std::vector<std::byte>& out) const {
     if constexpr (kBytes) {
-      std::vector<ByteArray> views(bytes_dict_values_.begin(), bytes_dict_values_.end());
+      std::vector<ByteArray> views;
+      views.reserve(bytes_dict_.size());
+      for (size_t i = 0; i < bytes_dict_.size(); ++i) views.push_back(bytes_dict_.value(i));
       if (spec_.physical_type == PhysicalType::kByteArray) {
         EncodePlainByteArray(views, out);
       } else {
@@ -388,48 +572,90 @@ class TypedColumnWriter final : public ColumnWriter {
 
   std::vector<std::byte> EncodeLevels(const std::vector<int16_t>& levels, int16_t max_level,
                                       bool length_prefix) const {
-    RleBitPackedEncoder encoder(LevelBitWidth(max_level));
-    for (int16_t level : levels) encoder.Put(static_cast<uint32_t>(level));
-    std::vector<std::byte> encoded = encoder.Finish();
-    if (!length_prefix) return encoded;
-    std::vector<std::byte> out(4);
-    auto size = static_cast<uint32_t>(encoded.size());
-    std::memcpy(out.data(), &size, 4);
-    out.insert(out.end(), encoded.begin(), encoded.end());
+    std::vector<std::byte> out(length_prefix ? 4 : 0);
+    EncodeRleBitPacked<int16_t>(levels, LevelBitWidth(max_level), out);
+    if (length_prefix) {
+      auto size = static_cast<uint32_t>(out.size() - 4);
+      std::memcpy(out.data(), &size, 4);
+    }
     return out;
   }
 
+  // After the first page of a chunk, the dictionary goes when it cannot pay off: nearly every value
+  // distinct (the dictionary page repeats the values and the indices come on top), or, for
+  // integers, DELTA_BINARY_PACKED smaller than dictionary and indices (sorted keys, dates). Hashing
+  // the rest of the chunk would cost time for a larger file.
+  void MaybeDropDictionary() {
+    if constexpr (!std::is_same_v<P, bool>) {
+      if (!dict_active_ || dict_used_ || indices_.size() < kDictionaryProbeValues) return;
+      bool drop = DictSize() * 10 > indices_.size() * 9;
+      if constexpr (std::is_same_v<P, int32_t> || std::is_same_v<P, int64_t>) {
+        if (!drop && options_.delta_encoding) {
+          std::vector<P> page(indices_.size());
+          for (size_t i = 0; i < indices_.size(); ++i) page[i] = dict_values_[indices_[i]];
+          std::vector<std::byte> delta;
+          EncodeDeltaBinaryPacked<P>(page, delta);
+          size_t dictionary =
+              indices_.size() * std::bit_width(DictSize()) / 8 + DictSize() * sizeof(P);
+          drop = delta.size() < dictionary;
+        }
+      }
+      if (!drop) return;
+      for (uint32_t index : indices_) {
+        if constexpr (kBytes) {
+          std::string_view value = bytes_dict_.value(index);
+          if (spec_.physical_type == PhysicalType::kByteArray) {
+            auto length = static_cast<uint32_t>(value.size());
+            page_data_.append(reinterpret_cast<const char*>(&length), 4);
+          }
+          page_data_.append(value);
+        } else {
+          plain_.push_back(dict_values_[index]);
+        }
+      }
+      indices_.clear();
+      dict_active_ = false;
+      dict_full_ = false;
+      dict_.Clear();
+      dict_values_.clear();
+      bytes_dict_.Clear();
+      dict_bytes_ = 0;
+    }
+  }
+
+  static constexpr size_t kDictionaryProbeValues = 1024;
+
   void FlushPage() {
+    MaybeDropDictionary();
     std::vector<std::byte> values;
     Encoding encoding = Encoding::kPlain;
     if (dict_active_) {
       encoding = Encoding::kRleDictionary;
       int bit_width = std::max(1, static_cast<int>(std::bit_width(DictSize() - (DictSize() > 0))));
       values.push_back(static_cast<std::byte>(bit_width));
-      RleBitPackedEncoder encoder(bit_width);
-      for (uint32_t index : indices_) encoder.Put(index);
-      std::vector<std::byte> encoded = encoder.Finish();
-      values.insert(values.end(), encoded.begin(), encoded.end());
+      EncodeRleBitPacked<uint32_t>(indices_, bit_width, values);
       dict_used_ = true;
     } else if constexpr (kBytes) {
-      std::vector<ByteArray> views;
-      views.reserve(page_ends_.size());
-      uint32_t begin = 0;
-      for (uint32_t end : page_ends_) {
-        views.emplace_back(page_data_.data() + begin, end - begin);
-        begin = end;
-      }
-      if (spec_.physical_type == PhysicalType::kByteArray) {
-        EncodePlainByteArray(views, values);
-      } else {
-        EncodePlainFixedLenByteArray(views, values);
-      }
+      auto bytes = std::as_bytes(std::span(page_data_));
+      values.assign(bytes.begin(), bytes.end());
     } else if constexpr (std::is_same_v<P, bool>) {
       auto flags = std::make_unique<bool[]>(bools_.size());
       for (size_t i = 0; i < bools_.size(); ++i) flags[i] = bools_[i] != 0;
       EncodePlainBoolean(std::span<const bool>(flags.get(), bools_.size()), values);
     } else {
       EncodePlain<P>(plain_, values);
+      if constexpr (std::is_same_v<P, int32_t> || std::is_same_v<P, int64_t>) {
+        // Sorted or slowly changing integers (ids, timestamps) shrink to a few bits per value,
+        // which also spares the codec most of its work.
+        if (options_.delta_encoding && plain_.size() >= 128) {
+          std::vector<std::byte> delta;
+          EncodeDeltaBinaryPacked<P>(plain_, delta);
+          if (2 * delta.size() <= values.size()) {
+            values = std::move(delta);
+            encoding = Encoding::kDeltaBinaryPacked;
+          }
+        }
+      }
     }
     encodings_.insert(encoding);
     encodings_.insert(Encoding::kRle);
@@ -441,6 +667,11 @@ class TypedColumnWriter final : public ColumnWriter {
     std::vector<std::byte> def =
         spec_.max_def > 0 ? EncodeLevels(defs_, spec_.max_def, !v2) : std::vector<std::byte>{};
     ColumnMetaData sizes;  // only its total_uncompressed_size is used
+    AddPageToColumnIndex();
+    PageLocation location;
+    location.offset = pages_bytes_;  // made absolute by FinishChunk
+    std::vector<std::byte>& page = pages_.emplace_back();
+    location.first_row_index = chunk_rows_;
     if (v2) {
       header.type = PageType::kDataPageV2;
       DataPageHeaderV2 h;
@@ -453,7 +684,7 @@ class TypedColumnWriter final : public ColumnWriter {
       h.is_compressed = options_.codec != Codec::kUncompressed;
       header.data_page_header_v2 = h;
       rep.insert(rep.end(), def.begin(), def.end());
-      WritePage(header, values, rep, pages_, sizes);
+      WritePage(header, values, rep, page, sizes);
     } else {
       header.type = PageType::kDataPage;
       DataPageHeader h;
@@ -462,16 +693,21 @@ class TypedColumnWriter final : public ColumnWriter {
       header.data_page_header = h;
       rep.insert(rep.end(), def.begin(), def.end());
       rep.insert(rep.end(), values.begin(), values.end());
-      WritePage(header, rep, {}, pages_, sizes);
+      WritePage(header, rep, {}, page, sizes);
     }
     pages_uncompressed_ += sizes.total_uncompressed_size;
+    location.compressed_page_size = static_cast<int32_t>(page.size());
+    pages_bytes_ += static_cast<int64_t>(page.size());
+    offset_index_.page_locations.push_back(location);
+    chunk_rows_ += page_rows_;
+    chunk_.Merge(page_, *this);
+    page_ = Stats{};
     defs_.clear();
     reps_.clear();
     indices_.clear();
     plain_.clear();
     bools_.clear();
     page_data_.clear();
-    page_ends_.clear();
     page_rows_ = 0;
     page_entries_ = 0;
     page_values_ = 0;
@@ -485,8 +721,9 @@ class TypedColumnWriter final : public ColumnWriter {
     std::vector<std::byte> compressed;
     std::span<const std::byte> stored = body;
     if (options_.codec != Codec::kUncompressed) {
-      Status s = compression::Compress(ToCompressionCodec(options_.codec), body, compressed,
-                                       options_.compression_level.value_or(compression::kDefaultLevel));
+      Status s =
+          compression::Compress(ToCompressionCodec(options_.codec), body, compressed,
+                                options_.compression_level.value_or(compression::kDefaultLevel));
       if (!s && status_) status_ = s;
       stored = compressed;
     }
@@ -503,14 +740,19 @@ class TypedColumnWriter final : public ColumnWriter {
   void ResetChunk() {
     pages_.clear();
     pages_.shrink_to_fit();
+    pages_bytes_ = 0;
     pages_uncompressed_ = 0;
     encodings_.clear();
     chunk_ = Stats{};
     num_values_ = 0;
-    dict_.clear();
+    chunk_rows_ = 0;
+    column_index_ = ColumnIndex{};
+    column_index_valid_ = true;
+    offset_index_ = OffsetIndex{};
+    page_bounds_.clear();
+    dict_.Clear();
     dict_values_.clear();
-    bytes_dict_.clear();
-    bytes_dict_values_.clear();
+    bytes_dict_.Clear();
     dict_bytes_ = 0;
     dict_used_ = false;
     dict_full_ = false;
@@ -524,22 +766,27 @@ class TypedColumnWriter final : public ColumnWriter {
   std::vector<uint32_t> indices_;
   std::vector<P> plain_;
   std::vector<uint8_t> bools_;
-  std::string page_data_;
-  std::vector<uint32_t> page_ends_;
+  std::string page_data_;  // byte arrays: the page's PLAIN encoding
   int64_t page_rows_ = 0, page_entries_ = 0, page_values_ = 0;
   // The chunk.
-  std::vector<std::byte> pages_;
+  std::vector<std::vector<std::byte>> pages_;  // each page's header and body
+  int64_t pages_bytes_ = 0;
   int64_t pages_uncompressed_ = 0;
   std::set<Encoding> encodings_;
-  Stats chunk_, file_;
+  Stats page_, chunk_, file_;
+  int64_t chunk_rows_ = 0;
+  ColumnIndex column_index_;
+  bool column_index_valid_ = true;
+  OffsetIndex offset_index_;
+  std::vector<Stats> page_bounds_;
+  std::optional<BloomCollector> bloom_;
   int64_t num_values_ = 0;  // entries (nulls included), as ColumnMetaData counts them
   int64_t column_size_ = 0;
   bool dict_active_ = false, dict_used_ = false, dict_full_ = false;
   int64_t dict_bytes_ = 0;
-  std::unordered_map<std::conditional_t<sizeof(P) <= 4, uint32_t, uint64_t>, uint32_t> dict_;
+  FixedDictionaryTable<Bits> dict_;
   std::vector<P> dict_values_;
-  std::unordered_map<std::string_view, uint32_t> bytes_dict_;
-  std::deque<std::string> bytes_dict_values_;
+  BytesDictionaryTable bytes_dict_;
   std::string scratch_;
 };
 

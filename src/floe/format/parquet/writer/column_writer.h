@@ -17,6 +17,10 @@
 #include "floe/format/parquet/writer/writer_options.h"
 #include "floe/util/error.h"
 
+namespace floe::io {
+class FileWriter;
+}
+
 namespace floe::parquet {
 
 struct ColumnMetrics;
@@ -43,17 +47,28 @@ struct LeafSpec {
   MetricsMode metrics;
 };
 
+// What a chunk adds outside its pages: the page index (no column index when a page has no bounds to
+// give, e.g. NaNs only) and, for the columns that asked for one, a bloom filter (header and
+// bitset).
+struct ChunkIndexes {
+  std::optional<ColumnIndex> column_index;
+  OffsetIndex offset_index;
+  std::vector<std::byte> bloom_filter;
+};
+
 class ColumnWriter {
  public:
   virtual ~ColumnWriter() = default;
   static std::unique_ptr<ColumnWriter> Make(LeafSpec spec, const WriterOptions& options);
 
   virtual void Add(const Array& leaf, std::span<const LevelSlot> slots) = 0;
+  // Every row of a top-level, non-repeated leaf: the same as Add with one slot per row, faster.
+  virtual void AddFlat(const Array& leaf) = 0;
   // Bytes this chunk holds in memory (compressed pages plus the open page and dictionary).
   virtual int64_t BufferedBytes() const = 0;
-  // Closes the chunk: its bytes (dictionary page first) and metadata with data_page_offset etc.
-  // relative to file_offset. Resets for the next row group.
-  virtual Result<ColumnChunk> FinishChunk(int64_t file_offset, std::vector<std::byte>& out) = 0;
+  // Closes the chunk: writes its pages (dictionary page first) at the file's position and returns
+  // its metadata, its page index and bloom filter. Resets for the next row group.
+  virtual Result<ColumnChunk> FinishChunk(io::FileWriter& file, ChunkIndexes& indexes) = 0;
   // Statistics over all chunks so far.
   virtual void FillMetrics(ColumnMetrics& metrics) const = 0;
 

@@ -82,8 +82,8 @@ void Shred(const ShredNode& node, const Array& array, std::span<const LevelSlot>
         }
         int64_t begin = array.ValueOffset(s.idx);
         for (int64_t k = 0; k < length; ++k) {
-          elements.push_back({begin + k, static_cast<int16_t>(s.def + 1),
-                              k == 0 ? s.rep : node.repeated_rep});
+          elements.push_back(
+              {begin + k, static_cast<int16_t>(s.def + 1), k == 0 ? s.rep : node.repeated_rep});
         }
       }
       Shred(node.children[0], array.child(0), elements, writers);
@@ -104,6 +104,9 @@ class ParquetWriter::Impl {
   std::vector<std::unique_ptr<ColumnWriter>> writers;
   FileMetaData metadata;
   int64_t rows_in_group = 0;
+  // Per row group, per column: written after the last row group (the page index) or right after
+  // their row group (bloom filters).
+  std::vector<std::vector<ChunkIndexes>> indexes;
   std::vector<int64_t> split_offsets;
   bool closed = false;
 
@@ -121,20 +124,52 @@ class ParquetWriter::Impl {
     group.file_offset = start;
     group.ordinal = static_cast<int16_t>(metadata.row_groups.size());
     int64_t compressed = 0;
-    std::vector<std::byte> out;
-    for (auto& writer : writers) {
-      out.clear();
-      FLOE_ASSIGN_OR_RETURN(ColumnChunk chunk, writer->FinishChunk(file->position(), out));
-      FLOE_RETURN_IF_ERROR(file->Write(out));
+    std::vector<ChunkIndexes>& group_indexes = indexes.emplace_back(writers.size());
+    for (size_t c = 0; c < writers.size(); ++c) {
+      FLOE_ASSIGN_OR_RETURN(ColumnChunk chunk, writers[c]->FinishChunk(*file, group_indexes[c]));
       group.total_byte_size += chunk.meta_data->total_uncompressed_size;
       compressed += chunk.meta_data->total_compressed_size;
       group.columns.push_back(std::move(chunk));
     }
     group.total_compressed_size = compressed;
+    for (size_t c = 0; c < writers.size(); ++c) {
+      std::vector<std::byte>& bloom = group_indexes[c].bloom_filter;
+      if (bloom.empty()) continue;
+      group.columns[c].meta_data->bloom_filter_offset = file->position();
+      group.columns[c].meta_data->bloom_filter_length = static_cast<int32_t>(bloom.size());
+      FLOE_RETURN_IF_ERROR(file->Write(bloom));
+      bloom = {};
+    }
     metadata.num_rows += rows_in_group;
     metadata.row_groups.push_back(std::move(group));
     split_offsets.push_back(start);
     rows_in_group = 0;
+    return {};
+  }
+
+  // Column indexes, then offset indexes, of every chunk (as parquet-mr lays them out).
+  Status WritePageIndex() {
+    if (!options.page_index) return {};
+    for (size_t g = 0; g < indexes.size(); ++g) {
+      for (size_t c = 0; c < indexes[g].size(); ++c) {
+        if (!indexes[g][c].column_index) continue;
+        std::vector<std::byte> bytes = EncodeColumnIndex(*indexes[g][c].column_index);
+        ColumnChunk& chunk = metadata.row_groups[g].columns[c];
+        chunk.column_index_offset = file->position();
+        chunk.column_index_length = static_cast<int32_t>(bytes.size());
+        FLOE_RETURN_IF_ERROR(file->Write(bytes));
+      }
+    }
+    for (size_t g = 0; g < indexes.size(); ++g) {
+      for (size_t c = 0; c < indexes[g].size(); ++c) {
+        std::vector<std::byte> bytes = EncodeOffsetIndex(indexes[g][c].offset_index);
+        ColumnChunk& chunk = metadata.row_groups[g].columns[c];
+        chunk.offset_index_offset = file->position();
+        chunk.offset_index_length = static_cast<int32_t>(bytes.size());
+        FLOE_RETURN_IF_ERROR(file->Write(bytes));
+      }
+    }
+    indexes.clear();
     return {};
   }
 };
@@ -170,11 +205,12 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Make(std::unique_ptr<io::F
     spec.max_def = column.max_definition_level;
     spec.max_rep = column.max_repetition_level;
     spec.kind = leaf_kinds[i];
-    spec.unsigned_order = node.logical_type && node.logical_type->kind == LogicalType::Kind::kInteger &&
+    spec.unsigned_order = node.logical_type &&
+                          node.logical_type->kind == LogicalType::Kind::kInteger &&
                           !node.logical_type->is_signed;
     spec.float16 = spec.kind == TypeKind::kFloat16;
-    spec.decimal_bytes =
-        spec.kind == TypeKind::kDecimal128 && spec.physical_type == PhysicalType::kFixedLenByteArray;
+    spec.decimal_bytes = spec.kind == TypeKind::kDecimal128 &&
+                         spec.physical_type == PhysicalType::kFixedLenByteArray;
     spec.metrics = opts.default_metrics;
     if (node.field_id) {
       auto it = opts.field_metrics.find(*node.field_id);
@@ -206,8 +242,12 @@ Status ParquetWriter::Write(const RecordBatch& batch) {
     for (int c = 0; c < batch.num_columns(); ++c) {
       int node = w.node_of_field[static_cast<size_t>(c)];
       if (node < 0) continue;
-      Shred(w.nodes[static_cast<size_t>(node)], batch.column(c).Slice(offset, length), rows,
-            w.writers);
+      const ShredNode& shred = w.nodes[static_cast<size_t>(node)];
+      if (shred.kind == ShredNode::Kind::kLeaf) {
+        w.writers[static_cast<size_t>(shred.leaf)]->AddFlat(batch.column(c).Slice(offset, length));
+      } else {
+        Shred(shred, batch.column(c).Slice(offset, length), rows, w.writers);
+      }
     }
     w.rows_in_group += length;
     if (w.Buffered() >= w.options.row_group_size_bytes) FLOE_RETURN_IF_ERROR(w.FlushRowGroup());
@@ -215,15 +255,14 @@ Status ParquetWriter::Write(const RecordBatch& batch) {
   return {};
 }
 
-int64_t ParquetWriter::EstimatedSize() const {
-  return impl_->file->position() + impl_->Buffered();
-}
+int64_t ParquetWriter::EstimatedSize() const { return impl_->file->position() + impl_->Buffered(); }
 
 Result<WriteResult> ParquetWriter::Close() {
   Impl& w = *impl_;
   if (w.closed) return InvalidArgument("{}: closed twice", w.file->location());
   w.closed = true;
   FLOE_RETURN_IF_ERROR(w.FlushRowGroup());
+  FLOE_RETURN_IF_ERROR(w.WritePageIndex());
   std::vector<std::byte> footer = EncodeFileMetaData(w.metadata);
   auto length = static_cast<uint32_t>(footer.size());
   char tail[8];

@@ -35,13 +35,35 @@ Result<MetricsMode> ParseMetricsMode(std::string_view text) {
 
 Result<WriterOptions> ParseWriterOptions(const std::map<std::string, std::string>& properties) {
   WriterOptions options;
+  constexpr std::string_view kBloomEnabled = "write.parquet.bloom-filter-enabled.column.";
+  constexpr std::string_view kBloomFpp = "write.parquet.bloom-filter-fpp.column.";
+  std::map<std::string, double> bloom_fpp;
   for (const auto& [key, value] : properties) {
+    if (key.starts_with(kBloomEnabled)) {
+      if (value != "true" && value != "false") {
+        return InvalidArgument("property {}: '{}' is not true or false", key, value);
+      }
+      if (value == "true") options.bloom_filter_columns[key.substr(kBloomEnabled.size())] = 0.01;
+      continue;
+    }
+    if (key.starts_with(kBloomFpp)) {
+      double fpp = 0;
+      auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), fpp);
+      if (ec != std::errc() || ptr != value.data() + value.size() || !(fpp > 0 && fpp < 1)) {
+        return InvalidArgument("property {}: '{}' is not a probability between 0 and 1", key,
+                               value);
+      }
+      bloom_fpp[key.substr(kBloomFpp.size())] = fpp;
+      continue;
+    }
     if (key == "write.parquet.row-group-size-bytes") {
       FLOE_ASSIGN_OR_RETURN(options.row_group_size_bytes, ParsePositive(key, value, 1));
     } else if (key == "write.parquet.page-size-bytes") {
       FLOE_ASSIGN_OR_RETURN(options.page_size_bytes, ParsePositive(key, value, 1));
     } else if (key == "write.parquet.page-row-limit") {
       FLOE_ASSIGN_OR_RETURN(options.page_row_limit, ParsePositive(key, value, 1));
+    } else if (key == "write.parquet.bloom-filter-max-bytes") {
+      FLOE_ASSIGN_OR_RETURN(options.bloom_filter_max_bytes, ParsePositive(key, value, 32));
     } else if (key == "write.parquet.dict-size-bytes") {
       FLOE_ASSIGN_OR_RETURN(options.dict_size_bytes, ParsePositive(key, value, 0));
     } else if (key == "write.parquet.compression-codec") {
@@ -73,6 +95,10 @@ Result<WriterOptions> ParseWriterOptions(const std::map<std::string, std::string
       if (!mode) return InvalidArgument("property {}: {}", key, mode.error().message());
       options.default_metrics = *mode;
     }
+  }
+  for (auto& [column, fpp] : options.bloom_filter_columns) {
+    auto it = bloom_fpp.find(column);
+    if (it != bloom_fpp.end()) fpp = it->second;
   }
   if (options.codec == Codec::kGzip && options.compression_level &&
       (*options.compression_level < 0 || *options.compression_level > 9)) {

@@ -35,6 +35,15 @@ struct WriterOptions {
   std::optional<int32_t> compression_level;    // write.parquet.compression-level
   bool dictionary_enabled = true;
   bool data_page_v2 = false;
+  // DELTA_BINARY_PACKED for INT32/INT64 pages that fall back from the dictionary, where it is at
+  // most half the size of PLAIN.
+  bool delta_encoding = true;
+  // Column and offset indexes for every chunk.
+  bool page_index = true;
+  // Columns with a bloom filter, by dotted path (write.parquet.bloom-filter-enabled.column.<name>),
+  // with their false-positive probability (write.parquet.bloom-filter-fpp.column.<name>).
+  std::map<std::string, double> bloom_filter_columns;
+  int64_t bloom_filter_max_bytes = 1 << 20;  // write.parquet.bloom-filter-max-bytes
   // Columns (by field id) of fixed_size_binary(16) to annotate with the UUID logical type.
   std::vector<int32_t> uuid_field_ids;
   MetricsMode default_metrics;                   // write.metadata.metrics.default
