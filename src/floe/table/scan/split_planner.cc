@@ -54,7 +54,8 @@ void SplitTask(const FileScanTask& task, int64_t target_size, std::vector<FileSc
     }
     return;
   }
-  if (!manifest::HasFileFormat(file, "parquet") && !manifest::HasFileFormat(file, "orc")) {
+  // Formats are lower case: the manifest reader normalizes them.
+  if (file.file_format != "parquet" && file.file_format != "orc") {
     out.push_back(task);
     return;
   }

@@ -338,7 +338,7 @@ TEST_F(IncrementalTest, ChangesOfAnySnapshot) {
 FileScanTask SizedTask(std::string path, int64_t size, std::vector<int64_t> offsets = {}) {
   DataFile f;
   f.file_path = std::move(path);
-  f.file_format = "PARQUET";
+  f.file_format = "parquet";
   f.file_size_in_bytes = size;
   f.split_offsets = std::move(offsets);
   FileScanTask task;
