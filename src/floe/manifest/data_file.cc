@@ -1,5 +1,8 @@
 #include "floe/manifest/data_file.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace floe::manifest {
 
 std::string_view FileContentName(FileContent content) {
@@ -28,6 +31,12 @@ std::string_view EntryStatusName(EntryStatus status) {
       return "DELETED";
   }
   return "?";
+}
+
+bool HasFileFormat(const DataFile& file, std::string_view format) {
+  return std::equal(
+      file.file_format.begin(), file.file_format.end(), format.begin(), format.end(),
+      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
 }
 
 }  // namespace floe::manifest

@@ -66,6 +66,9 @@ struct DataFile {
   friend bool operator==(const DataFile&, const DataFile&) = default;
 };
 
+// Whether file_format is format (given in lower case), in any case: Java writes "PARQUET".
+bool HasFileFormat(const DataFile& file, std::string_view format);
+
 struct ManifestEntry {
   EntryStatus status = EntryStatus::kAdded;
   std::optional<int64_t> snapshot_id;

@@ -922,6 +922,9 @@ Status ManifestReader::Init(const ManifestFile* manifest) {
   }
   plan_ = std::move(*plan);
   partition_type_ = plan_->partition_type;
+  // Some v2 writers (Impala) leave format-version out of the header; sequence numbers exist only
+  // from v2 on, so a schema that has them is at least v2 and its entries inherit the list's.
+  if (!container_->Metadata("format-version") && plan_->has_sequence_numbers) format_version_ = 2;
   if (manifest != nullptr) {
     inherit_snapshot_id_ = manifest->added_snapshot_id;
     inherit_sequence_number_ = manifest->sequence_number;

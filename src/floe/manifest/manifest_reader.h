@@ -48,7 +48,8 @@ class ManifestReader {
   static Result<std::unique_ptr<ManifestReader>> Open(const io::InputFile& file,
                                                       const ManifestFile* manifest = nullptr);
 
-  // From the header metadata: format-version (1 when absent), content ("data" when absent),
+  // From the header metadata: format-version (when absent: 2 if the entry schema has sequence
+  // numbers, else 1), content ("data" when absent),
   // partition-spec-id (the list's, else 0), and the raw schema / partition-spec JSON texts.
   int format_version() const { return format_version_; }
   ManifestContent content() const { return content_; }

@@ -10,7 +10,7 @@ constexpr int32_t kDeleteFilePathFieldId = 2147483546;
 
 bool IsDeletionVector(const manifest::DataFile& file) {
   return file.content == manifest::FileContent::kPositionDeletes &&
-         file.referenced_data_file.has_value() && file.file_format == "puffin";
+         file.referenced_data_file.has_value() && manifest::HasFileFormat(file, "puffin");
 }
 
 // Whether the delete file's file_path bounds allow path; missing bounds allow everything.

@@ -34,12 +34,16 @@ struct FileScanTask {
   // Rows must still satisfy this (always-true when the partition decides everything); bound to
   // the table schema.
   expr::ExprPtr residual;
-  // The path the table's metadata records for data_file. Position delete files name data files
-  // by this path; it differs from data_file->file_path only when the scan rewrote locations (see
-  // location_mapping.h), so readers match delete rows against this, not against file_path.
+  // When the scan rewrote locations (location_mapping.h): the path the table's metadata records
+  // for data_file; empty otherwise. Use RecordedPath().
   std::string recorded_path;
 
   bool whole_file() const { return start == 0 && length == data_file->file_size_in_bytes; }
+  // The path position delete files name data_file by: readers match delete rows against this,
+  // not against data_file->file_path, which may have been mapped.
+  const std::string& RecordedPath() const {
+    return recorded_path.empty() ? data_file->file_path : recorded_path;
+  }
 };
 
 // Tasks grouped for one reader (split planning bins small files together up to the target size).

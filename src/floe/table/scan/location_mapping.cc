@@ -7,7 +7,9 @@
 namespace floe::table {
 namespace {
 
+// "./t/" and "t" name the same place.
 std::string_view TrimSlashes(std::string_view s) {
+  while (s.starts_with("./")) s.remove_prefix(2);
   while (s.size() > 1 && s.back() == '/') s.remove_suffix(1);
   return s;
 }
@@ -60,6 +62,7 @@ LocationMapping LocationMapping::ForTable(const TableMetadata& metadata,
 
 std::string LocationMapping::Apply(std::string_view location) const {
   std::string_view prefix = TrimSlashes(from);
+  while (location.starts_with("./")) location.remove_prefix(2);
   if (prefix.empty() || !location.starts_with(prefix)) return std::string(location);
   std::string_view rest = location.substr(prefix.size());
   if (!rest.empty() && rest.front() != '/' && prefix.back() != '/') return std::string(location);

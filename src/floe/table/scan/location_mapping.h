@@ -26,8 +26,8 @@ struct LocationMapping {
   std::string from;  // the recorded prefix, e.g. the metadata's `location`
   std::string to;    // where that prefix lies now
 
-  // Maps the table's recorded location (metadata.location()) to table_dir. Trailing slashes on
-  // either side are ignored so that "a/" and "a" map alike.
+  // Maps the table's recorded location (metadata.location()) to table_dir. Leading "./" and
+  // trailing slashes are ignored so that "./a/" and "a" map alike.
   static LocationMapping ForTable(const TableMetadata& metadata, std::string_view table_dir);
 
   bool empty() const { return from.empty(); }

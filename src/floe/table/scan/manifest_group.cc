@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 
 #include "floe/expr/evaluator.h"
@@ -153,20 +154,31 @@ class Planner {
                           });
   }
 
-  Result<bool> MetricsMatch(const DataFile& file) const {
+  // metrics is scratch space reused from file to file: its map nodes stay allocated, so testing
+  // a file costs no allocation once the first file has filled them.
+  Result<bool> MetricsMatch(const DataFile& file, expr::DataFileMetrics& metrics) const {
     if (!metrics_) return true;
-    expr::DataFileMetrics m;
-    m.record_count = file.record_count;
+    metrics.record_count = file.record_count;
     // Only the columns the filter reads: building every column's maps would cost more than the
     // evaluation itself.
     for (int32_t id : metric_ids_) {
-      if (auto* v = manifest::Find(file.value_counts, id)) m.value_counts.emplace(id, *v);
-      if (auto* v = manifest::Find(file.null_value_counts, id)) m.null_value_counts.emplace(id, *v);
-      if (auto* v = manifest::Find(file.nan_value_counts, id)) m.nan_value_counts.emplace(id, *v);
-      if (auto* v = manifest::Find(file.lower_bounds, id)) m.lower_bounds.emplace(id, *v);
-      if (auto* v = manifest::Find(file.upper_bounds, id)) m.upper_bounds.emplace(id, *v);
+      Copy(file.value_counts, id, metrics.value_counts);
+      Copy(file.null_value_counts, id, metrics.null_value_counts);
+      Copy(file.nan_value_counts, id, metrics.nan_value_counts);
+      Copy(file.lower_bounds, id, metrics.lower_bounds);
+      Copy(file.upper_bounds, id, metrics.upper_bounds);
     }
-    return WithContext(metrics_->MightMatch(m), "metrics of " + file.file_path);
+    return WithContext(metrics_->MightMatch(metrics), "metrics of " + file.file_path);
+  }
+
+  template <typename Value>
+  static void Copy(const std::vector<std::pair<int32_t, Value>>& from, int32_t id,
+                   std::unordered_map<int32_t, Value>& to) {
+    if (const Value* v = manifest::Find(from, id)) {
+      to[id] = *v;
+    } else {
+      to.erase(id);
+    }
   }
 
   bool Live(const ManifestEntry& entry) const {
@@ -180,6 +192,30 @@ class Planner {
     file.spec_id = spec_id;
     if (!options_.mapping.empty()) file.file_path = options_.mapping.Apply(file.file_path);
     return std::make_shared<const DataFile>(std::move(file));
+  }
+
+  // A data file for a task without its column statistics (as the reference implementation
+  // plans by default): they are most of an entry's size, and leaving them in the reused entry
+  // lets the reader decode the next entry into the same buffers.
+  DataFilePtr PlannedWithoutStats(DataFile& file, int32_t spec_id) const {
+    auto out = std::make_shared<DataFile>();
+    out->content = file.content;
+    out->file_path = options_.mapping.empty() ? std::move(file.file_path)
+                                              : options_.mapping.Apply(file.file_path);
+    out->file_format = std::move(file.file_format);
+    out->partition = std::move(file.partition);
+    out->record_count = file.record_count;
+    out->file_size_in_bytes = file.file_size_in_bytes;
+    out->key_metadata = std::move(file.key_metadata);
+    out->split_offsets = std::move(file.split_offsets);
+    out->equality_ids = std::move(file.equality_ids);
+    out->sort_order_id = file.sort_order_id;
+    out->first_row_id = file.first_row_id;
+    out->referenced_data_file = std::move(file.referenced_data_file);
+    out->content_offset = file.content_offset;
+    out->content_size_in_bytes = file.content_size_in_bytes;
+    out->spec_id = spec_id;
+    return out;
   }
 
   Result<std::unique_ptr<manifest::ManifestReader>> Open(const ManifestFile& m) const {
@@ -206,6 +242,7 @@ class Planner {
     FLOE_ASSIGN_OR_RETURN(auto reader, Open(m));
     std::vector<DeleteFileIndex::Entry> out;
     ManifestEntry entry;
+    expr::DataFileMetrics metrics;
     for (;;) {
       FLOE_ASSIGN_OR_RETURN(bool more, reader->Next(entry));
       if (!more) break;
@@ -215,7 +252,7 @@ class Planner {
       // Equality deletes carry metrics of the rows they delete, so the filter prunes them as it
       // prunes data files; position deletes' metrics describe positions, not rows.
       if (entry.data_file.content == FileContent::kEqualityDeletes) {
-        FLOE_ASSIGN_OR_RETURN(bool metrics_ok, MetricsMatch(entry.data_file));
+        FLOE_ASSIGN_OR_RETURN(bool metrics_ok, MetricsMatch(entry.data_file, metrics));
         if (!metrics_ok) continue;
       }
       DeleteFileIndex::Entry e;
@@ -238,7 +275,13 @@ class Planner {
     const SpecPlan& plan = specs_.at(m.partition_spec_id);
     FLOE_ASSIGN_OR_RETURN(auto reader, Open(m));
     std::vector<FileScanTask> out;
+    if (!filtering_ && m.added_files_count && m.existing_files_count) {
+      // Bounded by the bytes of the manifest, whatever its counts claim.
+      int64_t live = int64_t{*m.added_files_count} + *m.existing_files_count;
+      out.reserve(static_cast<size_t>(std::clamp<int64_t>(live, 0, m.manifest_length)));
+    }
     ManifestEntry entry;
+    expr::DataFileMetrics metrics;
     std::optional<std::vector<Literal>> last_partition;
     expr::ExprPtr last_residual = expr::True();
     for (;;) {
@@ -247,7 +290,7 @@ class Planner {
       if (!Live(entry) || entry.data_file.content != FileContent::kData) continue;
       FLOE_ASSIGN_OR_RETURN(bool partition_ok, PartitionMatches(plan, entry.data_file));
       if (!partition_ok) continue;
-      FLOE_ASSIGN_OR_RETURN(bool metrics_ok, MetricsMatch(entry.data_file));
+      FLOE_ASSIGN_OR_RETURN(bool metrics_ok, MetricsMatch(entry.data_file, metrics));
       if (!metrics_ok) continue;
 
       FileScanTask task;
@@ -270,8 +313,10 @@ class Planner {
         task.deletes =
             deletes_.ForDataFile(entry.data_file.file_path, task.data_sequence_number, key);
       }
-      task.recorded_path = entry.data_file.file_path;
-      task.data_file = Planned(std::move(entry.data_file), m.partition_spec_id);
+      if (!options_.mapping.empty()) task.recorded_path = entry.data_file.file_path;
+      task.data_file = options_.include_column_stats
+                           ? Planned(std::move(entry.data_file), m.partition_spec_id)
+                           : PlannedWithoutStats(entry.data_file, m.partition_spec_id);
       task.start = 0;
       task.length = task.data_file->file_size_in_bytes;
       out.push_back(std::move(task));

@@ -35,6 +35,8 @@ struct ManifestGroupOptions {
   io::FileIO* io = nullptr;                 // reads manifests (already mapping locations)
   ThreadPool* pool = nullptr;               // nullptr: the calling thread
   LocationMapping mapping;                  // applied to the paths in the tasks
+  // Keep the data files' column statistics (counts and bounds) in the tasks.
+  bool include_column_stats = false;
   // When set, only entries ADDED by one of these snapshots (incremental scans); manifests that
   // none of them added are skipped without reading.
   const std::unordered_set<int64_t>* added_by = nullptr;

@@ -40,21 +40,21 @@ void SplitTask(const FileScanTask& task, int64_t target_size, std::vector<FileSc
   }
   if (ValidOffsets(file.split_offsets, size)) {
     // Adjacent row groups are merged up to the target size, as Iceberg does, so that tiny row
-    // groups do not each become a task.
-    const std::vector<int64_t>& offsets = file.split_offsets;
-    size_t i = 0;
-    int64_t start = 0;
-    while (i < offsets.size()) {
-      size_t j = i + 1;
-      while (j < offsets.size() && offsets[j] - start <= target_size) ++j;
-      int64_t end = j < offsets.size() ? offsets[j] : size;
-      out.push_back(Range(task, start, end - start));
-      start = end;
-      i = j;
+    // groups do not each become a task. The first range starts at 0 (before the first row
+    // group's offset, which is past the file's magic bytes).
+    std::vector<int64_t> bounds(file.split_offsets.begin(), file.split_offsets.end());
+    bounds.front() = 0;
+    bounds.push_back(size);
+    size_t b = 0;
+    while (b + 1 < bounds.size()) {
+      size_t e = b + 1;
+      while (e + 1 < bounds.size() && bounds[e + 1] - bounds[b] <= target_size) ++e;
+      out.push_back(Range(task, bounds[b], bounds[e] - bounds[b]));
+      b = e;
     }
     return;
   }
-  if (file.file_format != "parquet" && file.file_format != "orc") {
+  if (!manifest::HasFileFormat(file, "parquet") && !manifest::HasFileFormat(file, "orc")) {
     out.push_back(task);
     return;
   }

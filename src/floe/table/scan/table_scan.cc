@@ -134,6 +134,10 @@ TableScan& TableScan::WithLocationMapping(LocationMapping mapping) {
   mapping_ = std::move(mapping);
   return *this;
 }
+TableScan& TableScan::IncludeColumnStats(bool include) {
+  include_column_stats_ = include;
+  return *this;
+}
 TableScan& TableScan::WithThreadPool(ThreadPool* pool) {
   pool_ = pool;
   return *this;
@@ -237,6 +241,7 @@ Status TableScan::PlanFiles(const std::function<Status(FileScanTask)>& sink) con
   options.io = io.get();
   options.pool = pool_;
   options.mapping = mapping_;
+  options.include_column_stats = include_column_stats_;
 
   if (!s.from) {
     FLOE_ASSIGN_OR_RETURN(auto manifests, SnapshotManifests(*io, *s.snapshot));

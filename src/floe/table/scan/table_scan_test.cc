@@ -6,6 +6,8 @@
 #include <set>
 
 #include "floe/table/scan/scan_test_table.h"
+#include "floe/table/scan/snapshot_changes.h"
+#include "floe/table/scan/split_planner.h"
 #include "floe/util/thread_pool.h"
 
 namespace floe::table {
@@ -313,6 +315,104 @@ TEST_F(IncrementalTest, NonAppendInTheRangeIsNamed) {
   auto not_ancestor =
       TableScan(metadata_, t_.shared_io()).FromSnapshot(3).UseSnapshot(2).PlanFiles();
   EXPECT_FALSE(not_ancestor.has_value());
+}
+
+TEST_F(IncrementalTest, ChangesOfAnySnapshot) {
+  auto names = [](const std::vector<ChangedFile>& files) {
+    std::vector<std::string> out;
+    for (const auto& f : files) out.push_back(f.file->file_path);
+    return out;
+  };
+  FLOE_ASSERT_OK_AND_ASSIGN(SnapshotChanges replace, ReadSnapshotChanges(*metadata_, t_.io(), 3));
+  EXPECT_EQ(names(replace.added_data_files), std::vector<std::string>{"c"});
+  EXPECT_EQ(names(replace.removed_data_files), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(replace.removed_data_files[1].data_sequence_number, 2);
+  EXPECT_TRUE(replace.added_delete_files.empty());
+  FLOE_ASSERT_OK_AND_ASSIGN(SnapshotChanges overwrite, ReadSnapshotChanges(*metadata_, t_.io(), 4));
+  EXPECT_EQ(names(overwrite.added_data_files), std::vector<std::string>{"d"});
+  EXPECT_TRUE(overwrite.removed_data_files.empty());
+  EXPECT_EQ(overwrite.added_data_files[0].data_sequence_number, 4);
+  EXPECT_FALSE(ReadSnapshotChanges(*metadata_, t_.io(), 99).has_value());
+}
+
+FileScanTask SizedTask(std::string path, int64_t size, std::vector<int64_t> offsets = {}) {
+  DataFile f;
+  f.file_path = std::move(path);
+  f.file_format = "PARQUET";
+  f.file_size_in_bytes = size;
+  f.split_offsets = std::move(offsets);
+  FileScanTask task;
+  task.data_file = std::make_shared<const DataFile>(std::move(f));
+  task.length = size;
+  return task;
+}
+
+TEST(SplitPlannerTest, SplitsAtOffsetsMergingSmallRowGroups) {
+  std::vector<FileScanTask> out;
+  // Row groups at 4, 30, 60, 90 in a 120-byte file, target 50: no two adjacent row groups fit
+  // in 50 bytes, so one range each (the first from 0).
+  SplitTask(SizedTask("f", 120, {4, 30, 60, 90}), 50, out);
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  for (const auto& t : out) ranges.emplace_back(t.start, t.length);
+  EXPECT_EQ(ranges,
+            (std::vector<std::pair<int64_t, int64_t>>{{0, 30}, {30, 30}, {60, 30}, {90, 30}}));
+  // Ranges cover the file exactly once.
+  out.clear();
+  SplitTask(SizedTask("g", 1000, {4, 100, 200, 300, 900}), 450, out);
+  int64_t next = 0;
+  for (const auto& t : out) {
+    EXPECT_EQ(t.start, next);
+    EXPECT_LE(t.length, 1000);
+    next = t.start + t.length;
+  }
+  EXPECT_EQ(next, 1000);
+  EXPECT_EQ(out.size(), 3u);  // [0,300) [300,900) [900,1000)
+  // Without offsets: fixed-size pieces; bad offsets are ignored.
+  out.clear();
+  SplitTask(SizedTask("h", 250, {4, 300}), 100, out);
+  EXPECT_EQ(out.size(), 3u);
+  EXPECT_EQ(out.back().length, 50);
+  out.clear();
+  SplitTask(SizedTask("small", 80, {4, 40}), 100, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(out[0].whole_file());
+}
+
+TEST(SplitPlannerTest, PacksWithOpenFileCostAndLookback) {
+  std::vector<FileScanTask> tasks;
+  for (int i = 0; i < 10; ++i) tasks.push_back(SizedTask("t" + std::to_string(i), 1));
+  // Each 1-byte file weighs the open cost 10: 3 per bin of 30.
+  auto bins = PackTasks(tasks, 30, 10, 10);
+  ASSERT_EQ(bins.size(), 4u);
+  EXPECT_EQ(bins[0].tasks.size(), 3u);
+  EXPECT_EQ(bins[3].tasks.size(), 1u);
+  // Lookback 1: a file that does not fit closes the only open bin.
+  std::vector<FileScanTask> mixed = {SizedTask("a", 60), SizedTask("b", 60), SizedTask("c", 30)};
+  auto one = PackTasks(mixed, 100, 1, 1);
+  ASSERT_EQ(one.size(), 2u);
+  EXPECT_EQ(one[1].tasks.size(), 2u);  // b and c
+  // Lookback 2: c goes back to a's bin.
+  auto two = PackTasks(mixed, 100, 1, 2);
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0].tasks.size(), 2u);
+  EXPECT_EQ(two[0].tasks[1].data_file->file_path, "c");
+}
+
+TEST_F(PruningTest, PlanTasksHonoursTheSplitOptions) {
+  // a and c are 1,000 bytes each (10 rows * 100): with the default open cost they weigh 4 MiB
+  // and share one combined task; with a target below the open cost each gets its own.
+  FLOE_ASSERT_OK_AND_ASSIGN(auto combined, TableScan(metadata_, t_.shared_io()).PlanTasks());
+  ASSERT_EQ(combined.size(), 1u);
+  EXPECT_EQ(combined[0].tasks.size(), 2u);
+  FLOE_ASSERT_OK_AND_ASSIGN(combined, TableScan(metadata_, t_.shared_io())
+                                          .Option("read.split.target-size", "1000")
+                                          .Option("split-file-open-cost", "600")
+                                          .PlanTasks());
+  EXPECT_EQ(combined.size(), 2u);
+  auto bad =
+      TableScan(metadata_, t_.shared_io()).Option("read.split.target-size", "big").PlanTasks();
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message().find("read.split.target-size"), std::string::npos);
 }
 
 }  // namespace
