@@ -17,20 +17,8 @@ tasks=${*:-csv-to-parquet parquet-to-parquet lineitem-to-parquet}
 inputs=${INPUTS:-$work/inputs-$rows}
 [ -f "$inputs/lineitem.csv" ] || "$shared/bench/make-inputs" "$inputs" "$rows" >/dev/null
 
-# Runs a command RUNS times; prints the best wall seconds, the peak RSS (MB) and the CPU seconds
-# (user + system: steadier than wall time on a busy machine) of that run.
-measure() {
-  local best="" best_mem="" best_cpu=""
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -v "$@" >/dev/null 2>"$work/time.txt"
-    local wall mem cpu
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); s=0; for(i=1;i<=n;i++) s=s*60+p[i]; print s}' "$work/time.txt")
-    mem=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2/1024}' "$work/time.txt")
-    cpu=$(awk -F': ' '/(User|System) time/ {s+=$2} END {printf "%.2f", s}' "$work/time.txt")
-    if [ -z "$best" ] || awk "BEGIN{exit !($wall < $best)}"; then best=$wall; best_mem=$mem; best_cpu=$cpu; fi
-  done
-  echo "$best $best_mem $best_cpu"
-}
+# shellcheck source=bench/measure.sh
+source "$here/bench/measure.sh"
 
 printf '%-22s %-11s %9s %7s %9s %12s %s\n' task engine seconds cpu_s peak_MB bytes vs_faster_peer
 for task in $tasks; do

@@ -2,39 +2,15 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
-
+#include "floe/catalog/metadata_files.h"
 #include "floe/catalog/new_table.h"
+#include "floe/catalog/pointer_commit.h"
 #include "floe/io/file_io.h"
 #include "floe/spec/table_metadata.h"
 #include "floe/spec/table_metadata_io.h"
-#include "floe/util/uuid.h"
 
 namespace floe::catalog {
 namespace {
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-// The version number at the start of an "NNNNN-<uuid>.metadata.json" name, or 0.
-int VersionOf(std::string_view location) {
-  size_t slash = location.rfind('/');
-  std::string_view name = location.substr(slash == std::string_view::npos ? 0 : slash + 1);
-  int version = 0;
-  for (char c : name) {
-    if (c < '0' || c > '9') break;
-    version = version * 10 + (c - '0');
-  }
-  return version;
-}
-
-std::string TrimSlashes(std::string path) {
-  while (path.size() > 1 && path.back() == '/') path.pop_back();
-  return path;
-}
 
 bool IsPrefix(const Namespace& prefix, const Namespace& ns) {
   return prefix.levels.size() <= ns.levels.size() &&
@@ -45,7 +21,7 @@ bool IsPrefix(const Namespace& prefix, const Namespace& ns) {
 
 MemoryCatalog::MemoryCatalog(std::string name, std::shared_ptr<io::FileIO> io,
                              std::string warehouse)
-    : name_(std::move(name)), io_(std::move(io)), warehouse_(TrimSlashes(std::move(warehouse))) {}
+    : name_(std::move(name)), io_(std::move(io)), warehouse_(std::move(warehouse)) {}
 
 Status MemoryCatalog::CheckNamespaceLocked(const Namespace& ns) const {
   if (!namespaces_.contains(ns)) return NotFound("namespace '{}' does not exist", ns.ToString());
@@ -137,14 +113,6 @@ Result<LoadedTable> MemoryCatalog::LoadTable(const TableIdentifier& ident) {
   return LoadedTable{ident, it->second.metadata_location, it->second.metadata};
 }
 
-Result<std::string> MemoryCatalog::WriteNewMetadata(const TableMetadata& metadata, int version) {
-  std::string folder(metadata.property("write.metadata.path"));
-  if (folder.empty()) folder = metadata.location() + "/metadata";
-  std::string location = fmt::format("{}/{:05d}-{}.metadata.json", folder, version, RandomUuid());
-  FLOE_RETURN_IF_ERROR(WriteTableMetadata(*io_, location, metadata, /*overwrite=*/false));
-  return location;
-}
-
 Result<LoadedTable> MemoryCatalog::CreateTable(const TableIdentifier& ident,
                                                const CreateTableRequest& request) {
   FLOE_RETURN_IF_ERROR(Validate(ident));
@@ -155,57 +123,48 @@ Result<LoadedTable> MemoryCatalog::CreateTable(const TableIdentifier& ident,
       return AlreadyExists("table '{}' already exists", ident.ToString());
     }
   }
-  std::string location = request.location;
-  if (location.empty()) {
-    location = warehouse_;
-    for (const std::string& level : ident.ns.levels) location += "/" + level;
-    location += "/" + ident.name;
-  }
+  std::string location =
+      request.location.empty() ? DefaultTableLocation(warehouse_, ident) : request.location;
   FLOE_ASSIGN_OR_RETURN(TableMetadataPtr metadata,
                         NewTableMetadata(request, std::move(location), NowMs()));
-  FLOE_ASSIGN_OR_RETURN(std::string metadata_location, WriteNewMetadata(*metadata, 0));
-  std::lock_guard lock(mutex_);
-  if (!tables_.emplace(ident, Entry{metadata_location, metadata}).second) {
-    return AlreadyExists("table '{}' already exists", ident.ToString());
-  }
-  return LoadedTable{ident, std::move(metadata_location), std::move(metadata)};
+  return CreateByPointer(*io_, ident, metadata, [&](const std::string& metadata_location) {
+    std::lock_guard lock(mutex_);
+    if (!tables_.emplace(ident, Entry{metadata_location, metadata}).second) {
+      return Status(AlreadyExists("table '{}' already exists", ident.ToString()));
+    }
+    return Ok();
+  });
 }
 
 Result<LoadedTable> MemoryCatalog::CommitTable(const TableIdentifier& ident,
                                                const TableCommit& commit) {
   FLOE_RETURN_IF_ERROR(Validate(ident));
-  Entry base;
+  LoadedTable base{.ident = ident};
   {
     std::lock_guard lock(mutex_);
     auto it = tables_.find(ident);
-    if (it != tables_.end()) base = it->second;
-  }
-  FLOE_RETURN_IF_ERROR(CheckRequirements(base.metadata.get(), commit.requirements));
-  if (!base.metadata) return NotFound("table '{}' does not exist", ident.ToString());
-  int64_t now = NowMs();
-  FLOE_ASSIGN_OR_RETURN(TableMetadataPtr applied,
-                        ApplyUpdates(*base.metadata, commit.updates, now));
-  TableMetadataBuilder with_log(*applied);
-  with_log.AddMetadataLogEntry(MetadataLogEntry{.timestamp_ms = base.metadata->last_updated_ms(),
-                                                .metadata_file = base.metadata_location});
-  FLOE_ASSIGN_OR_RETURN(TableMetadataPtr metadata,
-                        with_log.Build(TableMetadataBuilder::Mode::kExisting));
-  FLOE_ASSIGN_OR_RETURN(std::string location,
-                        WriteNewMetadata(*metadata, VersionOf(base.metadata_location) + 1));
-  {
-    std::lock_guard lock(mutex_);
-    auto it = tables_.find(ident);
-    if (it != tables_.end() && it->second.metadata_location == base.metadata_location) {
-      it->second = Entry{location, metadata};
-      return LoadedTable{ident, std::move(location), std::move(metadata)};
+    if (it != tables_.end()) {
+      base.metadata_location = it->second.metadata_location;
+      base.metadata = it->second.metadata;
     }
   }
-  // Lost the race: the file we wrote is referenced by nothing.
-  (void)io_->Delete(location);
-  Error error(ErrorKind::kCommitFailed,
-              fmt::format("table '{}' was changed by another commit", ident.ToString()));
-  error.SetRetryable();
-  return std::unexpected(std::move(error));
+  TableMetadataPtr committed;
+  auto swap = [&](const std::string& new_location) -> Status {
+    // The new metadata is read back from the file CommitByPointerSwap wrote, so that what the
+    // catalog serves is exactly what is stored.
+    FLOE_ASSIGN_OR_RETURN(committed, ReadTableMetadata(*io_, new_location));
+    std::lock_guard lock(mutex_);
+    auto it = tables_.find(ident);
+    if (it == tables_.end() || it->second.metadata_location != base.metadata_location) {
+      Error error(ErrorKind::kCommitFailed,
+                  fmt::format("table '{}' was changed by another commit", ident.ToString()));
+      error.SetRetryable();
+      return std::unexpected(std::move(error));
+    }
+    it->second = Entry{new_location, committed};
+    return Ok();
+  };
+  return CommitByPointerSwap(*io_, base, commit, swap);
 }
 
 Status MemoryCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {

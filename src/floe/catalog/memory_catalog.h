@@ -48,7 +48,6 @@ class MemoryCatalog final : public Catalog {
     TableMetadataPtr metadata;
   };
 
-  Result<std::string> WriteNewMetadata(const TableMetadata& metadata, int version);
   Status CheckNamespaceLocked(const Namespace& ns) const;
 
   const std::string name_;

@@ -1,12 +1,24 @@
 #include "floe/cli/commands.h"
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 
+#include "floe/cli/append_command.h"
 #include "floe/cli/cat_command.h"
 #include "floe/cli/inspect_manifest.h"
 #include "floe/cli/scan_command.h"
 
 namespace floe::cli {
+
+int ReportBadInput(std::FILE* err, std::string_view command, const Error& error) {
+  std::string message = error.message();
+  for (char& c : message) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  fmt::print(err, "floe {}: {}\n", command, message);
+  return kExitBadInput;
+}
 
 void AddCommands(CLI::App& app, int& exit_code) {
   exit_code = kExitOk;
@@ -21,6 +33,7 @@ void AddCommands(CLI::App& app, int& exit_code) {
   // Tables: scan and inspect.
   AddScanCommand(app, exit_code);
   AddInspectTable(*inspect, exit_code);
+  AddAppendCommand(app, exit_code);
 }
 
 }  // namespace floe::cli

@@ -2,6 +2,11 @@
 
 // The floe command line: each command adds itself to the application here.
 
+#include <cstdio>
+#include <string_view>
+
+#include "floe/util/error.h"
+
 namespace CLI {
 class App;
 }
@@ -12,6 +17,9 @@ namespace floe::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;   // the command ran and failed (e.g. a query error)
 inline constexpr int kExitBadInput = 2;  // the input could not be read or understood
+
+// Prints "floe <command>: <message>" on one line to err and returns kExitBadInput.
+int ReportBadInput(std::FILE* err, std::string_view command, const Error& error);
 
 // Registers every command on the application and returns the exit code of the one that ran.
 void AddCommands(CLI::App& app, int& exit_code);

@@ -1,13 +1,13 @@
 // Runs the real `floe` binary on test data: exit codes, output, and one-line errors.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <string>
 
 #include "floe/cli/commands.h"
+#include "floe/cli/run_floe_testing.h"
 #include "floe/spec/table_metadata.h"
 #include "floe/spec/table_metadata_json.h"
 #include "floe/testing/testing.h"
@@ -19,33 +19,9 @@ using floe::testing::ReadFileOrDie;
 using floe::testing::TempDir;
 using floe::testing::TestDataDir;
 
-struct CommandRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string Quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-CommandRun Floe(const std::string& args) {
-  TempDir dir;
-  const std::string err_path = (dir.path() / "stderr").string();
-  const std::string command = Quote(FLOE_BINARY) + " " + args + " 2>" + Quote(err_path);
-  CommandRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) run.out.append(buffer, n);
-  int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.err = ReadFileOrDie(err_path);
-  return run;
-}
+using testing::CommandRun;
+using testing::Floe;
+using testing::Quote;
 
 std::string Data(const std::string& relative) { return Quote((TestDataDir() / relative).string()); }
 

@@ -2,7 +2,8 @@
 
 // `floe scan TABLE`: the rows of an Iceberg table as JSON lines, and `floe inspect table TABLE`:
 // what a table holds. TABLE is a table folder (its current metadata file is found as file-system
-// tables name them) or a metadata file. Tables copied from elsewhere keep the locations they were
+// tables name them) or a metadata file; for scan also `catalog.db.table` with --catalog k=v
+// properties (cli/table_ref.h). Tables copied from elsewhere keep the locations they were
 // written at; --location-map OLD=NEW reads them where they are now (without it, the table's
 // recorded location is mapped to the folder it was found in when the two differ).
 
@@ -25,7 +26,8 @@ struct ScanArgs {
   std::vector<std::string> columns;
   std::optional<std::string> filter;
   std::optional<int64_t> limit;
-  std::optional<std::string> location_map;  // OLD=NEW
+  std::optional<std::string> location_map;      // OLD=NEW
+  std::vector<std::string> catalog_properties;  // k=v; TABLE is then catalog.db.table
 };
 
 // Writes the rows to out; on bad input writes one line to err and returns kExitBadInput.

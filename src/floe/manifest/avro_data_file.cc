@@ -116,13 +116,22 @@ AvroDataWriter::~AvroDataWriter() = default;
 Result<std::unique_ptr<AvroDataWriter>> AvroDataWriter::Open(io::OutputFile& file, SchemaPtr schema,
                                                              AvroDataWriterOptions options) {
   if (schema == nullptr) return InvalidArgument("no schema for the Avro data file");
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<io::FileWriter> created, file.Create());
+  return Open(std::move(created), std::move(schema), std::move(options));
+}
+
+Result<std::unique_ptr<AvroDataWriter>> AvroDataWriter::Open(std::unique_ptr<io::FileWriter> file,
+                                                             SchemaPtr schema,
+                                                             AvroDataWriterOptions options) {
+  if (schema == nullptr) return InvalidArgument("no schema for the Avro data file");
+  if (file == nullptr) return InvalidArgument("no file for the Avro data file");
   std::unique_ptr<AvroDataWriter> w(new AvroDataWriter());
   w->schema_ = std::move(schema);
   FLOE_ASSIGN_OR_RETURN(w->avro_schema_, ToAvroDataSchema(*w->schema_));
   FLOE_ASSIGN_OR_RETURN(BatchSchemaPtr batch_schema, AvroBatchSchema(*w->schema_));
   FLOE_ASSIGN_OR_RETURN(w->encoder_,
                         avro::BatchEncoder::Make(w->avro_schema_->root(), *batch_schema));
-  FLOE_ASSIGN_OR_RETURN(w->file_, file.Create());
+  w->file_ = std::move(file);
   avro::ContainerWriteOptions container;
   container.codec = options.codec;
   container.level = options.level;

@@ -70,6 +70,10 @@ class AvroDataWriter {
  public:
   static Result<std::unique_ptr<AvroDataWriter>> Open(io::OutputFile& file, SchemaPtr schema,
                                                       AvroDataWriterOptions options = {});
+  // Into a file already created (the table writers create their files themselves).
+  static Result<std::unique_ptr<AvroDataWriter>> Open(std::unique_ptr<io::FileWriter> file,
+                                                      SchemaPtr schema,
+                                                      AvroDataWriterOptions options = {});
 
   // The batch columns in schema order, of the types AvroBatchSchema(schema) gives (names and
   // nullability flags are not compared).

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,7 +23,12 @@ enum class FileContent : uint8_t { kData = 0, kPositionDeletes = 1, kEqualityDel
 enum class ManifestContent : uint8_t { kData = 0, kDeletes = 1 };
 enum class EntryStatus : uint8_t { kExisting = 0, kAdded = 1, kDeleted = 2 };
 
-std::string_view FileContentName(FileContent content);          // "data", "position_deletes", ...
+std::string_view FileContentName(FileContent content);
+
+// The identity of a file's partition for grouping and matching: the spec id and each value's
+// Appendix D bytes, length-prefixed (nulls and values of unknown transforms included, as
+// partition equality needs). Equal keys mean the same spec and equal tuples.
+std::string PartitionKey(int32_t spec_id, std::span<const Literal> partition);          // "data", "position_deletes", ...
 std::string_view ManifestContentName(ManifestContent content);  // "data", "deletes"
 std::string_view EntryStatusName(EntryStatus status);           // "EXISTING", "ADDED", "DELETED"
 

@@ -84,6 +84,80 @@ Result<std::vector<Field>> ToBatchFields(const Schema& schema) {
   return fields;
 }
 
+namespace {
+
+Result<NestedField> FromBatchField(const Field& field, int32_t* next_id) {
+  const int32_t id = (*next_id)++;
+  auto type = FromBatchType(*field.type, next_id);
+  if (!type) return std::unexpected(std::move(type.error().AddContext(field.name)));
+  return NestedField{.id = id, .name = field.name, .type = *type, .required = !field.nullable};
+}
+
+}  // namespace
+
+Result<TypePtr> FromBatchType(const DataType& type, int32_t* next_id) {
+  switch (type.kind()) {
+    case TypeKind::kBool:
+      return types::Boolean();
+    case TypeKind::kInt32:
+      return types::Int();
+    case TypeKind::kInt64:
+      return types::Long();
+    case TypeKind::kFloat32:
+      return types::Float();
+    case TypeKind::kFloat64:
+      return types::Double();
+    case TypeKind::kDecimal128:
+      return types::Decimal(type.precision(), type.scale());
+    case TypeKind::kDate32:
+      return types::Date();
+    case TypeKind::kTime64:
+      if (type.unit() == TimeUnit::kMicro) return types::Time();
+      break;
+    case TypeKind::kTimestamp:
+      if (type.unit() == TimeUnit::kMicro) {
+        return type.utc() ? types::TimestampTz() : types::Timestamp();
+      }
+      return type.utc() ? types::TimestampTzNs() : types::TimestampNs();
+    case TypeKind::kString:
+      return types::String();
+    case TypeKind::kBinary:
+      return types::Binary();
+    case TypeKind::kFixedSizeBinary:
+      return types::Fixed(type.byte_width());
+    case TypeKind::kStruct: {
+      std::vector<NestedField> fields;
+      for (const Field& child : type.fields()) {
+        FLOE_ASSIGN_OR_RETURN(NestedField field, FromBatchField(child, next_id));
+        fields.push_back(std::move(field));
+      }
+      return StructType::Make(std::move(fields));
+    }
+    case TypeKind::kList: {
+      FLOE_ASSIGN_OR_RETURN(NestedField element, FromBatchField(type.field(0), next_id));
+      return ListType::Make(element.id, element.type, element.required);
+    }
+    case TypeKind::kMap: {
+      FLOE_ASSIGN_OR_RETURN(NestedField key, FromBatchField(type.key_field(), next_id));
+      FLOE_ASSIGN_OR_RETURN(NestedField value, FromBatchField(type.item_field(), next_id));
+      return MapType::Make(key.id, key.type, value.id, value.type, value.required);
+    }
+    default:
+      break;
+  }
+  return Unsupported("batch type {} has no Iceberg type of the same layout", type.ToString());
+}
+
+Result<SchemaPtr> SchemaFromBatchFields(const std::vector<Field>& fields) {
+  int32_t next_id = 1;
+  std::vector<NestedField> columns;
+  for (const Field& field : fields) {
+    FLOE_ASSIGN_OR_RETURN(NestedField column, FromBatchField(field, &next_id));
+    columns.push_back(std::move(column));
+  }
+  return Schema::Make(std::move(columns));
+}
+
 Value LiteralToValue(const Literal& literal) {
   if (literal.is_null()) return Value();
   switch (literal.type_id()) {

@@ -21,6 +21,15 @@ Result<Field> ToBatchField(const NestedField& field);
 // The top-level fields of the schema.
 Result<std::vector<Field>> ToBatchFields(const Schema& schema);
 
+// The inverse, for tables created from data (a Parquet file's columns): the Iceberg type whose
+// batch type is `type`, with nested ids drawn from *next_id. Batch types with no Iceberg type of
+// the same layout (small and unsigned integers, half floats, large offsets) are kUnsupported,
+// naming the type, rather than silently widened.
+Result<TypePtr> FromBatchType(const DataType& type, int32_t* next_id);
+// A schema from batch fields: ids 1.. in Iceberg's order are assigned by the table anyway, so
+// these are placeholders; required where the batch field is not nullable.
+Result<SchemaPtr> SchemaFromBatchFields(const std::vector<Field>& fields);
+
 // The literal as a batch value of ToBatchType(literal.type()).
 Value LiteralToValue(const Literal& literal);
 

@@ -24,22 +24,6 @@ bool PathInBounds(const manifest::DataFile& file, std::string_view path) {
 
 }  // namespace
 
-Result<std::string> PartitionKey(int32_t spec_id, const std::vector<Literal>& partition) {
-  std::string key(reinterpret_cast<const char*>(&spec_id), sizeof(spec_id));
-  for (const Literal& value : partition) {
-    if (value.is_null()) {
-      key.push_back('\0');
-      continue;
-    }
-    FLOE_ASSIGN_OR_RETURN(std::string bytes, value.ToBinary());
-    uint32_t size = static_cast<uint32_t>(bytes.size());
-    key.push_back('\1');
-    key.append(reinterpret_cast<const char*>(&size), sizeof(size));
-    key.append(bytes);
-  }
-  return key;
-}
-
 void DeleteFileIndex::Add(Entry entry) {
   entries_.push_back(std::move(entry));
   ++count_;

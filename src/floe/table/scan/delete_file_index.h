@@ -24,9 +24,7 @@
 
 namespace floe::table {
 
-// The partition identity of a file: spec id and the Appendix D bytes of each value (nulls and
-// unknown transforms included, as partition equality needs).
-Result<std::string> PartitionKey(int32_t spec_id, const std::vector<Literal>& partition);
+using manifest::PartitionKey;
 
 class DeleteFileIndex {
  public:

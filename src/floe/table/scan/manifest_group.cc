@@ -256,8 +256,7 @@ class Planner {
         if (!metrics_ok) continue;
       }
       DeleteFileIndex::Entry e;
-      FLOE_ASSIGN_OR_RETURN(e.partition_key,
-                            PartitionKey(m.partition_spec_id, entry.data_file.partition));
+      e.partition_key = PartitionKey(m.partition_spec_id, entry.data_file.partition);
       e.data_sequence_number = entry.sequence_number.value_or(0);
       e.global =
           entry.data_file.content == FileContent::kEqualityDeletes && plan.spec->is_unpartitioned();
@@ -308,8 +307,7 @@ class Planner {
         task.residual = expr::True();
       }
       if (!deletes_.empty()) {
-        FLOE_ASSIGN_OR_RETURN(std::string key,
-                              PartitionKey(m.partition_spec_id, entry.data_file.partition));
+        std::string key = PartitionKey(m.partition_spec_id, entry.data_file.partition);
         task.deletes =
             deletes_.ForDataFile(entry.data_file.file_path, task.data_sequence_number, key);
       }

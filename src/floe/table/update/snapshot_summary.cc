@@ -35,21 +35,6 @@ bool IsDeletionVector(const manifest::DataFile& file) {
 
 }  // namespace
 
-std::string PartitionKey(int32_t spec_id, const std::vector<Literal>& partition) {
-  std::string key = std::to_string(spec_id);
-  for (const Literal& value : partition) {
-    if (value.is_null()) {
-      key += "|null";
-      continue;
-    }
-    Result<std::string> bytes = value.ToBinary();
-    std::string text = bytes ? *bytes : value.ToString();
-    key += fmt::format("|{}:", text.size());
-    key += text;
-  }
-  return key;
-}
-
 void SnapshotSummaryBuilder::Count(Counts& counts, const manifest::DataFile& file) {
   counts.files_size += file.file_size_in_bytes;
   switch (file.content) {

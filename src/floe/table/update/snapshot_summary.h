@@ -45,7 +45,6 @@ class SnapshotSummaryBuilder {
   std::set<std::string> partitions_;
 };
 
-// A stable text key for a partition tuple of a spec, for sets of partitions.
-std::string PartitionKey(int32_t spec_id, const std::vector<Literal>& partition);
+using manifest::PartitionKey;
 
 }  // namespace floe::table

@@ -1,5 +1,6 @@
 #include "floe/table/write/file_appender.h"
 
+#include "floe/table/write/avro_appender.h"
 #include "floe/table/write/parquet_appender.h"
 
 namespace floe::table {
@@ -10,6 +11,8 @@ Result<std::unique_ptr<FileAppender>> MakeFileAppender(FileFormat format,
   switch (format) {
     case FileFormat::kParquet:
       return ParquetAppender::Make(std::move(file), spec);
+    case FileFormat::kAvro:
+      return AvroAppender::Make(std::move(file), spec);
     default:
       return Unsupported("{}: floe writes no {} data files", file->location(),
                          FileFormatName(format));

@@ -2,8 +2,8 @@
 
 // A FileAppender writes record batches into one new file of some format and, when closed, reports
 // what a manifest needs about it: row count, size, split offsets and column metrics. Each format
-// has one (ParquetAppender here; an Avro appender plugs in the same way: one class and one case in
-// MakeFileAppender). The writers above (rolling, data, delete, partitioned) only see this
+// has one (ParquetAppender, AvroAppender: one class and one case in MakeFileAppender each). The
+// writers above (rolling, data, delete, partitioned) only see this
 // interface, so they work with every format.
 //
 // What can go wrong: a format without an appender (kUnsupported), batches that do not match the

@@ -86,7 +86,10 @@ struct EventsTable {
     // Each context names its files apart, so one table can be written several times.
     const std::string op = contexts_++ == 0 ? "op" : "op" + std::to_string(contexts_);
     data_files = std::make_unique<OutputFileFactory>(
-        locations, OutputFileFactoryOptions{.partition_id = 1, .task_id = 2, .operation_id = op});
+        locations, OutputFileFactoryOptions{.partition_id = 1,
+                                            .task_id = 2,
+                                            .operation_id = op,
+                                            .format = std::string(FileFormatName(write.format))});
     delete_files = std::make_unique<OutputFileFactory>(
         locations, OutputFileFactoryOptions{
                        .partition_id = 1, .task_id = 2, .operation_id = op, .suffix = "deletes"});
