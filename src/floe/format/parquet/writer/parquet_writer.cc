@@ -127,9 +127,10 @@ class ParquetWriter::Impl {
     std::vector<ChunkIndexes>& group_indexes = indexes.emplace_back(writers.size());
     for (size_t c = 0; c < writers.size(); ++c) {
       FLOE_ASSIGN_OR_RETURN(ColumnChunk chunk, writers[c]->FinishChunk(*file, group_indexes[c]));
-      group.total_byte_size += chunk.meta_data->total_uncompressed_size;
-      compressed += chunk.meta_data->total_compressed_size;
       group.columns.push_back(std::move(chunk));
+      const ColumnMetaData& meta = group.columns.back().meta_data.value();
+      group.total_byte_size += meta.total_uncompressed_size;
+      compressed += meta.total_compressed_size;
     }
     group.total_compressed_size = compressed;
     for (size_t c = 0; c < writers.size(); ++c) {
