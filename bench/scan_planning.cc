@@ -8,6 +8,7 @@
 // and reused by later runs (delete the folder to rebuild it).
 
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -40,7 +41,7 @@ SchemaPtr BenchSchema() {
   for (int c = 1; c <= kColumns; ++c) {
     TypeId id = c % 3 == 0 ? TypeId::kString : (c % 3 == 1 ? TypeId::kLong : TypeId::kInt);
     if (c == 2) id = TypeId::kTimestamp;
-    fields.push_back({.id = c, .name = "c" + std::to_string(c), .type = PrimitiveType::Get(id)});
+    fields.push_back({.id = c, .name = fmt::format("c{}", c), .type = PrimitiveType::Get(id)});
   }
   return *Schema::Make(fields);
 }

@@ -3,6 +3,7 @@
 
 #include "floe/manifest/avro_data_file.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -307,15 +308,15 @@ Json EveryTypeRow(int r) {
   row.Set("blob", opt(Json(r % 4 ? fmt::format("00ff{:02x}", r & 0xFF) : std::string())));
   Json point = Json::MakeObject();
   point.Set("x", Json(r * 1.5));
-  point.Set("label", r % 3 ? Json("p" + std::to_string(r)) : Json());
+  point.Set("label", r % 3 ? Json(fmt::format("p{}", r)) : Json());
   row.Set("point", opt(point));
   Json tags = Json::MakeArray();
-  for (int k = 0; k < r % 4; ++k) tags.Push(Json("t" + std::to_string(k)));
+  for (int k = 0; k < r % 4; ++k) tags.Push(Json(fmt::format("t{}", k)));
   row.Set("tags", opt(tags));
   Json props = Json::MakeArray();
   for (int k = 0; k < r % 3; ++k) {
     Json kv = Json::MakeArray();
-    kv.Push(Json("k" + std::to_string(k)));
+    kv.Push(Json(fmt::format("k{}", k)));
     kv.Push(Json(int64_t{1} << (40 + k)));
     props.Push(std::move(kv));
   }

@@ -1,5 +1,6 @@
 #include "floe/table/scan/table_scan.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -380,7 +381,7 @@ TEST(SplitPlannerTest, SplitsAtOffsetsMergingSmallRowGroups) {
 
 TEST(SplitPlannerTest, PacksWithOpenFileCostAndLookback) {
   std::vector<FileScanTask> tasks;
-  for (int i = 0; i < 10; ++i) tasks.push_back(SizedTask("t" + std::to_string(i), 1));
+  for (int i = 0; i < 10; ++i) tasks.push_back(SizedTask(fmt::format("t{}", i), 1));
   // Each 1-byte file weighs the open cost 10: 3 per bin of 30.
   auto bins = PackTasks(tasks, 30, 10, 10);
   ASSERT_EQ(bins.size(), 4u);

@@ -1,6 +1,7 @@
 // Position and equality delete files, and the delta writer's changelog outcomes, checked by
 // reading the files with DuckDB and applying the deletes by hand (not with floe's reader).
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -211,8 +212,8 @@ TEST(DeltaWriter, PartitionedUpsertKeepsDeletesWithTheirPartition) {
       rows.push_back(R(RowKind::kDelete, id, ""));
       model.erase(id);
     } else {
-      rows.push_back(R(RowKind::kInsert, id, "v" + std::to_string(i)));
-      model[id] = "v" + std::to_string(i);
+      rows.push_back(R(RowKind::kInsert, id, fmt::format("v{}", i)));
+      model[id] = fmt::format("v{}", i);
     }
   }
   for (size_t start = 0; start < rows.size(); start += 50) {
