@@ -209,7 +209,8 @@ TEST(TestdataScanTest, PolarsTableMatchesClickHouse) {
     FLOE_ASSERT_OK_AND_ASSIGN(Json row, Json::Parse(line));
     const Json* n = row.Find("n");
     int64_t count = n->is_int() ? n->as_int() : std::stoll(n->as_string());
-    want["/" + row.Find("_path")->as_string()] = count;
+    // Both sides canonical: the test data may be reached through a symbolic link.
+    want[fs::weakly_canonical("/" + row.Find("_path")->as_string()).string()] = count;
   }
   FLOE_ASSERT_OK_AND_ASSIGN(auto tasks,
                             TableScan(t.metadata, t.io).WithLocationMapping(t.mapping).PlanFiles());
