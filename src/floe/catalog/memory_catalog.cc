@@ -8,6 +8,7 @@
 #include "floe/io/file_io.h"
 #include "floe/spec/table_metadata.h"
 #include "floe/spec/table_metadata_io.h"
+#include "floe/util/clock.h"
 
 namespace floe::catalog {
 namespace {
@@ -127,13 +128,15 @@ Result<LoadedTable> MemoryCatalog::CreateTable(const TableIdentifier& ident,
       request.location.empty() ? DefaultTableLocation(warehouse_, ident) : request.location;
   FLOE_ASSIGN_OR_RETURN(TableMetadataPtr metadata,
                         NewTableMetadata(request, std::move(location), NowMs()));
-  return CreateByPointer(*io_, ident, metadata, [&](const std::string& metadata_location) {
-    std::lock_guard lock(mutex_);
-    if (!tables_.emplace(ident, Entry{metadata_location, metadata}).second) {
-      return Status(AlreadyExists("table '{}' already exists", ident.ToString()));
-    }
-    return Ok();
-  });
+  return CreateByPointer(
+      *io_, ident, metadata,
+      [&](const std::string& metadata_location, const TableMetadataPtr& written) {
+        std::lock_guard lock(mutex_);
+        if (!tables_.emplace(ident, Entry{metadata_location, written}).second) {
+          return Status(AlreadyExists("table '{}' already exists", ident.ToString()));
+        }
+        return Ok();
+      });
 }
 
 Result<LoadedTable> MemoryCatalog::CommitTable(const TableIdentifier& ident,
@@ -148,11 +151,7 @@ Result<LoadedTable> MemoryCatalog::CommitTable(const TableIdentifier& ident,
       base.metadata = it->second.metadata;
     }
   }
-  TableMetadataPtr committed;
-  auto swap = [&](const std::string& new_location) -> Status {
-    // The new metadata is read back from the file CommitByPointerSwap wrote, so that what the
-    // catalog serves is exactly what is stored.
-    FLOE_ASSIGN_OR_RETURN(committed, ReadTableMetadata(*io_, new_location));
+  auto swap = [&](const std::string& new_location, const TableMetadataPtr& metadata) -> Status {
     std::lock_guard lock(mutex_);
     auto it = tables_.find(ident);
     if (it == tables_.end() || it->second.metadata_location != base.metadata_location) {
@@ -161,7 +160,7 @@ Result<LoadedTable> MemoryCatalog::CommitTable(const TableIdentifier& ident,
       error.SetRetryable();
       return std::unexpected(std::move(error));
     }
-    it->second = Entry{new_location, committed};
+    it->second = Entry{new_location, metadata};
     return Ok();
   };
   return CommitByPointerSwap(*io_, base, commit, swap);

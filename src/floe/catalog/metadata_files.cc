@@ -5,20 +5,15 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <chrono>
 
 #include "floe/io/file_io.h"
 #include "floe/io/location.h"
+#include "floe/util/clock.h"
+#include "floe/util/strings.h"
 #include "floe/util/uuid.h"
 
 namespace floe::catalog {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::ranges::transform(out, out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
 
 Result<int64_t> ParseInt(std::string_view key, std::string_view text) {
   int64_t value = 0;
@@ -35,12 +30,6 @@ std::string_view CodecExtension(MetadataCompression codec) {
 
 }  // namespace
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 std::string DefaultTableLocation(std::string_view warehouse, const TableIdentifier& ident) {
   std::string location = io::NormalizeLocation(warehouse);
   for (const std::string& level : ident.ns.levels) location = io::JoinLocation(location, level);
@@ -54,7 +43,7 @@ std::string MetadataFolder(const TableMetadata& metadata) {
 }
 
 Result<MetadataCompression> MetadataCodec(const TableMetadata& metadata) {
-  std::string codec = Lower(metadata.property(kMetadataCompressionProperty, "none"));
+  std::string codec = AsciiLower(metadata.property(kMetadataCompressionProperty, "none"));
   if (codec == "none") return MetadataCompression::kNone;
   if (codec == "gzip") return MetadataCompression::kGzip;
   return InvalidArgument("table property {}: unknown codec '{}' (expected none or gzip)",
@@ -124,7 +113,7 @@ Result<TableMetadataPtr> AddPreviousMetadataFile(const TableMetadata& updated,
 
 void DeleteRemovedMetadataFiles(io::FileIO& io, const TableMetadata& committed,
                                 const std::vector<std::string>& removed) {
-  if (Lower(committed.property(kDeleteAfterCommitProperty, "false")) != "true") return;
+  if (AsciiLower(committed.property(kDeleteAfterCommitProperty, "false")) != "true") return;
   for (const std::string& file : removed) (void)io.Delete(file);
 }
 

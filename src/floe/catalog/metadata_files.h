@@ -36,9 +36,6 @@ inline constexpr int kDefaultPreviousVersionsMax = 100;
 inline constexpr std::string_view kDeleteAfterCommitProperty =
     "write.metadata.delete-after-commit.enabled";
 
-// Milliseconds since the epoch, for last-updated-ms and log entries.
-int64_t NowMs();
-
 // `<warehouse>/<level>/.../<table>`: Iceberg's default (HadoopCatalog's
 // `<warehouse>/<db>/<table>`).
 std::string DefaultTableLocation(std::string_view warehouse, const TableIdentifier& ident);

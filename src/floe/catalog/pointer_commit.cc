@@ -4,6 +4,7 @@
 #include "floe/catalog/table_update.h"
 #include "floe/io/file_io.h"
 #include "floe/spec/table_metadata_io.h"
+#include "floe/util/clock.h"
 
 namespace floe::catalog {
 namespace {
@@ -13,7 +14,7 @@ Result<LoadedTable> WriteAndSwap(io::FileIO& io, const TableIdentifier& ident,
                                  const SwapMetadataLocation& swap) {
   FLOE_ASSIGN_OR_RETURN(std::string location, NewMetadataLocation(*metadata, previous_location));
   FLOE_RETURN_IF_ERROR(WriteTableMetadata(io, location, *metadata));
-  Status swapped = swap(location);
+  Status swapped = swap(location, metadata);
   if (!swapped) {
     if (swapped.error().kind() != ErrorKind::kCommitStateUnknown) (void)io.Delete(location);
     return std::unexpected(swapped.error());

@@ -13,9 +13,10 @@
 
 namespace floe::catalog {
 
-// Swaps the table's pointer from the base file to new_location atomically: kCommitFailed
-// (retryable) when the pointer moved since the base was loaded.
-using SwapMetadataLocation = std::function<Status(const std::string& new_location)>;
+// Swaps the table's pointer from the base file to new_location, which holds metadata, atomically:
+// kCommitFailed (retryable) when the pointer moved since the base was loaded.
+using SwapMetadataLocation =
+    std::function<Status(const std::string& new_location, const TableMetadataPtr& metadata)>;
 
 // base: the table as loaded (its metadata nullptr when the table does not exist: the requirements
 // then decide between kNotFound and kAlreadyExists).

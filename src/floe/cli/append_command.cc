@@ -18,20 +18,11 @@
 #include "floe/table/write/metrics_config.h"
 #include "floe/table/write/output_file_factory.h"
 #include "floe/table/write/write_properties.h"
+#include "floe/util/strings.h"
 #include "floe/util/uuid.h"
 
 namespace floe::cli {
 namespace {
-
-std::string Trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return std::string(text);
-}
 
 // Splits at the commas outside parentheses: "days(ts), bucket(16, id)" -> two terms.
 std::vector<std::string> SplitTerms(std::string_view text) {
@@ -40,7 +31,7 @@ std::vector<std::string> SplitTerms(std::string_view text) {
   size_t start = 0;
   for (size_t i = 0; i <= text.size(); ++i) {
     if (i == text.size() || (text[i] == ',' && depth == 0)) {
-      std::string term = Trim(text.substr(start, i - start));
+      std::string term(TrimWhitespace(text.substr(start, i - start)));
       if (!term.empty()) terms.push_back(std::move(term));
       start = i + 1;
     } else if (text[i] == '(') {
@@ -70,8 +61,7 @@ Result<PartitionField> ParseTerm(const std::string& term, const Schema& schema, 
   size_t open = term.find('(');
   if (open != std::string::npos) {
     if (term.back() != ')') return InvalidArgument("partition term '{}' lacks its ')'", term);
-    std::string name = Trim(std::string_view(term).substr(0, open));
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string name = AsciiLower(TrimWhitespace(std::string_view(term).substr(0, open)));
     std::vector<std::string> args =
         SplitTerms(std::string_view(term).substr(open + 1, term.size() - open - 2));
     column = args.empty() ? "" : args.back();
@@ -122,27 +112,29 @@ Result<PartitionSpecPtr> ParsePartitionBy(const std::string& text, const Schema&
   return PartitionSpec::Make(schema, PartitionSpec::kInitialSpecId, std::move(fields));
 }
 
-Result<std::shared_ptr<table::Table>> LoadOrCreate(const AppendArgs& args, const TableRef& ref) {
-  FLOE_ASSIGN_OR_RETURN(bool exists, ref.catalog->TableExists(ref.ident));
-  if (!exists) {
-    if (!args.create) return NotFound("table '{}' does not exist", ref.ident.ToString());
-    FLOE_ASSIGN_OR_RETURN(auto reader, parquet::ParquetBatchReader::OpenPath(args.files.front()));
-    FLOE_ASSIGN_OR_RETURN(SchemaPtr schema,
-                          table::SchemaFromBatchFields(reader->schema()->fields()));
-    catalog::CreateTableRequest request{.schema = schema};
-    FLOE_ASSIGN_OR_RETURN(request.spec, ParsePartitionBy(args.partition_by, *schema));
-    FLOE_ASSIGN_OR_RETURN(request.properties, ParseKeyValues(args.table_properties, "--property"));
-    FLOE_ASSIGN_OR_RETURN(bool ns_exists, ref.catalog->NamespaceExists(ref.ident.ns));
-    if (!ns_exists) FLOE_RETURN_IF_ERROR(ref.catalog->CreateNamespace(ref.ident.ns, {}));
-    FLOE_RETURN_IF_ERROR(ref.catalog->CreateTable(ref.ident, request));
-  }
-  return table::Table::Load(ref.catalog, ref.ident);
+// Creates the table from a file's columns, with --partition-by and --property.
+Status CreateFromColumns(const AppendArgs& args, const TableRef& ref, const BatchSchema& columns) {
+  FLOE_ASSIGN_OR_RETURN(SchemaPtr schema, table::SchemaFromBatchFields(columns.fields()));
+  catalog::CreateTableRequest request{.schema = schema};
+  FLOE_ASSIGN_OR_RETURN(request.spec, ParsePartitionBy(args.partition_by, *schema));
+  FLOE_ASSIGN_OR_RETURN(request.properties, ParseKeyValues(args.table_properties, "--property"));
+  FLOE_ASSIGN_OR_RETURN(bool ns_exists, ref.catalog->NamespaceExists(ref.ident.ns));
+  if (!ns_exists) FLOE_RETURN_IF_ERROR(ref.catalog->CreateNamespace(ref.ident.ns, {}));
+  FLOE_RETURN_IF_ERROR(ref.catalog->CreateTable(ref.ident, request));
+  return Ok();
 }
 
 Status Append(const AppendArgs& args, std::FILE* out) {
   if (args.files.empty()) return InvalidArgument("no files to append");
   FLOE_ASSIGN_OR_RETURN(TableRef ref, ResolveTableRef(args.table, args.catalog_properties));
-  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<table::Table> table, LoadOrCreate(args, ref));
+  FLOE_ASSIGN_OR_RETURN(bool exists, ref.catalog->TableExists(ref.ident));
+  if (!exists && !args.create) return NotFound("table '{}' does not exist", ref.ident.ToString());
+  // The first file is opened once: its columns make a new table, then its rows are written.
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<parquet::ParquetBatchReader> first,
+                        parquet::ParquetBatchReader::OpenPath(args.files.front()));
+  if (!exists) FLOE_RETURN_IF_ERROR(CreateFromColumns(args, ref, *first->schema()));
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<table::Table> table,
+                        table::Table::Load(ref.catalog, ref.ident));
   TableMetadataPtr metadata = table->metadata();
 
   const std::map<std::string, std::string> properties(metadata->properties().begin(),
@@ -168,8 +160,12 @@ Status Append(const AppendArgs& args, std::FILE* out) {
   FLOE_ASSIGN_OR_RETURN(auto writer, table::FanoutWriter::Make(std::move(context)));
 
   int64_t rows = 0;
-  for (const std::string& path : args.files) {
-    FLOE_ASSIGN_OR_RETURN(auto reader, parquet::ParquetBatchReader::OpenPath(path));
+  for (size_t i = 0; i < args.files.size(); ++i) {
+    const std::string& path = args.files[i];
+    std::unique_ptr<parquet::ParquetBatchReader> reader = std::move(first);
+    if (i > 0) {
+      FLOE_ASSIGN_OR_RETURN(reader, parquet::ParquetBatchReader::OpenPath(path));
+    }
     while (true) {
       FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, reader->Next());
       if (!batch) break;

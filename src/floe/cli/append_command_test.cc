@@ -96,15 +96,10 @@ TEST(AppendCommandTest, ThroughTheSqlCatalogOnSqlite) {
   ASSERT_EQ(run.exit_code, kExitOk) << run.err;
   EXPECT_EQ(std::count(run.out.begin(), run.out.end(), '\n'), 20) << run.out;
   // The catalog row is in Iceberg's JDBC schema, read with the sqlite3 client.
-  FILE* pipe = popen(("sqlite3 " + Quote((dir.path() / "catalog.db").string()) +
-                      " \"SELECT table_namespace || '.' || table_name FROM iceberg_tables\"")
-                         .c_str(),
-                     "r");
-  ASSERT_NE(pipe, nullptr);
-  char buffer[256] = {};
-  size_t n = fread(buffer, 1, sizeof(buffer) - 1, pipe);
-  pclose(pipe);
-  EXPECT_EQ(std::string(buffer, n), "db.events\n");
+  CommandRun rows = floe::testing::RunCommand(
+      "sqlite3 " + Quote((dir.path() / "catalog.db").string()) +
+      " \"SELECT table_namespace || '.' || table_name FROM iceberg_tables\"");
+  EXPECT_EQ(rows.out, "db.events\n") << rows.err;
 }
 
 TEST(AppendCommandTest, BadInputIsOneLineAndExitTwo) {

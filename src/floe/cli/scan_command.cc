@@ -18,6 +18,7 @@
 #include "floe/table/scan/table_scan.h"
 #include "floe/table/scan/task_reader.h"
 #include "floe/util/json.h"
+#include "floe/util/uuid.h"
 
 namespace floe::cli {
 namespace {
@@ -66,15 +67,6 @@ Result<LoadedTable> Load(const std::string& table, const std::optional<std::stri
   return loaded;
 }
 
-std::string CanonicalUuid(std::string_view bytes) {
-  std::string hex;
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) hex.push_back('-');
-    hex += fmt::format("{:02x}", static_cast<uint8_t>(bytes[i]));
-  }
-  return hex;
-}
-
 // The array with uuid columns (at any depth) as canonical strings, for printing.
 Result<Array> UuidsAsText(const Array& array, const Type& type) {
   switch (type.id()) {
@@ -84,7 +76,7 @@ Result<Array> UuidsAsText(const Array& array, const Type& type) {
         if (array.IsNull(i)) {
           builder.AppendNull();
         } else {
-          builder.Append(CanonicalUuid(array.GetView(i)));
+          builder.Append(UuidToString(array.GetView(i)));
         }
       }
       return builder.Finish();

@@ -8,6 +8,7 @@
 
 #include "floe/spec/literal.h"
 #include "floe/util/calendar.h"
+#include "floe/util/uuid.h"
 
 namespace floe {
 namespace {
@@ -92,13 +93,7 @@ std::string Base64(std::string_view bytes) {
 }
 
 std::string Uuid(std::string_view bytes) {
-  if (bytes.size() != 16) return Base64(bytes);
-  std::string out;
-  for (size_t i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
-    out += fmt::format("{:02x}", static_cast<unsigned char>(bytes[i]));
-  }
-  return out;
+  return bytes.size() == 16 ? UuidToString(bytes) : Base64(bytes);
 }
 
 std::string UnsignedDigits(unsigned __int128 v) {

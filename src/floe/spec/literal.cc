@@ -372,17 +372,6 @@ int128_t DecimalFromBytes(std::string_view bytes) {
   return static_cast<int128_t>(u);
 }
 
-std::partial_ordering CompareFloating(double a, double b) {
-  const bool a_nan = std::isnan(a);
-  const bool b_nan = std::isnan(b);
-  if (a_nan || b_nan) {
-    if (a_nan && b_nan) return std::partial_ordering::equivalent;
-    return a_nan ? std::partial_ordering::greater : std::partial_ordering::less;
-  }
-  // strong_order distinguishes -0 from +0 (IEEE totalOrder), which Iceberg's ordering requires.
-  return std::strong_order(a, b);
-}
-
 std::partial_ordering CompareBytes(const std::string& a, const std::string& b) {
   const size_t n = std::min(a.size(), b.size());
   const int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);

@@ -10,6 +10,7 @@
 // manifests, and JSON, used for field defaults and partition values in JSON. Decoding errors are
 // kInvalidArgument and say what was expected; types without a form are kUnsupported.
 
+#include <cmath>
 #include <compare>
 #include <cstdint>
 #include <string>
@@ -23,6 +24,19 @@
 namespace floe {
 
 using int128_t = __int128;
+
+// Iceberg's order of floating-point values: -0 below +0 (IEEE totalOrder, which strong_order
+// gives), NaN above every other value and equal only to itself. Inline: vectorised filters call
+// it per value.
+inline std::partial_ordering CompareFloating(double a, double b) {
+  const bool a_nan = std::isnan(a);
+  const bool b_nan = std::isnan(b);
+  if (a_nan || b_nan) {
+    if (a_nan && b_nan) return std::partial_ordering::equivalent;
+    return a_nan ? std::partial_ordering::greater : std::partial_ordering::less;
+  }
+  return std::strong_order(a, b);
+}
 
 class Literal {
  public:

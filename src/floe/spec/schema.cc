@@ -6,15 +6,10 @@
 #include <functional>
 #include <unordered_set>
 
+#include "floe/util/strings.h"
+
 namespace floe {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // The part of `field` that leads to the selected ids, or nullopt when none is inside it.
 std::optional<NestedField> Prune(const NestedField& field,
@@ -130,7 +125,7 @@ void Schema::Index() {
         highest_field_id_ = std::max(highest_field_id_, field.id);
         name_of_.emplace(field.id, name);
         by_name_.emplace(name, field.id);
-        by_lower_name_.emplace(Lower(name), field.id);
+        by_lower_name_.emplace(AsciiLower(name), field.id);
         if (parent) parent_of_.emplace(field.id, *parent);
         if (!field.type) return;
         switch (field.type->id()) {
@@ -220,7 +215,7 @@ const NestedField* Schema::FindField(int32_t id) const {
 
 const NestedField* Schema::FindField(std::string_view full_name, bool case_sensitive) const {
   const auto& index = case_sensitive ? by_name_ : by_lower_name_;
-  auto it = index.find(case_sensitive ? std::string(full_name) : Lower(full_name));
+  auto it = index.find(case_sensitive ? std::string(full_name) : AsciiLower(full_name));
   return it == index.end() ? nullptr : FindField(it->second);
 }
 

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "floe/spec/literal.h"
+#include "floe/util/strings.h"
 
 namespace floe {
 namespace {
@@ -13,28 +14,15 @@ namespace {
 // Deeper nesting than this is refused rather than recursed into; real schemas nest a few levels.
 constexpr int kMaxNestingDepth = 100;
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // The text between `open` and a final `close`, or nullopt when the text is not so shaped.
 std::optional<std::string_view> Parameters(std::string_view rest, char open, char close) {
-  rest = Trim(rest);
+  rest = TrimWhitespace(rest);
   if (rest.size() < 2 || rest.front() != open || rest.back() != close) return std::nullopt;
   return rest.substr(1, rest.size() - 2);
 }
 
 std::optional<int64_t> ParseInteger(std::string_view text) {
-  text = Trim(text);
+  text = TrimWhitespace(text);
   int64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
@@ -44,7 +32,7 @@ std::optional<int64_t> ParseInteger(std::string_view text) {
 bool IsEdgeAlgorithm(std::string_view name) {
   static constexpr std::string_view kAlgorithms[] = {"spherical", "vincenty", "thomas", "andoyer",
                                                      "karney"};
-  const std::string lower = Lower(name);
+  const std::string lower = AsciiLower(name);
   return std::find(std::begin(kAlgorithms), std::end(kAlgorithms), lower) != std::end(kAlgorithms);
 }
 
@@ -205,8 +193,8 @@ Json FieldsToJson(std::span<const NestedField> fields) {
 }  // namespace
 
 Result<TypePtr> PrimitiveTypeFromString(std::string_view text) {
-  const std::string_view trimmed = Trim(text);
-  const std::string lower = Lower(trimmed);
+  const std::string_view trimmed = TrimWhitespace(text);
+  const std::string lower = AsciiLower(trimmed);
   static constexpr TypeId kSimple[] = {
       TypeId::kUnknown,   TypeId::kBoolean,     TypeId::kInt,         TypeId::kLong,
       TypeId::kFloat,     TypeId::kDouble,      TypeId::kDate,        TypeId::kTime,
@@ -243,23 +231,23 @@ Result<TypePtr> PrimitiveTypeFromString(std::string_view text) {
   }
   if (starts("geometry")) {
     auto params = Parameters(trimmed.substr(8), '(', ')');
-    if (!params || Trim(*params).empty()) {
+    if (!params || TrimWhitespace(*params).empty()) {
       return CorruptData("invalid type '{}': expected geometry(CRS)", text);
     }
-    return PrimitiveType::Geometry(std::string(Trim(*params)));
+    return PrimitiveType::Geometry(std::string(TrimWhitespace(*params)));
   }
   if (starts("geography")) {
     auto params = Parameters(trimmed.substr(9), '(', ')');
-    if (!params || Trim(*params).empty()) {
+    if (!params || TrimWhitespace(*params).empty()) {
       return CorruptData("invalid type '{}': expected geography(CRS, ALGORITHM)", text);
     }
     // The algorithm is a plain word, so the last comma separates it from the CRS.
     const size_t comma = params->rfind(',');
     if (comma == std::string_view::npos) {
-      return PrimitiveType::Geography(std::string(Trim(*params)));
+      return PrimitiveType::Geography(std::string(TrimWhitespace(*params)));
     }
-    std::string_view crs = Trim(params->substr(0, comma));
-    std::string_view algorithm = Trim(params->substr(comma + 1));
+    std::string_view crs = TrimWhitespace(params->substr(0, comma));
+    std::string_view algorithm = TrimWhitespace(params->substr(comma + 1));
     if (crs.empty() || !IsEdgeAlgorithm(algorithm)) {
       return CorruptData("invalid type '{}': unknown edge algorithm '{}'", text, algorithm);
     }

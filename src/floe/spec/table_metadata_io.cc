@@ -12,6 +12,7 @@
 #include "floe/io/file_io.h"
 #include "floe/io/location.h"
 #include "floe/spec/table_metadata_json.h"
+#include "floe/util/strings.h"
 
 namespace floe {
 namespace {
@@ -156,12 +157,6 @@ std::optional<std::string> FindVersion(const std::set<std::string, std::less<>>&
   return std::nullopt;
 }
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 // The file the version hint names, if it is there.
 std::optional<std::string> ResolveHint(const std::set<std::string, std::less<>>& names,
                                        std::string_view hint) {
@@ -246,7 +241,8 @@ Result<std::string> FindCurrentMetadataLocation(io::FileIO& io, std::string_view
   if (names.contains(kVersionHintFile)) {
     auto hint = io.ReadFile(io::JoinLocation(folder, kVersionHintFile));
     if (!hint) return std::unexpected(hint.error());
-    if (auto name = ResolveHint(names, Trim(*hint))) return io::JoinLocation(folder, *name);
+    if (auto name = ResolveHint(names, TrimWhitespace(*hint)))
+      return io::JoinLocation(folder, *name);
   }
 
   std::optional<std::pair<MetadataName, std::string>> best;

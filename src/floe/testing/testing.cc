@@ -1,7 +1,9 @@
 #include "floe/testing/testing.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -32,6 +34,37 @@ TempDir::TempDir() {
 TempDir::~TempDir() {
   std::error_code ignored;
   std::filesystem::remove_all(path_, ignored);
+}
+
+std::string ShellQuote(std::string_view word) {
+  std::string out = "'";
+  for (char c : word) {
+    if (c == '\'') {
+      out.append("'\\''");
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('\'');
+  return out;
+}
+
+CommandRun RunCommand(const std::string& command) {
+  TempDir scratch;
+  const std::filesystem::path err = scratch.path() / "stderr";
+  CommandRun run;
+  FILE* pipe = popen((command + " 2>" + ShellQuote(err.string())).c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buffer[65536];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) run.out.append(buffer, n);
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err);
+  std::ostringstream text;
+  text << in.rdbuf();
+  run.err = text.str();
+  return run;
 }
 
 }  // namespace floe::testing

@@ -2,10 +2,11 @@
 
 // Test helpers: where the shared test data lives, and throwaway folders.
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <string>
-
-#include <gtest/gtest.h>
+#include <string_view>
 
 #include "floe/util/error.h"
 
@@ -17,6 +18,18 @@ inline std::filesystem::path TestDataDir() { return SharedDir() / "testdata"; }
 
 // Reads a whole file; fails the test (and returns "") when it cannot.
 std::string ReadFileOrDie(const std::filesystem::path& path);
+
+// The word in single quotes for /bin/sh, each embedded quote written as '\''.
+std::string ShellQuote(std::string_view word);
+
+// What a shell command did: its exit code (-1 when it did not exit normally), stdout and stderr.
+struct CommandRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+// Runs command through /bin/sh (quote its words with ShellQuote), capturing both streams.
+CommandRun RunCommand(const std::string& command);
 
 // A fresh folder under the system temp dir, removed with everything in it when destroyed.
 class TempDir {
@@ -34,19 +47,19 @@ class TempDir {
 }  // namespace floe::testing
 
 // Unwraps a Result in a test, failing the test with the error message when it holds an error.
-#define FLOE_ASSERT_OK_AND_ASSIGN(lhs, expr)                                   \
+#define FLOE_ASSERT_OK_AND_ASSIGN(lhs, expr) \
   FLOE_ASSERT_OK_AND_ASSIGN_IMPL(FLOE_CONCAT(floe_test_result_, __LINE__), lhs, expr)
-#define FLOE_ASSERT_OK_AND_ASSIGN_IMPL(tmp, lhs, expr)                         \
-  auto tmp = (expr);                                                           \
-  ASSERT_TRUE(tmp.has_value()) << tmp.error().ToString();                      \
+#define FLOE_ASSERT_OK_AND_ASSIGN_IMPL(tmp, lhs, expr)    \
+  auto tmp = (expr);                                      \
+  ASSERT_TRUE(tmp.has_value()) << tmp.error().ToString(); \
   lhs = std::move(tmp).value()
-#define FLOE_ASSERT_OK(expr)                                                   \
-  do {                                                                         \
-    auto&& floe_test_status_ = (expr);                                         \
+#define FLOE_ASSERT_OK(expr)                                                            \
+  do {                                                                                  \
+    auto&& floe_test_status_ = (expr);                                                  \
     ASSERT_TRUE(floe_test_status_.has_value()) << floe_test_status_.error().ToString(); \
   } while (false)
-#define FLOE_EXPECT_OK(expr)                                                   \
-  do {                                                                         \
-    auto&& floe_test_status_ = (expr);                                         \
+#define FLOE_EXPECT_OK(expr)                                                            \
+  do {                                                                                  \
+    auto&& floe_test_status_ = (expr);                                                  \
     EXPECT_TRUE(floe_test_status_.has_value()) << floe_test_status_.error().ToString(); \
   } while (false)

@@ -28,6 +28,16 @@ std::mt19937_64& Generator() {
 
 }  // namespace
 
+std::string UuidToString(std::string_view bytes) {
+  std::string out;
+  out.reserve(36);
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (bytes.size() == 16 && (i == 4 || i == 6 || i == 8 || i == 10)) out.push_back('-');
+    out += fmt::format("{:02x}", static_cast<unsigned char>(bytes[i]));
+  }
+  return out;
+}
+
 uint64_t RandomU64() { return Generator()(); }
 
 std::string RandomUuid() {

@@ -6,11 +6,16 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace floe {
 
 // A canonical lower-case UUID string: "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".
 std::string RandomUuid();
+
+// The canonical text of a UUID's 16 bytes (big-endian, as Iceberg stores them):
+// "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", lower case. Other lengths are printed as plain hex.
+std::string UuidToString(std::string_view bytes);
 
 // A uniformly random 64-bit value from the same per-thread generator.
 uint64_t RandomU64();

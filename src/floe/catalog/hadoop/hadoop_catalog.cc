@@ -11,6 +11,7 @@
 #include "floe/io/local_file_io.h"
 #include "floe/io/location.h"
 #include "floe/spec/table_metadata_io.h"
+#include "floe/util/clock.h"
 
 namespace floe::catalog {
 namespace {

@@ -10,6 +10,7 @@
 #include "floe/io/file_io.h"
 #include "floe/io/local_file_io.h"
 #include "floe/spec/table_metadata_io.h"
+#include "floe/util/clock.h"
 
 namespace floe::catalog {
 namespace {
@@ -227,8 +228,9 @@ class PluginCatalog : public Catalog {
     if (exists) return AlreadyExists("table {} already exists", ident.ToString());
     FLOE_ASSIGN_OR_RETURN(TableMetadataPtr metadata,
                           NewTableMetadata(request, std::move(location), NowMs()));
-    return CreateByPointer(*io_, ident, std::move(metadata),
-                           [&](const std::string& file) { return AddTable(ident, file); });
+    return CreateByPointer(
+        *io_, ident, std::move(metadata),
+        [&](const std::string& file, const TableMetadataPtr&) { return AddTable(ident, file); });
   }
 
   Result<LoadedTable> CommitTable(const TableIdentifier& ident,
@@ -239,12 +241,14 @@ class PluginCatalog : public Catalog {
     }
     LoadedTable current = base ? std::move(*base) : LoadedTable{ident, "", nullptr};
     Ident c_ident(ident);
-    return CommitByPointerSwap(*io_, current, commit, [&](const std::string& new_location) {
-      Sink error;
-      return ToStatus(api().commit_table(handle_, c_ident.get(), current.metadata_location.c_str(),
-                                         new_location.c_str(), error.get()),
-                      error, "commit to " + ident.ToString());
-    });
+    return CommitByPointerSwap(
+        *io_, current, commit, [&](const std::string& new_location, const TableMetadataPtr&) {
+          Sink error;
+          return ToStatus(
+              api().commit_table(handle_, c_ident.get(), current.metadata_location.c_str(),
+                                 new_location.c_str(), error.get()),
+              error, "commit to " + ident.ToString());
+        });
   }
 
   Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override {

@@ -56,10 +56,10 @@ TEST_P(SqlConnectionTest, BindsParametersAndReadsRowsBack) {
   EXPECT_EQ(rows.rows[0][2], "-9000000000000");
 
   // The value went in as a value: the same text read back by the database's own client.
-  sqltest::CommandOutput client =
+  sqltest::CommandRun client =
       sqltest::QueryWithClient(GetParam(), target_, "SELECT k FROM " + table_);
-  ASSERT_EQ(client.exit_code, 0) << client.output;
-  EXPECT_EQ(client.output, tricky + "\n");
+  ASSERT_EQ(client.exit_code, 0) << client.err;
+  EXPECT_EQ(client.out, tricky + "\n");
 }
 
 TEST_P(SqlConnectionTest, MapsUniqueViolationsToAlreadyExists) {

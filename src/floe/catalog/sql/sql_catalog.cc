@@ -9,6 +9,7 @@
 #include "floe/io/local_file_io.h"
 #include "floe/io/location.h"
 #include "floe/spec/table_metadata_io.h"
+#include "floe/util/clock.h"
 
 namespace floe::catalog {
 
@@ -137,7 +138,9 @@ Result<LoadedTable> SqlCatalog::CreateTable(const TableIdentifier& ident,
   FLOE_ASSIGN_OR_RETURN(TableMetadataPtr metadata,
                         NewTableMetadata(request, io::NormalizeLocation(table_location), NowMs()));
   return CreateByPointer(*io_, ident, std::move(metadata),
-                         [&](const std::string& location) { return InsertRow(ident, location); });
+                         [&](const std::string& location, const TableMetadataPtr&) {
+                           return InsertRow(ident, location);
+                         });
 }
 
 Result<LoadedTable> SqlCatalog::RegisterTable(const TableIdentifier& ident,
@@ -169,7 +172,7 @@ Result<LoadedTable> SqlCatalog::CommitTable(const TableIdentifier& ident,
   }
   FLOE_ASSIGN_OR_RETURN(LoadedTable base, Load(ident, *base_location));
   // The swap: one UPDATE that matches only while the row still points at the base.
-  auto swap = [&](const std::string& location) -> Status {
+  auto swap = [&](const std::string& location, const TableMetadataPtr&) -> Status {
     Result<SqlResult> swapped = conn->Execute(
         fmt::format("UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location "
                     "= ? WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND "

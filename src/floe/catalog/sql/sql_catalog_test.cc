@@ -379,10 +379,10 @@ TEST(SqlCatalogDefaultTest, WithOnlyAWarehouseTheCatalogIsASqliteFileBesideIt) {
   FLOE_ASSERT_OK(catalog->CreateNamespace(Ns({"db"}), {}));
   FLOE_ASSERT_OK(catalog->CreateTable(TableIdentifier{Ns({"db"}), "t"}, Request()));
   std::string file = warehouse + ".catalog.db";
-  sqltest::CommandOutput rows = sqltest::QueryWithClient(
+  sqltest::CommandRun rows = sqltest::QueryWithClient(
       Backend::kSqlite, file,
       "SELECT catalog_name, table_namespace, table_name FROM iceberg_tables");
-  EXPECT_EQ(rows.output, "local|db|t\n");
+  EXPECT_EQ(rows.out, "local|db|t\n");
   EXPECT_TRUE(std::filesystem::exists(warehouse + "/db/t/metadata"));
 }
 

@@ -27,36 +27,10 @@ inline std::string BackendName(const ::testing::TestParamInfo<Backend>& info) {
   return info.param == Backend::kSqlite ? "Sqlite" : "Postgres";
 }
 
-inline std::string ShellQuote(std::string_view text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
+using floe::testing::ShellQuote;
 
-struct CommandOutput {
-  int exit_code = -1;
-  std::string output;
-};
-
-// Runs a shell command, returning its exit code and what it printed on stdout (and stderr when
-// the command redirects it).
-inline CommandOutput RunCommand(const std::string& command) {
-  CommandOutput result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.output.append(buffer, n);
-  int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+using floe::testing::CommandRun;
+using floe::testing::RunCommand;
 
 inline std::filesystem::path PgTestServerScript() {
   return std::filesystem::path(FLOE_SOURCE_DIR) / "scripts" / "pg-test-server";
@@ -85,12 +59,11 @@ inline PostgresServer& TestPostgres() {
       return s;
     }
     std::string script = PgTestServerScript().string();
-    CommandOutput started =
-        RunCommand(ShellQuote(script) + " start " + ShellQuote(folder) + " 2>&1");
-    std::string out = started.output;
+    CommandRun started = RunCommand(ShellQuote(script) + " start " + ShellQuote(folder));
+    std::string out = started.out;
     while (!out.empty() && out.back() == '\n') out.pop_back();
     if (started.exit_code != 0) {
-      s->error = "scripts/pg-test-server start failed: " + out;
+      s->error = "scripts/pg-test-server start failed: " + out + started.err;
       std::error_code ignored;
       std::filesystem::remove_all(folder, ignored);
       return s;
@@ -107,7 +80,7 @@ inline void StopPostgresServer() {
   PostgresServer& server = TestPostgres();
   if (server.dir.empty()) return;
   std::string script = PgTestServerScript().string();
-  RunCommand(ShellQuote(script) + " stop " + ShellQuote(server.dir) + " >/dev/null 2>&1");
+  RunCommand(ShellQuote(script) + " stop " + ShellQuote(server.dir) + " >/dev/null");
   server.dir.clear();
 }
 
@@ -125,14 +98,14 @@ inline std::string UniqueCatalogName() {
 
 // Runs a query through the database's own command-line client, one line per row, columns
 // separated by '|'. target is the SQLite file or the PostgreSQL URI.
-inline CommandOutput QueryWithClient(Backend backend, const std::string& target,
-                                     const std::string& sql) {
+inline CommandRun QueryWithClient(Backend backend, const std::string& target,
+                                  const std::string& sql) {
   std::string command =
       backend == Backend::kSqlite
           ? "sqlite3 -batch -noheader -separator '|' " + ShellQuote(target) + " " + ShellQuote(sql)
           : "psql -X -q -At -F '|' -v ON_ERROR_STOP=1 " + ShellQuote(target) + " -c " +
                 ShellQuote(sql);
-  return RunCommand(command + " 2>&1");
+  return RunCommand(command);
 }
 
 inline std::vector<std::string> Lines(const std::string& text) {
@@ -173,9 +146,9 @@ class SqlCatalogTest : public ::testing::TestWithParam<Backend> {
 
   // Rows of a query run by the database's own client (independent of floe's SQL code).
   std::vector<std::string> Query(const std::string& sql) const {
-    CommandOutput out = QueryWithClient(GetParam(), target_, sql);
-    EXPECT_EQ(out.exit_code, 0) << sql << ": " << out.output;
-    return Lines(out.output);
+    CommandRun out = QueryWithClient(GetParam(), target_, sql);
+    EXPECT_EQ(out.exit_code, 0) << sql << ": " << out.err;
+    return Lines(out.out);
   }
 
   // The catalog's name as a SQL literal (it holds only letters, digits, '.' and '_').

@@ -11,17 +11,6 @@ namespace {
 
 using expr::Op;
 
-template <typename T>
-std::partial_ordering CompareFloat(T a, T b) {
-  const bool a_nan = std::isnan(a);
-  const bool b_nan = std::isnan(b);
-  if (a_nan || b_nan) {
-    if (a_nan && b_nan) return std::partial_ordering::equivalent;
-    return a_nan ? std::partial_ordering::greater : std::partial_ordering::less;
-  }
-  return std::strong_order(a, b);
-}
-
 std::partial_ordering CompareBytes(std::string_view a, std::string_view b) {
   const size_t n = std::min(a.size(), b.size());
   const int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);
@@ -132,12 +121,12 @@ Status EvaluatePredicate(const expr::Expression& p, const ColumnPath& column, in
     case TypeKind::kFloat32:
       CompareLoop(
           p, column, n, [&](int64_t i) { return a.Value<float>(i); },
-          [&](size_t k) { return lits[k].float_value(); }, CompareFloat<float>, out);
+          [&](size_t k) { return lits[k].float_value(); }, CompareFloating, out);
       return Ok();
     case TypeKind::kFloat64:
       CompareLoop(
           p, column, n, [&](int64_t i) { return a.Value<double>(i); },
-          [&](size_t k) { return lits[k].double_value(); }, CompareFloat<double>, out);
+          [&](size_t k) { return lits[k].double_value(); }, CompareFloating, out);
       return Ok();
     case TypeKind::kDecimal128:
       CompareLoop(

@@ -10,19 +10,11 @@
 #include "floe/manifest/avro_data_file.h"
 #include "floe/table/scan/batch_types.h"
 #include "floe/table/scan/schema_projection.h"
+#include "floe/util/strings.h"
 
 namespace floe::table {
 
-namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 DataFileReader::DataFileReader(std::string location, SchemaPtr read_schema,
                                DataFileReadOptions options)
@@ -41,7 +33,7 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(io::FileIO& io,
       std::make_unique<DataFileReader>(location, std::move(read_schema), std::move(options));
   FLOE_ASSIGN_OR_RETURN(std::vector<Field> fields, ToBatchFields(*reader->read_schema_));
   reader->schema_ = std::make_shared<BatchSchema>(std::move(fields));
-  const std::string kind = Lower(format);
+  const std::string kind = AsciiLower(format);
   if (kind == "parquet") {
     auto opened = reader->OpenParquet(io);
     if (!opened) return std::unexpected(std::move(opened.error().AddContext(location)));

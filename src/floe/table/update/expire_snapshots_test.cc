@@ -11,17 +11,12 @@
 #include "floe/table/update/manage_snapshots.h"
 #include "floe/table/update/test_table.h"
 #include "floe/testing/testing.h"
+#include "floe/util/clock.h"
 
 namespace floe::table {
 namespace {
 
 using test::DataFile;
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 class ExpireSnapshotsTest : public ::testing::Test {
  protected:

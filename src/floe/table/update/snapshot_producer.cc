@@ -2,7 +2,6 @@
 
 #include <fmt/core.h>
 
-#include <chrono>
 #include <limits>
 #include <map>
 #include <set>
@@ -14,19 +13,10 @@
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
 #include "floe/table/table.h"
+#include "floe/util/clock.h"
 #include "floe/util/uuid.h"
 
 namespace floe::table {
-namespace {
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
-
 int64_t NewSnapshotId(const TableMetadata& base) {
   while (true) {
     auto id = static_cast<int64_t>(RandomU64() & std::numeric_limits<int64_t>::max());

@@ -7,18 +7,9 @@
 #include "floe/table/update/replace_table.h"
 #include "floe/table/update/requirements.h"
 #include "floe/table/update/retry.h"
+#include "floe/util/clock.h"
 
 namespace floe::table {
-namespace {
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
-
 Transaction::Transaction(Table& table) : table_(table) {}
 Transaction::~Transaction() = default;
 

@@ -3,14 +3,10 @@
 #include <cctype>
 #include <charconv>
 
+#include "floe/util/strings.h"
+
 namespace floe::table {
 namespace {
-
-std::string Lower(std::string_view text) {
-  std::string out;
-  for (char c : text) out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  return out;
-}
 
 Result<int64_t> ParseSize(std::string_view key, const std::string& text) {
   int64_t value = 0;
@@ -22,7 +18,7 @@ Result<int64_t> ParseSize(std::string_view key, const std::string& text) {
 }
 
 Result<bool> ParseBool(std::string_view key, const std::string& text) {
-  const std::string lower = Lower(text);
+  const std::string lower = AsciiLower(text);
   if (lower == "true") return true;
   if (lower == "false") return false;
   return InvalidArgument("property {}: '{}' is neither true nor false", key, text);
@@ -43,7 +39,7 @@ std::string_view FileFormatName(FileFormat format) {
 }
 
 Result<FileFormat> ParseFileFormat(std::string_view text) {
-  const std::string lower = Lower(text);
+  const std::string lower = AsciiLower(text);
   if (lower == "parquet") return FileFormat::kParquet;
   if (lower == "avro") return FileFormat::kAvro;
   if (lower == "orc") return FileFormat::kOrc;
