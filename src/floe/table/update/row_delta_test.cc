@@ -15,22 +15,7 @@ namespace {
 using test::DataFile;
 using test::PositionDeletes;
 
-class RowDeltaTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto t = test::MakeTestTable(std::make_shared<io::MemoryFileIO>(), /*partitioned=*/true);
-    ASSERT_TRUE(t) << t.error().ToString();
-    t_ = std::move(*t);
-    FLOE_ASSERT_OK(t_.table->NewFastAppend()
-                       ->AppendFile(DataFile("/d/a1.parquet", 10, "a"))
-                       .AppendFile(DataFile("/d/b1.parquet", 20, "b"))
-                       .Commit());
-    start_ = *t_.table->metadata()->current_snapshot_id();
-  }
-
-  test::TestTable t_;
-  int64_t start_ = 0;
-};
+using RowDeltaTest = test::TwoFileTableTest;
 
 TEST_F(RowDeltaTest, AddsDeleteManifestAndCounts) {
   auto delta = t_.table->NewRowDelta();

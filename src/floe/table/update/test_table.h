@@ -1,8 +1,11 @@
 #pragma once
 
-// Test helpers for the commit operations: a table in a MemoryCatalog over any FileIO, data and
-// delete file descriptions with the metrics the evaluators use, and readers of what a snapshot
-// holds (through manifest/manifest_reader.h, independently of the producers).
+// Test helpers for the commit operations: a table in a MemoryCatalog over any FileIO (and a
+// fixture with two files committed), data and delete file descriptions with the metrics the
+// evaluators use, and readers of what a snapshot holds (through manifest/manifest_reader.h,
+// independently of the producers).
+
+#include <gtest/gtest.h>
 
 #include <memory>
 #include <optional>
@@ -12,10 +15,13 @@
 
 #include "floe/catalog/memory_catalog.h"
 #include "floe/io/file_io.h"
+#include "floe/io/memory_file_io.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
 #include "floe/table/table.h"
+#include "floe/table/update/fast_append.h"
+#include "floe/testing/testing.h"
 
 namespace floe::table::test {
 
@@ -119,5 +125,24 @@ inline std::set<std::string> LiveFiles(const Table& table) {
   }
   return out;
 }
+
+// A partitioned table in memory with two committed data files, /d/a1.parquet (10 rows,
+// category a) and /d/b1.parquet (20 rows, category b); start_ is that snapshot.
+class TwoFileTableTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto t = MakeTestTable(std::make_shared<io::MemoryFileIO>(), /*partitioned=*/true);
+    ASSERT_TRUE(t) << t.error().ToString();
+    t_ = std::move(*t);
+    FLOE_ASSERT_OK(t_.table->NewFastAppend()
+                       ->AppendFile(DataFile("/d/a1.parquet", 10, "a"))
+                       .AppendFile(DataFile("/d/b1.parquet", 20, "b"))
+                       .Commit());
+    start_ = *t_.table->metadata()->current_snapshot_id();
+  }
+
+  TestTable t_;
+  int64_t start_ = 0;
+};
 
 }  // namespace floe::table::test
