@@ -1,0 +1,125 @@
+#pragma once
+
+// The DataStream API: build a job graph with a StreamEnvironment, then Execute it.
+//
+//   StreamEnvironment env({.parallelism = 4, .checkpoint_interval_ms = 10'000,
+//                          .checkpoint_dir = "/var/floe/checkpoints"});
+//   DataStream rows = env.FromSource(source, "events");
+//   IcebergSink::ForRows(rows).TableLoader(loader).Append();   // (stream/iceberg)
+//   FLOE_ASSIGN_OR_RETURN(JobResult result, env.Execute("events-to-iceberg"));
+//
+// Streaming mode runs until every source ends (never, for unbounded ones) or the job is cancelled;
+// batch mode needs bounded sources and takes no checkpoints. A job restarted with the same name and
+// checkpoint_dir resumes from its latest complete checkpoint; restore_from picks a savepoint or a
+// checkpoint instead. Graph mistakes (a cycle is impossible by construction; an unknown key column,
+// an unbounded source in batch mode, checkpoints without a folder) fail Execute with a clear error.
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/stream/exchange.h"
+#include "floe/stream/operator.h"
+#include "floe/stream/source.h"
+
+namespace floe::stream {
+
+class JobGraph;
+
+enum class RuntimeMode { kStreaming, kBatch };
+
+struct RestartStrategy {
+  int max_attempts = 0;  // 0: a failure ends the job
+  int64_t delay_ms = 1000;
+};
+
+struct ExecutionConfig {
+  RuntimeMode mode = RuntimeMode::kStreaming;
+  int parallelism = 1;                 // default parallelism of operators that do not set theirs
+  int64_t checkpoint_interval_ms = 0;  // execution.checkpointing.interval; 0: no checkpoints
+  std::string checkpoint_dir;          // checkpoints go to <checkpoint_dir>/<job name>/
+  int checkpoints_retained = 1;
+  RestartStrategy restart;
+  std::optional<std::string> restore_from;  // a savepoint or checkpoint folder
+  int channel_capacity = 8;                 // batches buffered per channel before the sender blocks
+};
+
+struct JobResult {
+  std::string job_name;
+  int64_t checkpoints_completed = 0;
+  int restarts = 0;
+  std::map<std::string, int64_t, std::less<>> metrics;  // MetricGroup::Snapshot at the end
+};
+
+class StreamEnvironment;
+
+// A handle on one operator's output while the graph is being built. Copyable.
+class DataStream {
+ public:
+  const BatchSchemaPtr& schema() const { return schema_; }
+  int parallelism() const;
+  StreamEnvironment& environment() const { return *env_; }
+
+  // The exchange the next operator reads this stream through.
+  DataStream Forward() const;
+  DataStream Rebalance() const;
+  DataStream KeyBy(std::vector<std::string> key_columns) const;
+  DataStream Broadcast() const;
+  DataStream PartitionCustom(ChannelSelectorFactory selector) const;
+
+  // A new operator reading this stream. parallelism 0: the environment's default.
+  DataStream Transform(std::string name, BatchSchemaPtr output_schema, OperatorFactory factory,
+                       int parallelism = 0) const;
+  // An operator with no output (a sink's last operator).
+  void SinkTo(std::string name, OperatorFactory factory, int parallelism = 0) const;
+
+  // The node this stream is the output of, and the exchange set on it (runtime use).
+  int node_id() const { return node_id_; }
+  const Exchange& exchange() const { return exchange_; }
+
+ private:
+  friend class StreamEnvironment;
+  DataStream(StreamEnvironment* env, int node_id, BatchSchemaPtr schema, Exchange exchange);
+
+  StreamEnvironment* env_;
+  int node_id_;
+  BatchSchemaPtr schema_;
+  Exchange exchange_;
+};
+
+// Collects every batch a stream carries, for tests and the SQL client. Thread-safe.
+class CollectedBatches;
+
+class StreamEnvironment {
+ public:
+  explicit StreamEnvironment(ExecutionConfig config = {});
+  ~StreamEnvironment();
+  StreamEnvironment(const StreamEnvironment&) = delete;
+  StreamEnvironment& operator=(const StreamEnvironment&) = delete;
+
+  const ExecutionConfig& config() const { return config_; }
+
+  DataStream FromSource(std::shared_ptr<Source> source, std::string name, int parallelism = 0);
+  // A sink that keeps all batches in memory (bounded inputs) and/or prints them.
+  std::shared_ptr<CollectedBatches> Collect(const DataStream& stream, std::string name);
+
+  // Runs the job to its end.
+  Result<JobResult> Execute(std::string job_name);
+  // From another thread while Execute runs: stop the job (Execute returns kCancelled), or take a
+  // savepoint into `folder` and return its path once it is complete.
+  void Cancel();
+  Result<std::string> TriggerSavepoint(std::string folder);
+
+  JobGraph& graph() { return *graph_; }
+
+ private:
+  ExecutionConfig config_;
+  std::unique_ptr<JobGraph> graph_;
+  std::atomic<bool> cancel_requested_{false};
+};
+
+}  // namespace floe::stream

@@ -1,0 +1,82 @@
+#pragma once
+
+// The contract between the runtime and the code it runs. A job is a graph of operators, each run as
+// `parallelism` subtasks, one thread per subtask. Sources are described in source.h.
+//
+// Checkpoints (aligned, exactly once). The runtime calls an operator's methods from its subtask's
+// thread only, so an operator needs no locking of its own:
+//   1. When barrier N has arrived on every input channel, SnapshotState(N, output) runs. The
+//      operator emits there whatever must precede the barrier (a writer closes its files and emits
+//      them to the committer) and returns its state as entries of bytes; then the runtime forwards
+//      the barrier.
+//   2. When every subtask of the job has snapshotted N and the completion record of N is durable,
+//      NotifyCheckpointComplete(N) runs (phase two of a two-phase commit: a committer commits).
+//      Notifications may be skipped for a checkpoint when a later one completes first: an operator
+//      must handle N as "everything up to N".
+//   3. After a failure or a restart, Open receives the state entries of the checkpoint the job
+//      resumes from. When the parallelism changed, the entries of all old subtasks are dealt out
+//      round-robin to the new ones, so an entry must make sense on its own (like Flink's operator
+//      list state).
+//
+// Errors: a Status error from any method fails the job; the restart strategy decides what then.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/stream/stream_element.h"
+#include "floe/util/error.h"
+
+namespace floe::stream {
+
+class MetricGroup;
+
+// Where a subtask's output goes: to every downstream operator, through its exchange. Emit blocks
+// while the downstream buffers are full (backpressure) and fails once the job is being cancelled.
+class Output {
+ public:
+  virtual ~Output() = default;
+  virtual Status Emit(RecordBatch batch) = 0;
+  // Messages go to one downstream subtask: `channel` modulo the downstream parallelism.
+  virtual Status EmitMessage(Message message, int channel = 0) = 0;
+};
+
+struct OperatorContext {
+  std::string job_name;
+  std::string operator_name;  // unique within the job; names the operator's state
+  int subtask_index = 0;
+  int parallelism = 1;
+  bool streaming = true;  // false in batch mode (bounded inputs only, no checkpoints)
+  // The checkpoint the job resumes from (nullopt on a fresh start) and this subtask's share of the
+  // operator's state in it.
+  std::optional<int64_t> restored_checkpoint_id;
+  std::vector<std::string> restored_state;
+  MetricGroup* metrics = nullptr;  // never null while the job runs
+};
+
+class Operator {
+ public:
+  virtual ~Operator() = default;
+
+  virtual Status Open(const OperatorContext& /*context*/) { return {}; }
+  // A batch from upstream; `input` is the index of the input for operators with several.
+  virtual Status ProcessBatch(int input, RecordBatch batch, Output& output) = 0;
+  virtual Status ProcessMessage(int /*input*/, Message /*message*/, Output& /*output*/) {
+    return Unsupported("operator takes no messages");
+  }
+  virtual Result<std::vector<std::string>> SnapshotState(int64_t /*checkpoint_id*/,
+                                                         Output& /*output*/) {
+    return std::vector<std::string>{};
+  }
+  virtual Status NotifyCheckpointComplete(int64_t /*checkpoint_id*/) { return {}; }
+  // Every input has ended: emit what is left. Not called when the job is cancelled or fails.
+  virtual Status Finish(Output& /*output*/) { return {}; }
+};
+
+// Makes the operator of one subtask (called once per subtask, and again on every restart).
+using OperatorFactory = std::function<Result<std::unique_ptr<Operator>>(int subtask_index)>;
+
+}  // namespace floe::stream
