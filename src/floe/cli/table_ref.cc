@@ -1,6 +1,6 @@
 #include "floe/cli/table_ref.h"
 
-#include <filesystem>
+#include "floe/catalog/hadoop/hadoop_catalog.h"
 
 namespace floe::cli {
 
@@ -29,19 +29,9 @@ Result<TableRef> ResolveTableRef(const std::string& table,
     FLOE_ASSIGN_OR_RETURN(ref.catalog, catalog::CreateCatalog(table.substr(0, dot), properties));
     return ref;
   }
-  std::filesystem::path path = std::filesystem::absolute(table).lexically_normal();
-  if (!path.has_filename()) path = path.parent_path();
-  const std::filesystem::path ns = path.parent_path();
-  if (ns.filename().empty() || ns.parent_path().empty()) {
-    return InvalidArgument("'{}' is not a table folder <warehouse>/<db>/<table>", table);
-  }
-  ref.ident = catalog::TableIdentifier{catalog::Namespace{{ns.filename().string()}},
-                                       path.filename().string()};
-  FLOE_RETURN_IF_ERROR(catalog::Validate(ref.ident));
-  FLOE_ASSIGN_OR_RETURN(ref.catalog, catalog::CreateCatalog(
-                                         "floe", StringMap{{"catalog-type", "hadoop"},
-                                                           {"warehouse", ns.parent_path().string()},
-                                                           {"cache-enabled", "false"}}));
+  FLOE_ASSIGN_OR_RETURN(catalog::FolderTable folder, catalog::OpenTableFolder(table));
+  ref.catalog = std::move(folder.catalog);
+  ref.ident = std::move(folder.ident);
   return ref;
 }
 

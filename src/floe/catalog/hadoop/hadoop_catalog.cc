@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "floe/catalog/hadoop/version_files.h"
 #include "floe/catalog/metadata_files.h"
 #include "floe/catalog/new_table.h"
@@ -288,6 +290,22 @@ Result<LoadedTable> HadoopCatalog::RegisterTable(const TableIdentifier& ident,
     return std::unexpected(location.error());
   }
   return LoadedTable{ident, std::move(*location), std::move(metadata)};
+}
+
+Result<FolderTable> OpenTableFolder(const std::string& folder) {
+  std::filesystem::path path = std::filesystem::absolute(folder).lexically_normal();
+  if (!path.has_filename()) path = path.parent_path();
+  const std::filesystem::path ns = path.parent_path();
+  if (ns.filename().empty() || ns.parent_path().empty()) {
+    return InvalidArgument("'{}' is not a table folder <warehouse>/<db>/<table>", folder);
+  }
+  FolderTable table;
+  table.ident = TableIdentifier{Namespace{{ns.filename().string()}}, path.filename().string()};
+  FLOE_RETURN_IF_ERROR(Validate(table.ident));
+  FLOE_ASSIGN_OR_RETURN(
+      table.catalog,
+      HadoopCatalog::Make("floe", StringMap{{"warehouse", ns.parent_path().string()}}));
+  return table;
 }
 
 }  // namespace floe::catalog

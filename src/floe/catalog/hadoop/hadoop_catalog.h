@@ -25,6 +25,15 @@
 
 namespace floe::catalog {
 
+// A table folder in this layout, <warehouse>/<db>/<table>, as a catalog on its warehouse (uncached)
+// and the table's identifier, as Flink's TableLoader.fromHadoopTable takes a table path.
+// kInvalidArgument when the path has no two parent levels or names an unsafe identifier.
+struct FolderTable {
+  std::shared_ptr<Catalog> catalog;
+  TableIdentifier ident;
+};
+Result<FolderTable> OpenTableFolder(const std::string& folder);
+
 class HadoopCatalog : public Catalog {
  public:
   // Properties: `warehouse` (required; a path or file: URI). io defaults to the local filesystem.
