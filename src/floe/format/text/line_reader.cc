@@ -13,7 +13,6 @@ constexpr size_t kBlockBytes = 1 << 20;
 }  // namespace
 
 LineReader::LineReader(std::unique_ptr<io::InputFile> file) : file_(std::move(file)) {
-  size_ = file_->Size().value_or(0);
   buffer_.resize(kBlockBytes);
 }
 
@@ -22,6 +21,9 @@ LineReader::~LineReader() = default;
 const std::string& LineReader::location() const { return file_->location(); }
 
 Result<bool> LineReader::Refill() {
+  if (size_ < 0) {
+    FLOE_ASSIGN_OR_RETURN(size_, file_->Size());
+  }
   if (offset_ >= size_) return false;
   size_t unread = end_ - begin_;
   if (begin_ > 0) {

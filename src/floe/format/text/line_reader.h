@@ -36,7 +36,7 @@ class LineReader {
   Result<bool> Refill();
 
   std::unique_ptr<io::InputFile> file_;
-  int64_t size_ = 0;
+  int64_t size_ = -1;  // asked for at the first read
   int64_t offset_ = 0;  // of the next byte to read from the file
   std::vector<char> buffer_;
   size_t begin_ = 0, end_ = 0;  // unread bytes

@@ -11,7 +11,8 @@
 //   split-count          how many independent shares the rows are dealt into (default 64; see
 //                        below)
 //   fields.<f>.kind      sequence | random (default random)
-//   fields.<f>.start/end sequence: row i has start + i; the source ends after end (inclusive)
+//   fields.<f>.start/end sequence: row i has start + i (strings: its digits; booleans: its
+//                        lowest bit); the source ends after end (inclusive)
 //   fields.<f>.min/max   random numbers and timestamps, inclusive
 //   fields.<f>.length    random strings' length (default 10)
 //
