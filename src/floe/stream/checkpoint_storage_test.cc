@@ -292,5 +292,45 @@ TEST(CheckpointCrashTest, ACrashAtEveryStepLeavesTheLastCompleteCheckpoint) {
   EXPECT_GT(crashes, 15);
 }
 
+// An operation that fails (the process lives on): the checkpoint is not complete unless its record
+// was renamed into place, the storage stays usable, and the next checkpoint completes.
+TEST(CheckpointFailureTest, AFailedStepLeavesTheStorageUsable) {
+  using io::FileOp;
+  int failures = 0;
+  for (FileOp op : {FileOp::kCreateDirectories, FileOp::kCreate, FileOp::kWrite, FileOp::kSync,
+                    FileOp::kClose, FileOp::kRename, FileOp::kSyncDirectory, FileOp::kGetInfo}) {
+    for (int64_t nth = 1;; ++nth) {
+      std::string what = fmt::format("failure at {} #{}", io::FileOpName(op), nth);
+      testing::TempDir temp;
+      auto base = std::make_shared<io::LocalFileIO>();
+      io::FaultInjectingFileIO faulty(base);
+      FLOE_ASSERT_OK_AND_ASSIGN(auto storage,
+                                CheckpointStorage::Open(faulty, temp.path().string(), "job", 1));
+      FLOE_ASSERT_OK(storage->Write(MakeCheckpoint(1)));
+      faulty.Inject({.op = op, .nth = nth, .action = io::FaultAction::kFail});
+      Status written = storage->Write(MakeCheckpoint(2));
+      if (faulty.faults_fired() == 0) {
+        FLOE_ASSERT_OK(written);
+        break;
+      }
+      ++failures;
+      bool complete = fs::exists(temp.path() / "job" / "chk-2" / "_checkpoint");
+      if (!complete) {
+        EXPECT_FALSE(written.has_value()) << what;
+      }
+      FLOE_ASSERT_OK_AND_ASSIGN(auto latest, storage->LoadLatest());
+      ASSERT_TRUE(latest.has_value()) << what;
+      EXPECT_EQ(latest->checkpoint_id, complete ? 2 : 1) << what;
+
+      FLOE_ASSERT_OK_AND_ASSIGN(int64_t next, storage->NextCheckpointId());
+      FLOE_ASSERT_OK(storage->Write(MakeCheckpoint(next)));
+      FLOE_ASSERT_OK_AND_ASSIGN(auto after, storage->LoadLatest());
+      ASSERT_TRUE(after.has_value());
+      ExpectSameContent(*after, MakeCheckpoint(next));
+    }
+  }
+  EXPECT_GT(failures, 8);
+}
+
 }  // namespace
 }  // namespace floe::stream

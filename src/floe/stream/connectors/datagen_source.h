@@ -13,7 +13,9 @@
 //   fields.<f>.kind      sequence | random (default random)
 //   fields.<f>.start/end sequence: row i has start + i (strings: its digits; booleans: its
 //                        lowest bit); the source ends after end (inclusive)
-//   fields.<f>.min/max   random numbers and timestamps, inclusive
+//   fields.<f>.min/max   random numbers and timestamps (integers in [min, max], floating
+//                        point in [min, max); default: the type's range, [0, 1) for floating
+//                        point, 2000 to 2030 for timestamps)
 //   fields.<f>.length    random strings' length (default 10)
 //
 // Types: int, long, float, double, boolean, string, date, timestamp (micros, with or without zone;

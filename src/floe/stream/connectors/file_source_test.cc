@@ -178,6 +178,24 @@ TEST_F(FileSourceTest, ParquetFilesAgreeWithDuckDbAcrossARestore) {
   EXPECT_EQ(fmt::format("{}", count), expected.Find("c")->as_string());
   EXPECT_EQ(fmt::format("{}", orderkeys), expected.Find("s")->as_string());
   EXPECT_EQ(fmt::format("{}", linenumbers), expected.Find("n")->as_string());
+
+  // With a schema given, only its columns are read (by name), in its order.
+  auto projected_schema = std::make_shared<BatchSchema>(
+      std::vector<Field>{{"l_linenumber", DataType::Int64()}, {"l_orderkey", DataType::Int64()}});
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      auto projected, Make({{"path", folder.string()}, {"format", "parquet"}}, projected_schema));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto driver, SourceDriver::Start(*projected, 2));
+  FLOE_ASSERT_OK(driver->RunToEnd());
+  int64_t projected_count = 0, projected_orderkeys = 0;
+  for (const RecordBatch& batch : driver->output().batches()) {
+    ASSERT_TRUE(*batch.schema() == *projected_schema);
+    projected_count += batch.num_rows();
+    for (int64_t r = 0; r < batch.num_rows(); ++r) {
+      projected_orderkeys += batch.column(1).Value<int64_t>(r);
+    }
+  }
+  EXPECT_EQ(projected_count, count);
+  EXPECT_EQ(projected_orderkeys, orderkeys);
 }
 
 TEST_F(FileSourceTest, MonitoredFolderReadsNewFilesOnceAcrossARestore) {
