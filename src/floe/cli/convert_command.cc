@@ -16,16 +16,20 @@
 
 #include "floe/batch/builder.h"
 #include "floe/cli/commands.h"
-#include "floe/cli/csv_reader.h"
-#include "floe/cli/text_columns.h"
 #include "floe/format/parquet/reader/batch_reader.h"
 #include "floe/format/parquet/writer/parquet_writer.h"
+#include "floe/format/text/csv_reader.h"
 #include "floe/io/file_io.h"
 #include "floe/io/local_file_io.h"
+#include "floe/stream/connectors/text_columns.h"
 #include "floe/util/json.h"
 
 namespace floe::cli {
 namespace {
+
+using stream::InferTextColumnType;
+using stream::ParseTextSchema;
+using stream::TextColumnType;
 
 constexpr size_t kInferRows = 1000;
 constexpr int64_t kBatchRows = 65536;
@@ -170,7 +174,7 @@ class TextSource {
       if (!*source.lines_) return NotFound("{}: cannot open", path);
       return source;
     }
-    FLOE_ASSIGN_OR_RETURN(source.csv_, CsvReader::Open(path));
+    FLOE_ASSIGN_OR_RETURN(source.csv_, text::CsvReader::OpenPath(path));
     Cells header;
     FLOE_ASSIGN_OR_RETURN(bool any, source.csv_->Next(header));
     if (!any) return InvalidArgument("{}: empty, no header", path);
@@ -207,7 +211,7 @@ class TextSource {
 
  private:
   bool json_ = false;
-  std::unique_ptr<CsvReader> csv_;
+  std::unique_ptr<text::CsvReader> csv_;
   std::unique_ptr<std::ifstream> lines_;
   std::string line_;
   int64_t line_number_ = 0;

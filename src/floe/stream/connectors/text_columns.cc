@@ -1,4 +1,4 @@
-#include "floe/cli/text_columns.h"
+#include "floe/stream/connectors/text_columns.h"
 
 #include <charconv>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include "floe/spec/schema_json.h"
 #include "floe/spec/type.h"
 
-namespace floe::cli {
+namespace floe::stream {
 namespace {
 
 using Kind = TextColumnType::Kind;
@@ -102,6 +102,33 @@ bool AllParse(std::span<const std::string_view> cells, const TextColumnType& typ
 }
 
 }  // namespace
+
+Result<TextColumnType> TextColumnType::FromDataType(const DataType& type) {
+  switch (type.kind()) {
+    case TypeKind::kInt32:
+      return TextColumnType{Kind::kInt32};
+    case TypeKind::kInt64:
+      return TextColumnType{Kind::kInt64};
+    case TypeKind::kFloat32:
+      return TextColumnType{Kind::kFloat32};
+    case TypeKind::kFloat64:
+      return TextColumnType{Kind::kFloat64};
+    case TypeKind::kBool:
+      return TextColumnType{Kind::kBool};
+    case TypeKind::kDate32:
+      return TextColumnType{Kind::kDate};
+    case TypeKind::kTimestamp:
+      if (type.unit() != TimeUnit::kMicro) break;
+      return TextColumnType{type.utc() ? Kind::kTimestampTz : Kind::kTimestamp};
+    case TypeKind::kDecimal128:
+      return TextColumnType{Kind::kDecimal, type.precision(), type.scale()};
+    case TypeKind::kString:
+      return TextColumnType{Kind::kString};
+    default:
+      break;
+  }
+  return Unsupported("text cannot be read as {}", type.ToString());
+}
 
 DataTypePtr TextColumnType::ToDataType() const {
   switch (kind) {
@@ -254,4 +281,4 @@ Result<std::map<std::string, TextColumnType>> ParseTextSchema(std::string_view t
   return columns;
 }
 
-}  // namespace floe::cli
+}  // namespace floe::stream

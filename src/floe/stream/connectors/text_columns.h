@@ -1,8 +1,9 @@
 #pragma once
 
-// The column types `floe convert` parses text cells (CSV fields, JSON scalars) into, how they are
-// inferred from sample cells, and how --schema names them. Parsing a cell never allocates; a cell
-// that does not fit its column's type fails with kInvalidArgument quoting it.
+// The column types text cells (CSV fields, JSON scalars) are parsed into, by `floe convert` and the
+// file sources: how they are inferred from sample cells, and how --schema names them. Parsing a
+// cell never allocates; a cell that does not fit its column's type fails with kInvalidArgument
+// quoting it.
 
 #include <cstdint>
 #include <map>
@@ -13,7 +14,7 @@
 #include "floe/batch/builder.h"
 #include "floe/util/error.h"
 
-namespace floe::cli {
+namespace floe::stream {
 
 struct TextColumnType {
   enum class Kind : uint8_t {
@@ -31,6 +32,9 @@ struct TextColumnType {
   Kind kind = Kind::kString;
   int precision = 0, scale = 0;  // kDecimal
 
+  // The kind that parses cells into `type`; kUnsupported for types text does not map to.
+  static Result<TextColumnType> FromDataType(const DataType& type);
+
   DataTypePtr ToDataType() const;
   // Parses a non-null cell into the builder, which must be MakeBuilder(ToDataType()).
   Status Append(std::string_view cell, ArrayBuilder& builder) const;
@@ -44,4 +48,4 @@ TextColumnType InferTextColumnType(std::span<const std::string_view> cells);
 // timestamp, timestamptz, decimal(P,S), string); empty text gives no columns.
 Result<std::map<std::string, TextColumnType>> ParseTextSchema(std::string_view text);
 
-}  // namespace floe::cli
+}  // namespace floe::stream
