@@ -362,6 +362,31 @@ TEST_F(SinkTest, AvroWriteFormat) {
   }
 }
 
+// With max-open-files 2 and six partitions written in turns, the writer closes files to stay
+// within the limit: more files, the same rows. (No identifier field: with one, the delta writer
+// takes the rows, and it has no such limit.)
+TEST_F(SinkTest, FewOpenFilesKeepEveryRow) {
+  CreateTable("category", 2, {}, /*identifier=*/false);
+  SinkSpec spec = Spec({{"max-open-files", "2"}});
+  auto writers = Writers(spec, 1);
+  auto committer = Committer(spec);
+  std::vector<Row> all;
+  for (int round = 0; round < 3; ++round) {
+    std::vector<Row> rows;
+    for (int c = 0; c < 6; ++c) {
+      const int64_t id = round * 6 + c;
+      rows.push_back({id, fmt::format("v{}", id), std::string(1, static_cast<char>('a' + c))});
+    }
+    FLOE_ASSERT_OK(writers[0]->ProcessBatch(Batch(rows)));
+    all.insert(all.end(), rows.begin(), rows.end());
+  }
+  Checkpoint(writers, *committer, 1);
+  FLOE_ASSERT_OK(committer->NotifyCheckpointComplete(1));
+  EXPECT_EQ(ReadTable(), Sorted(all));
+  // Each batch visits the six partitions in turn, so every visit opens a new file.
+  EXPECT_EQ(committer->metrics().Get("committer.committedDataFilesCount"), 18);
+}
+
 TEST_F(SinkTest, OptionsAreValidated) {
   CreateTable("category");
   auto table = Table();
