@@ -95,7 +95,10 @@ Result<SinkOptions> SinkOptions::Resolve(const TableMetadata& metadata,
   }
   if (out.distribution == DistributionMode::kRange) {
     return Unsupported(
-        "iceberg sink: distribution-mode range is not implemented (use hash or none)");
+        "iceberg sink: distribution-mode range ({}) is not implemented: set the write option "
+        "distribution-mode to hash or none",
+        options.contains("distribution-mode") ? "write option"
+                                              : "table property write.distribution-mode");
   }
   if (const std::string* v = Lookup(options, props, "write-parallelism", {})) {
     FLOE_ASSIGN_OR_RETURN(int64_t n, ParsePositive("write-parallelism", *v));

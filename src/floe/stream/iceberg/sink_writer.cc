@@ -113,7 +113,7 @@ Status IcebergSinkWriter::Flush(int64_t checkpoint_id, Output& output) {
                       std::chrono::steady_clock::now() - start)
                       .count());
   }
-  // Sent even when empty: the committer counts empty checkpoints.
+  // Sent even when empty, as Flink's writers do: the committer hears from every writer.
   return output.EmitMessage(
       Message{SinkWriteResult{.checkpoint_id = checkpoint_id, .subtask = subtask_, .files = files}},
       0);
