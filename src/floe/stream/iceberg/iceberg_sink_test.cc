@@ -187,6 +187,64 @@ TEST_F(IcebergSinkJobTest, StreamingUpsertKeepsTheLatestValuePerKey) {
   EXPECT_EQ(ReadTable(), expected);
 }
 
+// Upserts into a table partitioned by g with (k, g) as the key, hash-distributed by partition:
+// the table holds the last value of each key, and each partition has one writer.
+TEST_F(IcebergSinkJobTest, HashDistributedUpsertIntoAPartitionedTable) {
+  CreateTable(/*partitioned=*/true);
+  StreamEnvironment env({.parallelism = 3,
+                         .checkpoint_interval_ms = 10,
+                         .checkpoint_dir = (dir_.path() / "checkpoints").string()});
+  DataStream rows = env.FromSource(RowsSource(20, 50), "rows", 1);
+  // k = n % 40, g = n % 7 (from the source): 280 keys (k, g), each updated several times.
+  DataStream keyed = rows.Transform(
+      "rekey", RowSchema(),
+      Lambda([](int, RecordBatch batch) -> Result<std::optional<RecordBatch>> {
+        std::vector<Value> k;
+        for (int64_t i = 0; i < batch.num_rows(); ++i) {
+          k.emplace_back(batch.column(0).Value<int64_t>(i) % 40);
+        }
+        return RecordBatch::Make(batch.schema(), {MakeArray(DataType::Int64(), k).value(),
+                                                  batch.column(1), batch.column(2)});
+      }),
+      1);
+  FLOE_ASSERT_OK(IcebergSink::ForRows(keyed)
+                     .TableLoader(Loader())
+                     .Upsert()
+                     .EqualityFieldColumns({"k", "g"})
+                     .DistributionMode(DistributionMode::kHash)
+                     .Append());
+  FLOE_ASSERT_OK(env.Execute("upsert-hash"));
+  std::map<std::pair<int64_t, int64_t>, std::string> expected;
+  for (int64_t n = 0; n < 1000; ++n) expected[{n % 40, n % 7}] = "r" + std::to_string(n);
+  auto table = Loader().Load().value();
+  table::TableScan scan(table->metadata(), table->io());
+  auto tasks = scan.PlanTasks();
+  ASSERT_TRUE(tasks.has_value());
+  table::TaskReader reader(table->io(), scan.schema().value(), scan.ProjectedSchema().value());
+  std::map<std::pair<int64_t, int64_t>, std::string> actual;
+  std::map<std::string, std::set<std::string>> writers_of_partition;
+  for (const auto& group : *tasks) {
+    for (const auto& task : group.tasks) {
+      const std::string& path = task.data_file->file_path;
+      writers_of_partition[task.data_file->partition[0].ToString()].insert(
+          path.substr(path.rfind('/') + 1, 5));
+    }
+    FLOE_EXPECT_OK(reader.Read(group, [&](RecordBatch batch) -> Status {
+      for (int64_t i = 0; i < batch.num_rows(); ++i) {
+        auto key = std::pair{batch.column(0).Value<int64_t>(i),
+                             int64_t{batch.column(1).Value<int32_t>(i)}};
+        EXPECT_TRUE(actual.emplace(key, GetValue(batch.column(2), i).get<std::string>()).second);
+      }
+      return {};
+    }));
+  }
+  EXPECT_EQ(actual, expected);
+  EXPECT_EQ(writers_of_partition.size(), 7U);
+  for (const auto& [partition, writers] : writers_of_partition) {
+    EXPECT_EQ(writers.size(), 1U) << partition;
+  }
+}
+
 TEST_F(IcebergSinkJobTest, AppendRefusesBadConfigurations) {
   CreateTable(/*partitioned=*/true);
   StreamEnvironment env;
