@@ -15,7 +15,8 @@
 //   write-parallelism                                            the input's parallelism
 //   branch                                                       main
 //   equality-field-columns                                       the schema's identifier fields
-//   max-open-files           floe.sink.max-open-files            1000 (per writer subtask)
+//   max-open-files           floe.sink.max-open-files            1000 (per writer subtask,
+//                                                                without equality fields)
 //   max-continuous-empty-commits
 //                            floe.max-continuous-empty-commits,  10
 //                            flink.max-continuous-empty-commits
