@@ -180,6 +180,38 @@ TEST(FanoutWriter, EmptyInputWritesNoFiles) {
   EXPECT_FALSE(std::filesystem::exists(table.location()));
 }
 
+// With two open files at most, a third partition closes the least recently written one, and a
+// partition that returns after being closed starts a new file: no row is lost or duplicated.
+TEST(FanoutWriter, MaxOpenFilesClosesTheLeastRecentlyUsedPartition) {
+  EventsTable table;
+  auto spec = std::make_shared<const PartitionSpec>(
+      0, std::vector<PartitionField>{{{3}, 1000, "category", Transform::Identity()}});
+  FLOE_ASSERT_OK_AND_ASSIGN(auto writer, FanoutWriter::Make(table.Context(spec), 2));
+  FLOE_ASSERT_OK(writer->Write(table.Batch({{1, 0, "a", 1.0}, {2, 0, "b", 2.0}})));
+  FLOE_ASSERT_OK(writer->Write(table.Batch({{3, 0, "a", 3.0}})));
+  // b is the least recently used: c closes it.
+  FLOE_ASSERT_OK(writer->Write(table.Batch({{4, 0, "c", 4.0}})));
+  FLOE_ASSERT_OK(writer->Write(table.Batch({{5, 0, "b", 5.0}})));
+  FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, writer->Close());
+  std::map<std::string, std::vector<int64_t>> counts;
+  int64_t rows = 0;
+  for (const manifest::DataFile& file : result.data_files) {
+    counts[file.partition[0].ToString()].push_back(file.record_count);
+    rows += file.record_count;
+  }
+  EXPECT_EQ(rows, 5);
+  ASSERT_EQ(result.data_files.size(), 4U);
+  EXPECT_EQ(counts.size(), 3U);
+  for (const auto& [partition, files] : counts) {
+    EXPECT_EQ(files.size(), partition.find('b') != std::string::npos ? 2U : 1U) << partition;
+  }
+  auto read = Duck("SELECT count(*) AS n, count(DISTINCT id) AS ids FROM read_parquet(" +
+                   test::PathList(result.data_files) + ")");
+  if (!read) GTEST_SKIP() << "peers not installed: " << read.error().ToString();
+  EXPECT_EQ(Int(read->at(0), "n"), 5);
+  EXPECT_EQ(Int(read->at(0), "ids"), 5);
+}
+
 TEST(ClusteredWriter, SortedInputOneFilePerPartitionAndUnsortedInputFails) {
   EventsTable table;
   auto spec = std::make_shared<const PartitionSpec>(

@@ -43,8 +43,10 @@ Result<std::vector<std::pair<uint32_t, RecordBatch>>> SplitByPartition(
   return out;
 }
 
-Result<std::unique_ptr<FanoutWriter>> FanoutWriter::Make(WriterContext context) {
+Result<std::unique_ptr<FanoutWriter>> FanoutWriter::Make(WriterContext context,
+                                                         size_t max_open_files) {
   std::unique_ptr<FanoutWriter> writer(new FanoutWriter(std::move(context)));
+  writer->max_open_files_ = max_open_files;
   const WriterContext& c = writer->context_;
   if (c.spec && !c.spec->fields().empty()) {
     FLOE_ASSIGN_OR_RETURN(writer->partitioner_,
@@ -53,34 +55,65 @@ Result<std::unique_ptr<FanoutWriter>> FanoutWriter::Make(WriterContext context) 
   return writer;
 }
 
-DataFileWriter& FanoutWriter::WriterFor(uint32_t partition) {
-  if (writers_.size() <= partition) writers_.resize(partition + 1);
+Status FanoutWriter::CloseLeastRecentlyUsed() {
+  size_t oldest = writers_.size();
+  for (size_t i = 0; i < writers_.size(); ++i) {
+    if (writers_[i] && (oldest == writers_.size() || last_use_[i] < last_use_[oldest])) oldest = i;
+  }
+  if (oldest == writers_.size()) return {};
+  FLOE_ASSIGN_OR_RETURN(auto files, writers_[oldest]->Close());
+  for (auto& file : files) closed_files_.push_back(std::move(file));
+  writers_[oldest].reset();
+  --open_;
+  return {};
+}
+
+Result<DataFileWriter*> FanoutWriter::WriterFor(uint32_t partition) {
+  if (writers_.size() <= partition) {
+    writers_.resize(partition + 1);
+    last_use_.resize(partition + 1);
+  }
   if (!writers_[partition]) {
+    if (max_open_files_ > 0 && open_ >= max_open_files_) {
+      FLOE_RETURN_IF_ERROR(CloseLeastRecentlyUsed());
+    }
     std::vector<Literal> values;
     if (partitioner_) values = partitioner_->Values(partition);
     writers_[partition] = std::make_unique<DataFileWriter>(context_.DataOptions(std::move(values)),
                                                            context_.sort_order_id);
+    ++open_;
   }
-  return *writers_[partition];
+  last_use_[partition] = ++uses_;
+  return writers_[partition].get();
 }
 
 Status FanoutWriter::Write(const RecordBatch& batch) {
   if (batch.num_rows() == 0) return {};
-  if (!partitioner_) return WriterFor(0).Write(batch);
+  if (!partitioner_) {
+    FLOE_ASSIGN_OR_RETURN(DataFileWriter * writer, WriterFor(0));
+    return writer->Write(batch);
+  }
   FLOE_RETURN_IF_ERROR(partitioner_->Assign(batch, partition_of_row_));
   FLOE_ASSIGN_OR_RETURN(auto parts, SplitByPartition(batch, partition_of_row_));
-  for (const auto& [id, rows] : parts) FLOE_RETURN_IF_ERROR(WriterFor(id).Write(rows));
+  for (const auto& [id, rows] : parts) {
+    FLOE_ASSIGN_OR_RETURN(DataFileWriter * writer, WriterFor(id));
+    FLOE_RETURN_IF_ERROR(writer->Write(rows));
+  }
   return {};
 }
 
 Result<WriteResult> FanoutWriter::Close() {
   WriteResult result;
+  result.data_files = std::move(closed_files_);
+  closed_files_.clear();
   for (auto& writer : writers_) {
     if (!writer) continue;
     FLOE_ASSIGN_OR_RETURN(auto files, writer->Close());
     for (auto& file : files) result.data_files.push_back(std::move(file));
   }
   writers_.clear();
+  last_use_.clear();
+  open_ = 0;
   return result;
 }
 

@@ -3,6 +3,9 @@
 // Writes rows in any order into the data files of their partitions, keeping one open data file
 // writer per partition seen (for unsorted input; memory grows with the number of partitions, one
 // buffered row group each). Rows of one batch are regrouped by partition with one gather.
+// With max_open_files set, opening one more partition first closes the least recently written
+// one (its rows so far become finished files, and rows that come later start a new file): memory
+// then stays within max_open_files buffered files, at the price of more, smaller files.
 //
 // What can go wrong: batches whose schema differs from the context's, partitioning errors (see
 // Partitioner), and file writer errors.
@@ -18,18 +21,26 @@ namespace floe::table {
 
 class FanoutWriter {
  public:
-  static Result<std::unique_ptr<FanoutWriter>> Make(WriterContext context);
+  // max_open_files 0: no limit.
+  static Result<std::unique_ptr<FanoutWriter>> Make(WriterContext context,
+                                                    size_t max_open_files = 0);
 
   Status Write(const RecordBatch& batch);
   Result<WriteResult> Close();
 
  private:
   explicit FanoutWriter(WriterContext context) : context_(std::move(context)) {}
-  DataFileWriter& WriterFor(uint32_t partition);
+  Result<DataFileWriter*> WriterFor(uint32_t partition);
+  Status CloseLeastRecentlyUsed();
 
   WriterContext context_;
   std::unique_ptr<Partitioner> partitioner_;              // null when unpartitioned
   std::vector<std::unique_ptr<DataFileWriter>> writers_;  // by partition id
+  std::vector<uint64_t> last_use_;                        // by partition id
+  uint64_t uses_ = 0;
+  size_t open_ = 0;
+  size_t max_open_files_ = 0;
+  std::vector<manifest::DataFile> closed_files_;  // of partitions closed to bound memory
   std::vector<uint32_t> partition_of_row_;
 };
 

@@ -1,0 +1,364 @@
+#include "floe/stream/iceberg/sink_committer.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+
+#include "floe/io/file_io.h"
+#include "floe/manifest/manifest_reader.h"
+#include "floe/manifest/manifest_writer.h"
+#include "floe/stream/metrics.h"
+#include "floe/table/table.h"
+#include "floe/table/update/fast_append.h"
+#include "floe/table/update/replace_partitions.h"
+#include "floe/table/update/row_delta.h"
+#include "floe/util/json.h"
+#include "floe/util/uuid.h"
+
+namespace floe::stream {
+namespace {
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// A checkpoint id as the summary writes it, or nullopt when malformed.
+std::optional<int64_t> ParseId(const std::string& text) {
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::string DefaultSinkId(std::string_view job_name, std::string_view operator_name) {
+  return fmt::format("{}/{}", job_name, operator_name);
+}
+
+IcebergSinkCommitter::IcebergSinkCommitter(SinkSpec spec) : spec_(std::move(spec)) {}
+IcebergSinkCommitter::~IcebergSinkCommitter() = default;
+
+std::optional<int64_t> IcebergSinkCommitter::MaxCommittedCheckpointId(const TableMetadata& metadata,
+                                                                      std::string_view branch,
+                                                                      std::string_view sink_id,
+                                                                      std::string_view run_id) {
+  const SnapshotRef* ref = metadata.FindRef(branch);
+  if (ref == nullptr) return std::nullopt;
+  // Commits of one run are in checkpoint order: the newest one of the run has the highest id.
+  for (SnapshotPtr snapshot = metadata.SnapshotById(ref->snapshot_id); snapshot != nullptr;
+       snapshot = snapshot->parent_snapshot_id
+                      ? metadata.SnapshotById(*snapshot->parent_snapshot_id)
+                      : nullptr) {
+    const StringMap& summary = snapshot->summary;
+    auto sink = summary.find(kSinkIdProperty);
+    auto run = summary.find(kRunIdProperty);
+    auto checkpoint = summary.find(kCheckpointIdProperty);
+    if (sink == summary.end() || run == summary.end() || checkpoint == summary.end()) continue;
+    if (sink->second != sink_id || run->second != run_id) continue;
+    if (auto id = ParseId(checkpoint->second)) return id;
+  }
+  return std::nullopt;
+}
+
+Status IcebergSinkCommitter::Open(const OperatorContext& context) {
+  if (context.parallelism != 1) {
+    return InvalidArgument("iceberg sink committer {}: parallelism must be 1, not {}",
+                           context.operator_name, context.parallelism);
+  }
+  name_ = context.operator_name;
+  job_name_ = context.job_name;
+  metrics_ = context.metrics;
+  sink_id_ = spec_.sink_id.empty() ? DefaultSinkId(job_name_, name_) : spec_.sink_id;
+  FLOE_ASSIGN_OR_RETURN(table_, spec_.loader.Load());
+  FLOE_ASSIGN_OR_RETURN(
+      options_, SinkOptions::Resolve(*table_->metadata(), spec_.options, spec_.equality_columns));
+  FLOE_RETURN_IF_ERROR(Restore(context.restored_state));
+  run_id_ = RandomUuid();
+  return Ok();
+}
+
+Status IcebergSinkCommitter::Restore(const std::vector<std::string>& entries) {
+  if (entries.empty()) return Ok();
+  struct Entry {
+    std::string run_id;
+    int64_t checkpoint_id;
+    std::vector<manifest::ManifestFile> manifests;
+    std::set<std::string> referenced;
+  };
+  std::vector<Entry> restored;
+  for (const std::string& text : entries) {
+    auto json = Json::Parse(text);
+    auto bad = [&](const Error& error) {
+      return CorruptData("iceberg sink committer {}: state entry '{}': {}", name_,
+                         text.substr(0, 200), error.message());
+    };
+    if (!json) return bad(json.error());
+    auto sink = json->GetString("sink-id");
+    if (!sink) return bad(sink.error());
+    if (*sink != sink_id_) {
+      return InvalidArgument(
+          "iceberg sink committer {}: restored state of sink '{}', but this sink is '{}' (set the "
+          "same SinkId as the job that wrote the checkpoint)",
+          name_, *sink, sink_id_);
+    }
+    Entry entry;
+    auto run = json->GetString("run-id");
+    if (!run) return bad(run.error());
+    entry.run_id = *run;
+    auto id = json->GetInt("checkpoint-id");
+    if (!id) return bad(id.error());
+    entry.checkpoint_id = *id;
+    auto manifests = json->GetArray("manifests");
+    if (!manifests) return bad(manifests.error());
+    for (const Json& m : **manifests) {
+      manifest::ManifestFile file;
+      auto path = m.GetString("path");
+      auto length = m.GetInt("length");
+      auto spec_id = m.GetInt("spec-id");
+      auto deletes = m.GetBool("deletes");
+      if (!path) return bad(path.error());
+      if (!length) return bad(length.error());
+      if (!spec_id) return bad(spec_id.error());
+      if (!deletes) return bad(deletes.error());
+      file.manifest_path = *path;
+      file.manifest_length = *length;
+      file.partition_spec_id = static_cast<int32_t>(*spec_id);
+      file.content =
+          *deletes ? manifest::ManifestContent::kDeletes : manifest::ManifestContent::kData;
+      entry.manifests.push_back(std::move(file));
+    }
+    auto referenced = json->GetArray("referenced-data-files");
+    if (!referenced) return bad(referenced.error());
+    for (const Json& path : **referenced) {
+      if (!path.is_string()) return bad(Error(ErrorKind::kCorruptData, "a path is not a string"));
+      entry.referenced.insert(path.as_string());
+    }
+    restored.push_back(std::move(entry));
+  }
+  const TableMetadataPtr metadata = table_->metadata();
+  std::map<std::string, std::optional<int64_t>> committed;  // by run id
+  for (const Entry& entry : restored) {
+    if (!committed.contains(entry.run_id)) {
+      committed[entry.run_id] =
+          MaxCommittedCheckpointId(*metadata, options_.branch, sink_id_, entry.run_id);
+    }
+    const std::optional<int64_t>& max = committed[entry.run_id];
+    if (max && entry.checkpoint_id <= *max) continue;
+    Pending& pending = pending_[entry.checkpoint_id];
+    pending.run_id = entry.run_id;
+    pending.referenced_data_files.insert(entry.referenced.begin(), entry.referenced.end());
+    for (const manifest::ManifestFile& file : entry.manifests) {
+      FLOE_ASSIGN_OR_RETURN(auto input, table_->io()->NewInputFile(file.manifest_path));
+      auto reader = manifest::ManifestReader::Open(*input);
+      if (!reader) {
+        return CorruptData("iceberg sink committer {}: temporary manifest {} of checkpoint {}: {}",
+                           name_, file.manifest_path, entry.checkpoint_id,
+                           reader.error().message());
+      }
+      FLOE_ASSIGN_OR_RETURN(std::vector<manifest::ManifestEntry> entries, (*reader)->ReadAll());
+      for (manifest::ManifestEntry& e : entries) {
+        e.data_file.spec_id = file.partition_spec_id;
+        auto& into = e.data_file.content == manifest::FileContent::kData ? pending.data_files
+                                                                         : pending.delete_files;
+        into.push_back(std::move(e.data_file));
+      }
+      pending.manifests.push_back(file);
+    }
+  }
+  // The checkpoint restored from is complete: what it holds commits now, under its own run.
+  return CommitUpTo(std::numeric_limits<int64_t>::max());
+}
+
+Status IcebergSinkCommitter::ProcessBatch(int /*input*/, RecordBatch /*batch*/,
+                                          Output& /*output*/) {
+  return InvalidArgument("iceberg sink committer {}: takes the writers' files, not rows", name_);
+}
+
+Status IcebergSinkCommitter::ProcessMessage(int /*input*/, Message message, Output& /*output*/) {
+  const auto* result = std::any_cast<SinkWriteResult>(&message.value);
+  if (result == nullptr) {
+    return InvalidArgument("iceberg sink committer {}: a message that is not a writer's files",
+                           name_);
+  }
+  if (!result->files) return Ok();
+  const table::WriteResult& files = *result->files;
+  current_.data_files.insert(current_.data_files.end(), files.data_files.begin(),
+                             files.data_files.end());
+  current_.delete_files.insert(current_.delete_files.end(), files.delete_files.begin(),
+                               files.delete_files.end());
+  current_.referenced_data_files.insert(files.referenced_data_files.begin(),
+                                        files.referenced_data_files.end());
+  return Ok();
+}
+
+Status IcebergSinkCommitter::WriteManifests(int64_t checkpoint_id, Pending& pending) {
+  const TableMetadataPtr metadata = table_->metadata();
+  // One manifest per partition spec and content.
+  std::map<std::pair<int32_t, bool>, std::vector<const manifest::DataFile*>> groups;
+  for (const auto& file : pending.data_files) groups[{file.spec_id, false}].push_back(&file);
+  for (const auto& file : pending.delete_files) groups[{file.spec_id, true}].push_back(&file);
+  int count = 0;
+  for (const auto& [key, files] : groups) {
+    const auto [spec_id, deletes] = key;
+    PartitionSpecPtr spec = metadata->SpecById(spec_id);
+    if (spec == nullptr) {
+      return InvalidArgument("iceberg sink committer {}: partition spec {} is not in table {}",
+                             name_, spec_id, spec_.loader.ToString());
+    }
+    const std::string path =
+        fmt::format("{}/floe-sink-{}-{}-{:05d}.avro", table_->metadata_folder(), pending.run_id,
+                    checkpoint_id, ++count);
+    std::string bytes;
+    manifest::ByteSink sink = [&bytes](std::span<const std::byte> data) -> Status {
+      bytes.append(reinterpret_cast<const char*>(data.data()), data.size());
+      return Ok();
+    };
+    FLOE_ASSIGN_OR_RETURN(auto writer,
+                          manifest::ManifestWriter::Open(
+                              sink, path, *metadata->current_schema(), *spec,
+                              manifest::ManifestWriterOptions{
+                                  .format_version = std::max(2, metadata->format_version()),
+                                  .content = deletes ? manifest::ManifestContent::kDeletes
+                                                     : manifest::ManifestContent::kData}));
+    for (const manifest::DataFile* file : files) {
+      FLOE_RETURN_IF_ERROR(writer->Add(manifest::ManifestEntry{.data_file = *file}));
+    }
+    FLOE_ASSIGN_OR_RETURN(manifest::ManifestFile written, writer->Close());
+    FLOE_RETURN_IF_ERROR(table_->io()->WriteFileAtomically(path, bytes, /*overwrite=*/false));
+    written.manifest_length = static_cast<int64_t>(bytes.size());
+    pending.manifests.push_back(std::move(written));
+  }
+  return Ok();
+}
+
+Result<std::vector<std::string>> IcebergSinkCommitter::SnapshotState(int64_t checkpoint_id,
+                                                                     Output& /*output*/) {
+  Pending& pending = pending_[checkpoint_id];
+  pending.run_id = run_id_;
+  pending.data_files = std::move(current_.data_files);
+  pending.delete_files = std::move(current_.delete_files);
+  pending.referenced_data_files = std::move(current_.referenced_data_files);
+  current_ = Pending{};
+  std::vector<std::string> entries;
+  for (auto& [id, p] : pending_) {
+    if (p.empty()) continue;
+    if (p.manifests.empty()) FLOE_RETURN_IF_ERROR(WriteManifests(id, p));
+    Json manifests = Json::MakeArray();
+    for (const manifest::ManifestFile& m : p.manifests) {
+      Json one = Json::MakeObject();
+      one.Set("path", m.manifest_path);
+      one.Set("length", m.manifest_length);
+      one.Set("spec-id", m.partition_spec_id);
+      one.Set("deletes", m.content == manifest::ManifestContent::kDeletes);
+      manifests.as_array().push_back(std::move(one));
+    }
+    Json referenced = Json::MakeArray();
+    for (const std::string& path : p.referenced_data_files) referenced.as_array().push_back(path);
+    Json entry = Json::MakeObject();
+    entry.Set("sink-id", sink_id_);
+    entry.Set("run-id", p.run_id);
+    entry.Set("checkpoint-id", id);
+    entry.Set("manifests", std::move(manifests));
+    entry.Set("referenced-data-files", std::move(referenced));
+    entries.push_back(entry.Dump());
+  }
+  return entries;
+}
+
+Status IcebergSinkCommitter::NotifyCheckpointComplete(int64_t checkpoint_id) {
+  return CommitUpTo(checkpoint_id);
+}
+
+Status IcebergSinkCommitter::Finish(Output& output) {
+  FLOE_RETURN_IF_ERROR(SnapshotState(kEndOfInputCheckpointId, output));
+  return CommitUpTo(kEndOfInputCheckpointId);
+}
+
+Status IcebergSinkCommitter::CommitUpTo(int64_t checkpoint_id) {
+  while (!pending_.empty() && pending_.begin()->first <= checkpoint_id) {
+    auto it = pending_.begin();
+    if (it->second.empty()) {
+      // Every max-th empty checkpoint in a row still commits, recording the sink's progress.
+      if (++continuous_empty_ % options_.max_continuous_empty_commits == 0) {
+        FLOE_RETURN_IF_ERROR(Commit(it->first, it->second));
+      }
+    } else {
+      FLOE_RETURN_IF_ERROR(Commit(it->first, it->second));
+    }
+    pending_.erase(it);
+  }
+  return Ok();
+}
+
+Status IcebergSinkCommitter::Commit(int64_t checkpoint_id, Pending& pending) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string run_id = pending.run_id.empty() ? run_id_ : pending.run_id;
+  auto tag = [&](table::SnapshotProducer& producer) {
+    producer.ToBranch(options_.branch)
+        .SetSummaryProperty(std::string(kSinkIdProperty), sink_id_)
+        .SetSummaryProperty(std::string(kRunIdProperty), run_id)
+        .SetSummaryProperty(std::string(kCheckpointIdProperty), std::to_string(checkpoint_id))
+        .SetSummaryProperty(std::string(kJobNameProperty), job_name_);
+  };
+  if (!pending.delete_files.empty()) {
+    if (options_.overwrite) {
+      return InvalidArgument(
+          "iceberg sink committer {}: checkpoint {} has delete files, which an overwrite cannot "
+          "commit",
+          name_, checkpoint_id);
+    }
+    auto delta = table_->NewRowDelta();
+    for (const auto& file : pending.data_files) delta->AddRows(file);
+    for (const auto& file : pending.delete_files) delta->AddDeletes(file);
+    delta->ValidateDataFilesExist(pending.referenced_data_files);
+    tag(*delta);
+    FLOE_RETURN_IF_ERROR(delta->Commit());
+  } else if (options_.overwrite && !pending.data_files.empty()) {
+    auto replace = table_->NewReplacePartitions();
+    for (const auto& file : pending.data_files) replace->AddFile(file);
+    tag(*replace);
+    FLOE_RETURN_IF_ERROR(replace->Commit());
+  } else {
+    auto append = table_->NewFastAppend();
+    for (const auto& file : pending.data_files) append->AppendFile(file);
+    tag(*append);
+    FLOE_RETURN_IF_ERROR(append->Commit());
+  }
+  continuous_empty_ = 0;
+  // The temporary manifests served their purpose once the commit is known to have succeeded.
+  for (const manifest::ManifestFile& m : pending.manifests) {
+    (void)table_->io()->Delete(m.manifest_path);
+  }
+  if (metrics_ != nullptr) {
+    auto add = [&](std::string_view metric, int64_t value) {
+      metrics_->Add(fmt::format("{}.{}", name_, metric), value);
+    };
+    auto set = [&](std::string_view metric, int64_t value) {
+      metrics_->Set(fmt::format("{}.{}", name_, metric), value);
+    };
+    int64_t records = 0, bytes = 0, delete_records = 0, delete_bytes = 0;
+    for (const auto& f : pending.data_files)
+      records += f.record_count, bytes += f.file_size_in_bytes;
+    for (const auto& f : pending.delete_files) {
+      delete_records += f.record_count;
+      delete_bytes += f.file_size_in_bytes;
+    }
+    add("committedDataFilesCount", static_cast<int64_t>(pending.data_files.size()));
+    add("committedDataFilesRecordCount", records);
+    add("committedDataFilesByteCount", bytes);
+    add("committedDeleteFilesCount", static_cast<int64_t>(pending.delete_files.size()));
+    add("committedDeleteFilesRecordCount", delete_records);
+    add("committedDeleteFilesByteCount", delete_bytes);
+    set("lastCommitDurationMs", std::chrono::duration_cast<std::chrono::milliseconds>(
+                                    std::chrono::steady_clock::now() - start)
+                                    .count());
+    set("lastSuccessfulCommitTimestampMs", NowMs());
+    set("lastCommittedCheckpointId", checkpoint_id);
+  }
+  return Ok();
+}
+
+}  // namespace floe::stream

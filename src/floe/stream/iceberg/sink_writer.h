@@ -1,0 +1,83 @@
+#pragma once
+
+// The writer operator of the IcebergSink (one per writer subtask): writes the rows it receives
+// through the table layer's writer stack and, at every checkpoint barrier and at the end of the
+// input, closes its files and hands them to the committer as a SinkWriteResult message. It keeps
+// no state of its own: files not yet handed over at a failure are orphans the next attempt never
+// commits (names are unique per attempt).
+//
+// Rows: +I and +U are inserts. Without equality fields (append, overwrite) the partitioned fanout
+// writer takes them, keeping at most max-open-files files open (the least recently written
+// partition's file is closed first). With equality fields (upsert, or a v2 table with identifier
+// fields or equality-field-columns) the delta writer takes them, and -U / -D rows become deletes.
+//
+// What can go wrong: the table cannot be loaded or the options are bad (Open); batches whose
+// columns do not match the table's, -U / -D rows without equality fields; file writer errors.
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "floe/stream/iceberg/sink_options.h"
+#include "floe/stream/iceberg/table_loader.h"
+#include "floe/stream/operator.h"
+#include "floe/table/write/writer_context.h"
+
+namespace floe::table {
+class Table;
+class FanoutWriter;
+class DeltaWriter;
+class OutputFileFactory;
+}  // namespace floe::table
+
+namespace floe::stream {
+
+// The files of the end of input carry this checkpoint id (Flink uses Long.MAX_VALUE alike).
+inline constexpr int64_t kEndOfInputCheckpointId = std::numeric_limits<int64_t>::max();
+
+// What a writer subtask hands its committer at checkpoint `checkpoint_id` (Message::value).
+struct SinkWriteResult {
+  int64_t checkpoint_id = 0;
+  int subtask = 0;
+  std::shared_ptr<const table::WriteResult> files;
+};
+
+// What the writer and the committer of one sink are configured with (the builder's settings).
+struct SinkSpec {
+  TableLoader loader;
+  std::map<std::string, std::string> options;
+  std::vector<std::string> equality_columns;
+  std::string sink_id;  // empty: derived from the job and operator names
+};
+
+class IcebergSinkWriter : public Operator {
+ public:
+  explicit IcebergSinkWriter(SinkSpec spec);
+  ~IcebergSinkWriter() override;
+
+  Status Open(const OperatorContext& context) override;
+  Status ProcessBatch(int input, RecordBatch batch, Output& output) override;
+  Result<std::vector<std::string>> SnapshotState(int64_t checkpoint_id, Output& output) override;
+  Status Finish(Output& output) override;
+
+ private:
+  Result<RecordBatch> AsTableRows(const RecordBatch& batch) const;
+  Status Flush(int64_t checkpoint_id, Output& output);
+
+  SinkSpec spec_;
+  std::string name_;
+  int subtask_ = 0;
+  MetricGroup* metrics_ = nullptr;
+  std::shared_ptr<table::Table> table_;
+  SinkOptions options_;
+  std::unique_ptr<table::OutputFileFactory> data_files_;
+  std::unique_ptr<table::OutputFileFactory> delete_files_;
+  table::WriterContext context_;
+  std::unique_ptr<table::FanoutWriter> fanout_;
+  std::unique_ptr<table::DeltaWriter> delta_;
+};
+
+}  // namespace floe::stream
