@@ -16,7 +16,9 @@ std::string Text(int64_t v) { return std::to_string(v); }
 
 using Builder = IcebergSource::Builder;
 
-Builder& Builder::Streaming(bool streaming) { return Set("streaming", streaming ? "true" : "false"); }
+Builder& Builder::Streaming(bool streaming) {
+  return Set("streaming", streaming ? "true" : "false");
+}
 Builder& Builder::StartingStrategy(stream::StartingStrategy strategy) {
   return Set("starting-strategy", std::string(StartingStrategyName(strategy)));
 }

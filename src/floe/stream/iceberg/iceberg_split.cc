@@ -118,7 +118,7 @@ Json TasksToJson(const std::vector<table::FileScanTask>& tasks) {
 }
 
 Result<std::vector<table::FileScanTask>> TasksFromJson(const Json& json, std::string_view key,
-                                                        const TableMetadata& metadata) {
+                                                       const TableMetadata& metadata) {
   std::vector<table::FileScanTask> out;
   const Json* array = json.Find(key);
   if (!array) return out;

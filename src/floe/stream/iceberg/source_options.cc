@@ -94,11 +94,12 @@ Result<int64_t> ParseDurationMs(std::string_view text) {
     int64_t ms;
   };
   static constexpr std::array<Unit, 19> kUnits = {{
-      {"", 1},        {"ms", 1},          {"milli", 1},   {"millis", 1},     {"millisecond", 1},
-      {"milliseconds", 1},                {"s", 1000},    {"sec", 1000},     {"secs", 1000},
-      {"second", 1000},                   {"seconds", 1000},                 {"m", 60'000},
-      {"min", 60'000},                    {"minute", 60'000},                {"minutes", 60'000},
-      {"h", 3'600'000},                   {"hour", 3'600'000},               {"hours", 3'600'000},
+      {"", 1},           {"ms", 1},           {"milli", 1},
+      {"millis", 1},     {"millisecond", 1},  {"milliseconds", 1},
+      {"s", 1000},       {"sec", 1000},       {"secs", 1000},
+      {"second", 1000},  {"seconds", 1000},   {"m", 60'000},
+      {"min", 60'000},   {"minute", 60'000},  {"minutes", 60'000},
+      {"h", 3'600'000},  {"hour", 3'600'000}, {"hours", 3'600'000},
       {"d", 86'400'000},
   }};
   int64_t factor = 0;
@@ -184,11 +185,13 @@ Status IcebergSourceOptions::Validate() const {
   if (as_of_timestamp_ms) {
     return InvalidArgument("cannot set as-of-timestamp option for a streaming read");
   }
-  if (tag) return InvalidArgument("cannot read tag '{}' in a streaming read (a tag never moves)", *tag);
+  if (tag)
+    return InvalidArgument("cannot read tag '{}' in a streaming read (a tag never moves)", *tag);
   switch (starting_strategy) {
     case StartingStrategy::kIncrementalFromSnapshotId:
       if (!start_snapshot_id) {
-        return InvalidArgument("starting-strategy INCREMENTAL_FROM_SNAPSHOT_ID needs start-snapshot-id");
+        return InvalidArgument(
+            "starting-strategy INCREMENTAL_FROM_SNAPSHOT_ID needs start-snapshot-id");
       }
       break;
     case StartingStrategy::kIncrementalFromSnapshotTimestamp:
@@ -199,12 +202,11 @@ Status IcebergSourceOptions::Validate() const {
       break;
     default:
       if (start_snapshot_id || start_snapshot_timestamp_ms) {
-        return InvalidArgument(
-            "read option {} needs starting-strategy {}, not {}",
-            start_snapshot_id ? "start-snapshot-id" : "start-snapshot-timestamp",
-            start_snapshot_id ? "INCREMENTAL_FROM_SNAPSHOT_ID"
-                              : "INCREMENTAL_FROM_SNAPSHOT_TIMESTAMP",
-            StartingStrategyName(starting_strategy));
+        return InvalidArgument("read option {} needs starting-strategy {}, not {}",
+                               start_snapshot_id ? "start-snapshot-id" : "start-snapshot-timestamp",
+                               start_snapshot_id ? "INCREMENTAL_FROM_SNAPSHOT_ID"
+                                                 : "INCREMENTAL_FROM_SNAPSHOT_TIMESTAMP",
+                               StartingStrategyName(starting_strategy));
       }
   }
   return Ok();

@@ -76,7 +76,8 @@ Result<std::vector<IcebergSplit>> SourcePlanner::PlanBatch(
   FLOE_ASSIGN_OR_RETURN(SnapshotPtr snapshot, scan.snapshot());
   FLOE_ASSIGN_OR_RETURN(auto files, scan.PlanFiles());
   int64_t id = snapshot ? snapshot->snapshot_id : 0;
-  return Pack(metadata, std::move(files), SplitKind::kInsert, id, "scan-" + std::to_string(id) + "-");
+  return Pack(metadata, std::move(files), SplitKind::kInsert, id,
+              "scan-" + std::to_string(id) + "-");
 }
 
 Result<SnapshotPtr> SourcePlanner::Head(const TableMetadata& metadata) const {
@@ -96,9 +97,9 @@ Result<SourcePlanner::Start> SourcePlanner::PlanStart(const TableMetadataPtr& me
       scan.Options(options_.ScanOptions()).UseSnapshot(head->snapshot_id);
       if (filter_) scan.Filter(filter_);
       FLOE_ASSIGN_OR_RETURN(auto files, scan.PlanFiles());
-      FLOE_ASSIGN_OR_RETURN(
-          start.splits, Pack(metadata, std::move(files), SplitKind::kInsert, head->snapshot_id,
-                             "scan-" + std::to_string(head->snapshot_id) + "-"));
+      FLOE_ASSIGN_OR_RETURN(start.splits,
+                            Pack(metadata, std::move(files), SplitKind::kInsert, head->snapshot_id,
+                                 "scan-" + std::to_string(head->snapshot_id) + "-"));
       start.position = head->snapshot_id;
       return start;
     }
@@ -110,8 +111,8 @@ Result<SourcePlanner::Start> SourcePlanner::PlanStart(const TableMetadataPtr& me
       break;
     case StartingStrategy::kIncrementalFromEarliestSnapshot:
       if (head) {
-        FLOE_ASSIGN_OR_RETURN(auto history, table::SnapshotsBetween(*metadata, std::nullopt,
-                                                                    false, head->snapshot_id));
+        FLOE_ASSIGN_OR_RETURN(auto history, table::SnapshotsBetween(*metadata, std::nullopt, false,
+                                                                    head->snapshot_id));
         first = history.front();
       }
       break;
@@ -124,8 +125,8 @@ Result<SourcePlanner::Start> SourcePlanner::PlanStart(const TableMetadataPtr& me
     case StartingStrategy::kIncrementalFromSnapshotTimestamp: {
       // The oldest ancestor of the head committed at or after the timestamp.
       if (head) {
-        FLOE_ASSIGN_OR_RETURN(auto history, table::SnapshotsBetween(*metadata, std::nullopt,
-                                                                    false, head->snapshot_id));
+        FLOE_ASSIGN_OR_RETURN(auto history, table::SnapshotsBetween(*metadata, std::nullopt, false,
+                                                                    head->snapshot_id));
         for (const SnapshotPtr& s : history) {
           if (s->timestamp_ms >= *options_.start_snapshot_timestamp_ms) {
             first = s;
@@ -186,8 +187,8 @@ Result<std::vector<IcebergSplit>> SourcePlanner::PlanChanges(const TableMetadata
                         table::ReadSnapshotChanges(*metadata, *io, id));
   // Each file as the snapshot (or its parent) reads it: its deletes, its residual filter. A file
   // the filter prunes holds no matching rows, so it changes nothing this read shows.
-  auto tasks_of = [&](std::optional<int64_t> snapshot_id)
-      -> Result<std::map<std::string, FileScanTask>> {
+  auto tasks_of =
+      [&](std::optional<int64_t> snapshot_id) -> Result<std::map<std::string, FileScanTask>> {
     std::map<std::string, FileScanTask> out;
     if (!snapshot_id) return out;
     table::TableScan scan(metadata, io);
@@ -202,8 +203,8 @@ Result<std::vector<IcebergSplit>> SourcePlanner::PlanChanges(const TableMetadata
   };
   std::optional<int64_t> parent = snapshot.parent_snapshot_id;
   if (parent && !metadata->SnapshotById(*parent)) {
-    return InvalidArgument("snapshot {}: its parent {} has expired, so the rows it removed are unknown",
-                           id, *parent);
+    return InvalidArgument(
+        "snapshot {}: its parent {} has expired, so the rows it removed are unknown", id, *parent);
   }
   FLOE_ASSIGN_OR_RETURN(auto after, tasks_of(id));
   FLOE_ASSIGN_OR_RETURN(auto before, tasks_of(parent));

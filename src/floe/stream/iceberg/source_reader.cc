@@ -96,9 +96,9 @@ class IcebergSourceReader::Cursor {
   }
 
   // Rows of `from` beyond the first `matched[key]` of each value, as `kind`.
-  static Result<std::vector<RecordBatch>> Unmatched(const std::vector<RecordBatch>& from,
-                                                    std::unordered_map<std::string, int64_t> matched,
-                                                    RowKind kind) {
+  static Result<std::vector<RecordBatch>> Unmatched(
+      const std::vector<RecordBatch>& from, std::unordered_map<std::string, int64_t> matched,
+      RowKind kind) {
     std::vector<RecordBatch> out;
     for (const RecordBatch& batch : from) {
       std::vector<int64_t> keep;
@@ -220,8 +220,8 @@ Result<PollStatus> IcebergSourceReader::PollNext(Output& output) {
         }
         return PollStatus::kNothingNow;
       }
-      cursor_ = std::make_unique<Cursor>(std::move(queue_.front()), *task_reader_,
-                                         spec_->bound_filter);
+      cursor_ =
+          std::make_unique<Cursor>(std::move(queue_.front()), *task_reader_, spec_->bound_filter);
       queue_.pop_front();
     }
     auto batch = cursor_->Next();
