@@ -6,9 +6,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include "floe/io/local_file_io.h"
@@ -306,6 +308,133 @@ TEST(CheckpointTest, SavepointRestoresAtAnotherParallelism) {
   DataStream mapped = rows.Transform("map", RowSchema(), SlowMap(nullptr));
   mapped.SinkTo("sink", TwoPhaseSinkFactory(out));
   FLOE_ASSERT_OK(env.Execute("rescale"));
+  EXPECT_EQ(CommittedLines(out), ExpectedLines(kBatches * kRows));
+}
+
+// A source in the FLIP-27 style: the enumerator hands out batch indices one per request (its
+// state: those not yet handed out); a reader asks for the next one when it has none (its state:
+// the ones it holds). Splits in flight during a checkpoint must land in exactly one snapshot.
+class SplitSource : public Source {
+ public:
+  explicit SplitSource(std::vector<RecordBatch> batches)
+      : batches_(std::make_shared<std::vector<RecordBatch>>(std::move(batches))) {}
+  BatchSchemaPtr schema() const override { return RowSchema(); }
+  bool bounded() const override { return true; }
+
+  Result<std::unique_ptr<SplitEnumerator>> CreateEnumerator() override {
+    class Enumerator : public SplitEnumerator {
+     public:
+      explicit Enumerator(int64_t count) : count_(count) {}
+      Status Start(SplitEnumeratorContext& context, std::optional<std::string> state) override {
+        context_ = &context;
+        if (!state) {
+          for (int64_t i = 0; i < count_; ++i) unassigned_.push_back(i);
+          return {};
+        }
+        std::istringstream in(*state);
+        for (int64_t i; in >> i;) unassigned_.push_back(i);
+        return {};
+      }
+      Status HandleSplitRequest(int subtask) override {
+        if (unassigned_.empty()) {
+          context_->SignalNoMoreSplits(subtask);
+        } else {
+          context_->AssignSplits(subtask, {std::any(unassigned_.front())});
+          unassigned_.pop_front();
+        }
+        return {};
+      }
+      Result<std::string> SnapshotState(int64_t) override {
+        std::string state;
+        for (int64_t i : unassigned_) state += std::to_string(i) + " ";
+        return state;
+      }
+
+     private:
+      int64_t count_;
+      SplitEnumeratorContext* context_ = nullptr;
+      std::deque<int64_t> unassigned_;
+    };
+    return std::make_unique<Enumerator>(static_cast<int64_t>(batches_->size()));
+  }
+
+  Result<std::unique_ptr<SourceReader>> CreateReader(int) override {
+    class Reader : public SourceReader {
+     public:
+      explicit Reader(std::shared_ptr<std::vector<RecordBatch>> batches)
+          : batches_(std::move(batches)) {}
+      Status Open(const OperatorContext& context, SourceReaderContext& reader_context) override {
+        reader_context_ = &reader_context;
+        for (const std::string& entry : context.restored_state)
+          splits_.push_back(std::stoll(entry));
+        return {};
+      }
+      void AddSplits(std::vector<std::any> splits) override {
+        for (std::any& split : splits) splits_.push_back(std::any_cast<int64_t>(split));
+        asked_ = false;
+      }
+      void NotifyNoMoreSplits() override { no_more_ = true; }
+      Result<PollStatus> PollNext(Output& output) override {
+        if (!splits_.empty()) {
+          FLOE_RETURN_IF_ERROR(output.Emit((*batches_)[splits_.front()]));
+          splits_.pop_front();
+          return PollStatus::kMoreAvailable;
+        }
+        if (no_more_) return PollStatus::kEnd;
+        if (!asked_) {
+          asked_ = true;
+          reader_context_->RequestSplit();
+        }
+        return PollStatus::kNothingNow;
+      }
+      Result<std::vector<std::string>> SnapshotState(int64_t) override {
+        std::vector<std::string> state;
+        for (int64_t split : splits_) state.push_back(std::to_string(split));
+        return state;
+      }
+
+     private:
+      std::shared_ptr<std::vector<RecordBatch>> batches_;
+      SourceReaderContext* reader_context_ = nullptr;
+      std::deque<int64_t> splits_;
+      bool asked_ = false;
+      bool no_more_ = false;
+    };
+    return std::make_unique<Reader>(batches_);
+  }
+
+ private:
+  std::shared_ptr<std::vector<RecordBatch>> batches_;
+};
+
+TEST(CheckpointTest, SplitsInFlightAreNeitherLostNorReadTwice) {
+  floe::testing::TempDir dir;
+  fs::path out = dir.path() / "out";
+  fs::create_directories(out);
+  StreamEnvironment env({.parallelism = 3,
+                         .checkpoint_interval_ms = 10,
+                         .checkpoint_dir = (dir.path() / "checkpoints").string(),
+                         .restart = {.max_attempts = 3, .delay_ms = 0}});
+  std::atomic<int> completed = 0;
+  std::atomic<int> failures = 0;
+  std::atomic<int> completed_at_failure = 0;
+  auto source = std::make_shared<SplitSource>(testing::MakeBatches(kBatches, kRows));
+  DataStream rows = env.FromSource(source, "splits");
+  DataStream probed = rows.Transform("probe", RowSchema(), Probe(completed));
+  DataStream mapped = probed.Transform(
+      "map", RowSchema(), SlowMap([&](int subtask, int64_t) {
+        // Up to twice, each time once a checkpoint completed since the last failure.
+        int now = completed.load();
+        if (subtask != 1 || now <= completed_at_failure.load() || failures.load() >= 2)
+          return false;
+        completed_at_failure = now;
+        ++failures;
+        return true;
+      }));
+  mapped.Rebalance().SinkTo("sink", TwoPhaseSinkFactory(out), 2);
+  FLOE_ASSERT_OK_AND_ASSIGN(JobResult result, env.Execute("splits"));
+  EXPECT_GE(result.restarts, 1);
+  EXPECT_EQ(result.restarts, failures.load());
   EXPECT_EQ(CommittedLines(out), ExpectedLines(kBatches * kRows));
 }
 
