@@ -7,7 +7,8 @@
 //
 // What can go wrong: I/O errors (the checkpoint is then not complete, and the previous one stays
 // the latest); corrupt or truncated files (kCorruptData naming the file and offset; LoadLatest
-// falls back to the newest checkpoint that is intact, and says which ones it skipped).
+// falls back to the newest checkpoint that is intact, and says which ones it skipped; when every
+// checkpoint it found is corrupt it fails rather than let the job start afresh).
 
 #include <cstdint>
 #include <map>
@@ -59,6 +60,9 @@ class CheckpointStorage {
   Result<CompletedCheckpoint> Load(const std::string& location);
   // The id the next checkpoint of this job must use: above every id ever written (complete or not).
   Result<int64_t> NextCheckpointId();
+
+  // Why the last LoadLatest passed over newer checkpoints (each error names the file and offset).
+  const std::vector<Error>& skipped() const;
 
  private:
   struct Impl;

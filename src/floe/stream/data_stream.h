@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@
 namespace floe::stream {
 
 class JobGraph;
+namespace runtime {
+class JobRun;
+}
 
 enum class RuntimeMode { kStreaming, kBatch };
 
@@ -84,11 +88,16 @@ class DataStream {
  private:
   friend class StreamEnvironment;
   DataStream(StreamEnvironment* env, int node_id, BatchSchemaPtr schema, Exchange exchange);
+  DataStream WithExchange(Exchange exchange) const;
+  // The exchange a new reader of this stream uses: the one set, else forward when the
+  // parallelism matches and rebalance when it does not.
+  Exchange ExchangeFor(int reader_parallelism) const;
 
   StreamEnvironment* env_;
   int node_id_;
   BatchSchemaPtr schema_;
   Exchange exchange_;
+  bool exchange_set_ = false;
 };
 
 // Collects every batch a stream carries, for tests and the SQL client. Thread-safe.
@@ -117,9 +126,14 @@ class StreamEnvironment {
   JobGraph& graph() { return *graph_; }
 
  private:
+  friend class DataStream;
+  int ResolveParallelism(int parallelism) const;
+
   ExecutionConfig config_;
   std::unique_ptr<JobGraph> graph_;
   std::atomic<bool> cancel_requested_{false};
+  std::mutex run_mutex_;
+  runtime::JobRun* run_ = nullptr;  // the attempt running now, guarded by run_mutex_
 };
 
 }  // namespace floe::stream

@@ -7,12 +7,14 @@
 namespace floe {
 namespace {
 
-constexpr uint32_t kPolynomial = 0xEDB88320u;  // reflected 0x04C11DB7
+constexpr uint32_t kCrc32Polynomial = 0xEDB88320u;   // reflected 0x04C11DB7
+constexpr uint32_t kCrc32CPolynomial = 0x82F63B78u;  // reflected 0x1EDC6F41 (Castagnoli)
 
 // Slicing-by-8 tables: table[k][b] is the CRC of byte b followed by k zero bytes, which lets the
 // loop fold eight input bytes per step instead of one.
 using Tables = std::array<std::array<uint32_t, 256>, 8>;
 
+template <uint32_t kPolynomial>
 constexpr Tables MakeTables() {
   Tables t{};
   for (uint32_t b = 0; b < 256; ++b) {
@@ -26,11 +28,10 @@ constexpr Tables MakeTables() {
   return t;
 }
 
-constexpr Tables kTables = MakeTables();
+constexpr Tables kCrc32Tables = MakeTables<kCrc32Polynomial>();
+constexpr Tables kCrc32CTables = MakeTables<kCrc32CPolynomial>();
 
-}  // namespace
-
-uint32_t Crc32(std::span<const std::byte> data, uint32_t crc) {
+uint32_t Update(const Tables& tables, std::span<const std::byte> data, uint32_t crc) {
   const auto* p = reinterpret_cast<const unsigned char*>(data.data());
   size_t n = data.size();
   crc = ~crc;
@@ -44,14 +45,24 @@ uint32_t Crc32(std::span<const std::byte> data, uint32_t crc) {
       hi = __builtin_bswap32(hi);
     }
     lo ^= crc;
-    crc = kTables[7][lo & 0xFF] ^ kTables[6][(lo >> 8) & 0xFF] ^ kTables[5][(lo >> 16) & 0xFF] ^
-          kTables[4][lo >> 24] ^ kTables[3][hi & 0xFF] ^ kTables[2][(hi >> 8) & 0xFF] ^
-          kTables[1][(hi >> 16) & 0xFF] ^ kTables[0][hi >> 24];
+    crc = tables[7][lo & 0xFF] ^ tables[6][(lo >> 8) & 0xFF] ^ tables[5][(lo >> 16) & 0xFF] ^
+          tables[4][lo >> 24] ^ tables[3][hi & 0xFF] ^ tables[2][(hi >> 8) & 0xFF] ^
+          tables[1][(hi >> 16) & 0xFF] ^ tables[0][hi >> 24];
     p += 8;
     n -= 8;
   }
-  while (n-- > 0) crc = (crc >> 8) ^ kTables[0][(crc ^ *p++) & 0xFF];
+  while (n-- > 0) crc = (crc >> 8) ^ tables[0][(crc ^ *p++) & 0xFF];
   return ~crc;
+}
+
+}  // namespace
+
+uint32_t Crc32(std::span<const std::byte> data, uint32_t crc) {
+  return Update(kCrc32Tables, data, crc);
+}
+
+uint32_t Crc32C(std::span<const std::byte> data, uint32_t crc) {
+  return Update(kCrc32CTables, data, crc);
 }
 
 }  // namespace floe

@@ -1,0 +1,172 @@
+#include "floe/stream/runtime/task.h"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "floe/stream/metrics.h"
+
+namespace floe::stream::runtime {
+namespace {
+
+// How long an idle reader waits for mail before polling again.
+constexpr std::chrono::milliseconds kIdleWait{10};
+
+}  // namespace
+
+Task::Task(JobControl& control, int node, OperatorContext context, std::unique_ptr<InputGate> gate,
+           std::unique_ptr<TaskOutput> output)
+    : control_(control),
+      node_(node),
+      context_(std::move(context)),
+      gate_(std::move(gate)),
+      output_(std::move(output)) {}
+
+Task::~Task() { Join(); }
+
+void Task::Start() {
+  thread_ = std::thread([this] {
+    Status status = Run();
+    if (status) {
+      control_.Finished(node_, context_.subtask_index);
+    } else {
+      Error error = std::move(status).error();
+      error.AddContext(fmt::format("{} ({}/{})", context_.operator_name, context_.subtask_index + 1,
+                                   context_.parallelism));
+      control_.Failed(node_, context_.subtask_index, std::move(error));
+    }
+  });
+}
+
+void Task::Join() {
+  if (thread_.joinable()) thread_.join();
+}
+
+Status Task::RunMail(Mail& mail) { return mail(); }
+
+SourceTask::SourceTask(JobControl& control, int node, OperatorContext context,
+                       std::unique_ptr<InputGate> gate, std::unique_ptr<TaskOutput> output,
+                       std::shared_ptr<Source> source)
+    : Task(control, node, std::move(context), std::move(gate), std::move(output)),
+      source_(std::move(source)) {}
+
+void SourceTask::RequestSplit() { control_.RequestSplit(node_, context_.subtask_index); }
+
+void SourceTask::AddSplits(std::vector<std::any> splits) { reader_->AddSplits(std::move(splits)); }
+
+void SourceTask::NotifyNoMoreSplits() { reader_->NotifyNoMoreSplits(); }
+
+Status SourceTask::TriggerCheckpoint(const CheckpointBarrier& barrier) {
+  FLOE_ASSIGN_OR_RETURN(std::vector<std::string> state,
+                        reader_->SnapshotState(barrier.checkpoint_id));
+  control_.Acknowledge(node_, context_.subtask_index, barrier.checkpoint_id, std::move(state));
+  return output_->Broadcast(barrier);
+}
+
+Status SourceTask::NotifyCheckpointComplete(int64_t checkpoint_id) {
+  return reader_->NotifyCheckpointComplete(checkpoint_id);
+}
+
+Status SourceTask::Run() {
+  FLOE_ASSIGN_OR_RETURN(reader_, source_->CreateReader(context_.subtask_index));
+  FLOE_RETURN_IF_ERROR(reader_->Open(context_, *this));
+  const std::vector<bool> no_channels;
+  while (true) {
+    // Mail first: splits and barriers must not wait behind a reader that always has data.
+    while (true) {
+      FLOE_ASSIGN_OR_RETURN(InputGate::Next next,
+                            gate_->Take(no_channels, std::chrono::milliseconds(0)));
+      if (!next.mail) break;
+      FLOE_RETURN_IF_ERROR(RunMail(*next.mail));
+    }
+    FLOE_ASSIGN_OR_RETURN(PollStatus status, reader_->PollNext(*output_));
+    if (status == PollStatus::kEnd) break;
+    if (status == PollStatus::kNothingNow) {
+      FLOE_ASSIGN_OR_RETURN(InputGate::Next next, gate_->Take(no_channels, kIdleWait));
+      if (next.mail) FLOE_RETURN_IF_ERROR(RunMail(*next.mail));
+    }
+  }
+  return output_->Broadcast(EndOfInput{});
+}
+
+OperatorTask::OperatorTask(JobControl& control, int node, OperatorContext context,
+                           std::unique_ptr<InputGate> gate, std::unique_ptr<TaskOutput> output,
+                           OperatorFactory factory, std::vector<int> inputs)
+    : Task(control, node, std::move(context), std::move(gate), std::move(output)),
+      factory_(std::move(factory)),
+      inputs_(std::move(inputs)),
+      blocked_(inputs_.size(), false),
+      ended_(inputs_.size(), false),
+      has_barrier_(inputs_.size(), false),
+      records_in_(fmt::format("{}.{}.records-in", context_.operator_name, context_.subtask_index)) {
+}
+
+Status OperatorTask::NotifyCheckpointComplete(int64_t checkpoint_id) {
+  return operator_->NotifyCheckpointComplete(checkpoint_id);
+}
+
+Status OperatorTask::Run() {
+  FLOE_ASSIGN_OR_RETURN(operator_, factory_(context_.subtask_index));
+  if (!operator_) return InternalError("the operator factory returned no operator");
+  FLOE_RETURN_IF_ERROR(operator_->Open(context_));
+  int num_channels = static_cast<int>(inputs_.size());
+  while (num_ended_ < num_channels) {
+    FLOE_ASSIGN_OR_RETURN(InputGate::Next next, gate_->Take(blocked_));
+    if (next.mail) {
+      FLOE_RETURN_IF_ERROR(RunMail(*next.mail));
+      continue;
+    }
+    int channel = next.channel;
+    StreamElement& element = *next.element;
+    if (auto* batch = std::get_if<RecordBatch>(&element)) {
+      context_.metrics->Add(records_in_, batch->num_rows());
+      FLOE_RETURN_IF_ERROR(operator_->ProcessBatch(inputs_[channel], std::move(*batch), *output_));
+    } else if (auto* message = std::get_if<Message>(&element)) {
+      FLOE_RETURN_IF_ERROR(
+          operator_->ProcessMessage(inputs_[channel], std::move(*message), *output_));
+    } else if (auto* barrier = std::get_if<CheckpointBarrier>(&element)) {
+      FLOE_RETURN_IF_ERROR(OnBarrier(channel, *barrier));
+    } else {
+      FLOE_RETURN_IF_ERROR(OnEnd(channel));
+    }
+  }
+  FLOE_RETURN_IF_ERROR(operator_->Finish(*output_));
+  return output_->Broadcast(EndOfInput{});
+}
+
+Status OperatorTask::OnBarrier(int channel, const CheckpointBarrier& barrier) {
+  if (aligning_ && barrier.checkpoint_id < aligning_->checkpoint_id) return {};
+  if (!aligning_ || barrier.checkpoint_id > aligning_->checkpoint_id) {
+    // A newer barrier supersedes a checkpoint that was abandoned half-way.
+    aligning_ = barrier;
+    std::fill(has_barrier_.begin(), has_barrier_.end(), false);
+    for (size_t i = 0; i < blocked_.size(); ++i) blocked_[i] = ended_[i];
+  }
+  has_barrier_[channel] = true;
+  blocked_[channel] = true;
+  return MaybeCompleteAlignment();
+}
+
+Status OperatorTask::OnEnd(int channel) {
+  ended_[channel] = true;
+  blocked_[channel] = true;
+  ++num_ended_;
+  return MaybeCompleteAlignment();
+}
+
+Status OperatorTask::MaybeCompleteAlignment() {
+  if (!aligning_) return {};
+  for (size_t i = 0; i < has_barrier_.size(); ++i) {
+    if (!has_barrier_[i] && !ended_[i]) return {};
+  }
+  CheckpointBarrier barrier = *aligning_;
+  aligning_.reset();
+  FLOE_ASSIGN_OR_RETURN(std::vector<std::string> state,
+                        operator_->SnapshotState(barrier.checkpoint_id, *output_));
+  control_.Acknowledge(node_, context_.subtask_index, barrier.checkpoint_id, std::move(state));
+  FLOE_RETURN_IF_ERROR(output_->Broadcast(barrier));
+  for (size_t i = 0; i < blocked_.size(); ++i) blocked_[i] = ended_[i];
+  return {};
+}
+
+}  // namespace floe::stream::runtime

@@ -1,0 +1,169 @@
+#pragma once
+
+// Building blocks of the runtime's tests: numbered rows, operators made of lambdas, a recorder of
+// what each subtask saw, and an endless source.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "floe/batch/value.h"
+#include "floe/stream/collection_source.h"
+#include "floe/stream/data_stream.h"
+
+namespace floe::stream::testing {
+
+// k: int64 (the row's number, from 0), g: int32 (k % 7), v: string ("r<k>").
+inline BatchSchemaPtr RowSchema() {
+  return std::make_shared<BatchSchema>(std::vector<Field>{
+      {"k", DataType::Int64(), false}, {"g", DataType::Int32(), false}, {"v", DataType::String()}});
+}
+
+inline RecordBatch MakeRows(int64_t first, int64_t count) {
+  std::vector<Value> k, g, v;
+  for (int64_t i = first; i < first + count; ++i) {
+    k.emplace_back(i);
+    g.emplace_back(static_cast<int32_t>(i % 7));
+    v.emplace_back("r" + std::to_string(i));
+  }
+  BatchSchemaPtr schema = RowSchema();
+  return RecordBatch::Make(schema, {MakeArray(schema->field(0).type, k).value(),
+                                    MakeArray(schema->field(1).type, g).value(),
+                                    MakeArray(schema->field(2).type, v).value()})
+      .value();
+}
+
+// num_batches batches of rows_per_batch rows, numbered 0, 1, ... across batches.
+inline std::vector<RecordBatch> MakeBatches(int num_batches, int rows_per_batch) {
+  std::vector<RecordBatch> batches;
+  for (int b = 0; b < num_batches; ++b) {
+    batches.push_back(MakeRows(int64_t{b} * rows_per_batch, rows_per_batch));
+  }
+  return batches;
+}
+
+inline std::shared_ptr<CollectionSource> RowsSource(int num_batches, int rows_per_batch) {
+  return std::make_shared<CollectionSource>(RowSchema(), MakeBatches(num_batches, rows_per_batch));
+}
+
+// The lines the collect sink must show for rows [0, count), written out here independently of
+// the sink's formatting, sorted.
+inline std::vector<std::string> ExpectedLines(int64_t count) {
+  std::vector<std::string> lines;
+  for (int64_t i = 0; i < count; ++i) {
+    lines.push_back("+I[" + std::to_string(i) + ", " + std::to_string(i % 7) + ", r" +
+                    std::to_string(i) + "]");
+  }
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+inline std::vector<std::string> Sorted(std::vector<std::string> lines) {
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+inline std::vector<int64_t> Keys(const RecordBatch& batch) {
+  std::vector<int64_t> keys;
+  for (int64_t i = 0; i < batch.num_rows(); ++i) keys.push_back(batch.column(0).Value<int64_t>(i));
+  return keys;
+}
+
+// An operator whose ProcessBatch is a lambda (with the subtask index); it forwards its result.
+using BatchFn = std::function<Result<std::optional<RecordBatch>>(int subtask, RecordBatch batch)>;
+
+class LambdaOperator : public Operator {
+ public:
+  LambdaOperator(int subtask, BatchFn fn) : subtask_(subtask), fn_(std::move(fn)) {}
+  Status ProcessBatch(int, RecordBatch batch, Output& output) override {
+    FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> out, fn_(subtask_, std::move(batch)));
+    if (out) return output.Emit(std::move(*out));
+    return {};
+  }
+
+ private:
+  int subtask_;
+  BatchFn fn_;
+};
+
+inline OperatorFactory Lambda(BatchFn fn) {
+  return [fn](int subtask) -> Result<std::unique_ptr<Operator>> {
+    return std::make_unique<LambdaOperator>(subtask, fn);
+  };
+}
+
+// Which keys each subtask of an operator saw. Thread-safe.
+class Recorder {
+ public:
+  void Record(int subtask, const RecordBatch& batch) {
+    std::lock_guard lock(mutex_);
+    for (int64_t key : Keys(batch)) keys_[subtask].push_back(key);
+    ++batches_[subtask];
+  }
+  std::map<int, std::vector<int64_t>> keys() const {
+    std::lock_guard lock(mutex_);
+    return keys_;
+  }
+  std::map<int, int> batches() const {
+    std::lock_guard lock(mutex_);
+    return batches_;
+  }
+  // A pass-through operator that records.
+  OperatorFactory Probe() {
+    return Lambda([this](int subtask, RecordBatch batch) -> Result<std::optional<RecordBatch>> {
+      Record(subtask, batch);
+      return batch;
+    });
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<int, std::vector<int64_t>> keys_;
+  std::map<int, int> batches_;
+};
+
+// Emits one batch of `rows` numbered rows per poll, forever (until cancelled); bounded() is false.
+class EndlessSource : public Source {
+ public:
+  explicit EndlessSource(int rows) : rows_(rows) {}
+  BatchSchemaPtr schema() const override { return RowSchema(); }
+  bool bounded() const override { return false; }
+  Result<std::unique_ptr<SplitEnumerator>> CreateEnumerator() override {
+    return CollectionSource(RowSchema(), {}).CreateEnumerator();
+  }
+  Result<std::unique_ptr<SourceReader>> CreateReader(int) override {
+    class Reader : public SourceReader {
+     public:
+      explicit Reader(int rows) : rows_(rows) {}
+      Status Open(const OperatorContext&, SourceReaderContext&) override { return {}; }
+      void AddSplits(std::vector<std::any>) override {}
+      void NotifyNoMoreSplits() override {}
+      Result<PollStatus> PollNext(Output& output) override {
+        FLOE_RETURN_IF_ERROR(output.Emit(MakeRows(next_, rows_)));
+        next_ += rows_;
+        return PollStatus::kMoreAvailable;
+      }
+      Result<std::vector<std::string>> SnapshotState(int64_t) override {
+        return std::vector<std::string>{std::to_string(next_)};
+      }
+
+     private:
+      int rows_;
+      int64_t next_ = 0;
+    };
+    return std::make_unique<Reader>(rows_);
+  }
+
+ private:
+  int rows_;
+};
+
+}  // namespace floe::stream::testing
