@@ -5,6 +5,8 @@
 #include <chrono>
 #include <thread>
 
+#include "floe/stream/collect_sink.h"
+#include "floe/stream/data_stream.h"
 #include "floe/stream/iceberg/source_enumerator.h"
 #include "floe/stream/iceberg/source_test_support.h"
 #include "floe/table/scan/table_scan.h"
@@ -508,6 +510,80 @@ TEST_F(IcebergSourceTest, RefusesBadOptions) {
   auto no_snapshot = Build({{"snapshot-id", "12345"}});
   ASSERT_FALSE(no_snapshot.has_value());
   EXPECT_EQ(no_snapshot.error().kind(), ErrorKind::kNotFound);
+}
+
+TEST_F(IcebergSourceTest, BatchJobThroughTheRuntime) {
+  Commit(7);
+  FLOE_ASSERT_OK_AND_ASSIGN(auto source, Build({{"split-size", "1"}}));
+  StreamEnvironment env({.mode = RuntimeMode::kBatch, .parallelism = 3});
+  DataStream rows = env.FromSource(source, "iceberg");
+  auto collected = env.Collect(rows, "collect");
+  FLOE_ASSERT_OK(env.Execute("iceberg-batch"));
+  EXPECT_EQ(KindsAndIds(collected->batches()), AsInserts(live_[6]));
+}
+
+// Keeps the rows it sees in its state, so that after a restart it holds each row the job
+// delivered exactly once; fails once, at the first batch after a completed checkpoint.
+class StatefulCollector final : public Operator {
+ public:
+  struct Shared {
+    std::mutex mutex;
+    std::vector<std::string> rows;  // written by Finish
+    std::atomic<bool> checkpointed{false};
+    std::atomic<bool> failed{false};
+  };
+  explicit StatefulCollector(Shared& shared) : shared_(shared) {}
+
+  Status Open(const OperatorContext& context) override {
+    rows_ = context.restored_state;
+    return Ok();
+  }
+  Status ProcessBatch(int, RecordBatch batch, Output&) override {
+    if (shared_.checkpointed && !shared_.failed.exchange(true)) {
+      return InternalError("injected failure");
+    }
+    for (const std::string& r : KindsAndIds({batch})) rows_.push_back(r);
+    // Paces the job so that checkpoints fall while it reads.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    return Ok();
+  }
+  Result<std::vector<std::string>> SnapshotState(int64_t, Output&) override { return rows_; }
+  Status NotifyCheckpointComplete(int64_t) override {
+    shared_.checkpointed = true;
+    return Ok();
+  }
+  Status Finish(Output&) override {
+    std::lock_guard lock(shared_.mutex);
+    shared_.rows.insert(shared_.rows.end(), rows_.begin(), rows_.end());
+    return Ok();
+  }
+
+ private:
+  Shared& shared_;
+  std::vector<std::string> rows_;
+};
+
+TEST_F(IcebergSourceTest, StreamingJobSurvivesAFailureExactlyOnce) {
+  Commit(7);
+  FLOE_ASSERT_OK_AND_ASSIGN(auto source,
+                            Build({{"streaming", "true"},
+                                   {"starting-strategy", "INCREMENTAL_FROM_EARLIEST_SNAPSHOT"},
+                                   {"end-snapshot-id", std::to_string(ids_[6])},
+                                   {"monitor-interval", "5ms"},
+                                   {"split-size", "1"}}));
+  StatefulCollector::Shared shared;
+  StreamEnvironment env({.parallelism = 2,
+                         .checkpoint_interval_ms = 10,
+                         .checkpoint_dir = (t_.dir.path() / "checkpoints").string(),
+                         .restart = {.max_attempts = 1, .delay_ms = 10}});
+  DataStream rows = env.FromSource(source, "iceberg");
+  rows.Rebalance().SinkTo("collect", [&](int) -> Result<std::unique_ptr<Operator>> {
+    return std::make_unique<StatefulCollector>(shared);
+  });
+  FLOE_ASSERT_OK_AND_ASSIGN(JobResult result, env.Execute("iceberg-stream"));
+  Rows seen(shared.rows.begin(), shared.rows.end());
+  EXPECT_EQ(seen, Changes(1, 7));
+  EXPECT_EQ(result.restarts, shared.failed ? 1 : 0);
 }
 
 TEST(SourceOptionsTest, ParsesDurationsAsFlinkWritesThem) {
