@@ -9,7 +9,9 @@
 // replaces, which change no rows and are skipped) as one incremental append scan; each overwrite,
 // delete or other snapshot S as a change set against its parent P — files S removed are read as P
 // read them (with P's deletes) and emitted as -D, files S added as +I, and files whose deletes S
-// changed as a diff of the two reads (iceberg_split.h).
+// changed as a diff of the two reads (iceberg_split.h). Planning such a snapshot plans the whole
+// scans of it and of its parent (to learn which deletes applied to each file), so it costs two
+// table scans' manifest reads; appends cost only their own manifests.
 //
 // Errors: a start snapshot id, timestamp or branch that selects nothing (kNotFound), a position
 // that is not an ancestor of the table's head any more (kInvalidArgument: the table was rolled
