@@ -512,6 +512,43 @@ TEST_F(IcebergSourceTest, RefusesBadOptions) {
   EXPECT_EQ(no_snapshot.error().kind(), ErrorKind::kNotFound);
 }
 
+TEST_F(IcebergSourceTest, SplitsSurviveTheirEncodingAndBadStateIsAnError) {
+  Commit(5);
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      auto source,
+      Build({{"streaming", "true"}, {"starting-strategy", "INCREMENTAL_FROM_EARLIEST_SNAPSHOT"}}));
+  SourceHarness h(*source, 1);
+  FLOE_ASSERT_OK(h.Start());
+  FLOE_ASSERT_OK(h.Tick(0));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto checkpoint, h.TakeCheckpoint(1));
+  FLOE_ASSERT_OK_AND_ASSIGN(Json state, Json::Parse(checkpoint.enumerator));
+  const Json::Array& pending = state.Find("pending")->as_array();
+  ASSERT_FALSE(pending.empty());
+  std::set<std::string> kinds;
+  for (const Json& split : pending) {
+    FLOE_ASSERT_OK_AND_ASSIGN(IcebergSplit decoded, SplitFromJson(split, *t_.table->metadata()));
+    EXPECT_EQ(SplitToJson(decoded), split);
+    kinds.insert(std::string(split.Find("kind")->as_string()));
+    for (const table::FileScanTask& task : decoded.tasks) {
+      ASSERT_EQ(task.data_file->partition.size(), 1u);
+      EXPECT_EQ(task.spec->spec_id(), 0);
+    }
+  }
+  EXPECT_EQ(kinds, (std::set<std::string>{"insert", "delete", "diff"}));
+
+  for (std::string bad : {"{", R"({"started":true})",
+                          R"({"started":true,"position":null,"finished":false,"pending":[{}]})"}) {
+    SourceHarness restored(*source, 1);
+    auto started = restored.Start(bad);
+    ASSERT_FALSE(started.has_value()) << bad;
+    EXPECT_EQ(started.error().kind(), ErrorKind::kInvalidArgument) << started.error().ToString();
+  }
+  SourceHarness reader(*source, 1);
+  auto opened = reader.Start(std::nullopt, {R"({"split":{"id":"x"},"emitted":0})"});
+  ASSERT_FALSE(opened.has_value());
+  EXPECT_EQ(opened.error().kind(), ErrorKind::kInvalidArgument);
+}
+
 TEST_F(IcebergSourceTest, BatchJobThroughTheRuntime) {
   Commit(7);
   FLOE_ASSERT_OK_AND_ASSIGN(auto source, Build({{"split-size", "1"}}));
