@@ -49,8 +49,9 @@ class JobRun : private JobControl {
   Status Run();
   // Thread-safe: stop the job (Run then returns kCancelled).
   void Cancel();
-  // Thread-safe: take a savepoint into `folder` and wait for it.
-  Result<std::string> TriggerSavepoint(std::string folder);
+  // Thread-safe: queue a savepoint into `folder`; the future holds its location once it is
+  // complete, or why it was not taken. The future outlives the run.
+  Result<std::future<Result<std::string>>> RequestSavepoint(std::string folder);
 
   int64_t checkpoints_completed() const { return checkpoints_completed_; }
   // The newest checkpoint (not savepoint) this run completed.
