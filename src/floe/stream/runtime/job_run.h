@@ -104,7 +104,7 @@ class JobRun : private JobControl {
   Status StartEnumerators();
   Status Coordinate();
   void Stop();
-  // Returns false once the job must stop (failure_ says why, or it was cancelled).
+  // An error ends the run: a subtask failed, an enumerator did, or the job was cancelled.
   Status Handle(Event& event);
   Status TriggerCheckpoint(std::optional<std::string> savepoint_folder, SavepointPromise promise);
   Status CompleteCheckpoint();
