@@ -58,8 +58,8 @@ struct Fixture {
       auto batch = *RecordBatch::Make(fields, {*ids.Finish(), *names.Finish(), *values.Finish()});
       const std::string path =
           (dir / "warehouse/db/t/data" / ("f" + std::to_string(f) + ".parquet")).string();
-      auto writer = parquet::ParquetWriter::Make(
-          *(*table->io()->NewOutputFile(path))->Create(), fields, {});
+      auto writer =
+          parquet::ParquetWriter::Make(*(*table->io()->NewOutputFile(path))->Create(), fields, {});
       (void)(*writer)->Write(batch);
       auto result = (*writer)->Close();
       manifest::DataFile file;
