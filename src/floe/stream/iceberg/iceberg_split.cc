@@ -186,12 +186,4 @@ Result<IcebergSplit> SplitFromJson(const Json& json, const TableMetadata& metada
   return split;
 }
 
-std::string EncodeSplit(const IcebergSplit& split) { return SplitToJson(split).Dump(); }
-
-Result<IcebergSplit> DecodeSplit(std::string_view text, const TableMetadata& metadata) {
-  auto json = Json::Parse(text);
-  if (!json) return InvalidArgument("decoding Iceberg source split: {}", json.error().message());
-  return SplitFromJson(*json, metadata);
-}
-
 }  // namespace floe::stream

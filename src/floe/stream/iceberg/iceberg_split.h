@@ -27,6 +27,7 @@
 #include "floe/spec/table_metadata.h"
 #include "floe/table/scan/file_scan_task.h"
 #include "floe/util/error.h"
+#include "floe/util/json.h"
 
 namespace floe::stream {
 
@@ -45,10 +46,7 @@ struct IcebergSplit {
 // Splits travel between enumerator and readers as std::any holding this (copyable, shared).
 using IcebergSplitPtr = std::shared_ptr<const IcebergSplit>;
 
-std::string EncodeSplit(const IcebergSplit& split);
-Result<IcebergSplit> DecodeSplit(std::string_view text, const TableMetadata& metadata);
-
-// The same, for a split inside a larger JSON document (enumerator and reader state).
+// A split as a JSON value, to be embedded in the enumerator's and readers' state.
 Json SplitToJson(const IcebergSplit& split);
 Result<IcebergSplit> SplitFromJson(const Json& json, const TableMetadata& metadata);
 

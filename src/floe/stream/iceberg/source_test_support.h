@@ -46,7 +46,6 @@ class SourceHarness final : public SplitEnumeratorContext {
   Status Start(std::optional<std::string> enumerator_state = std::nullopt,
                const std::vector<std::string>& reader_entries = {}) {
     FLOE_ASSIGN_OR_RETURN(enumerator_, source_.CreateEnumerator());
-    readers_.clear();
     subtasks_.clear();
     for (int i = 0; i < parallelism_; ++i) {
       auto sub = std::make_unique<Subtask>();
@@ -165,7 +164,6 @@ class SourceHarness final : public SplitEnumeratorContext {
   Source& source_;
   int parallelism_;
   std::unique_ptr<SplitEnumerator> enumerator_;
-  std::vector<std::unique_ptr<SourceReader>> readers_;
   std::vector<std::unique_ptr<Subtask>> subtasks_;
   std::vector<int> requests_;
 };
