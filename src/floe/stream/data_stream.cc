@@ -1,6 +1,7 @@
 #include "floe/stream/data_stream.h"
 
 #include <chrono>
+#include <future>
 #include <thread>
 #include <utility>
 
@@ -91,13 +92,14 @@ void StreamEnvironment::Cancel() {
 }
 
 Result<std::string> StreamEnvironment::TriggerSavepoint(std::string folder) {
-  std::unique_lock lock(run_mutex_);
-  if (!run_) return InvalidArgument("no job is running: no savepoint");
-  // JobRun::TriggerSavepoint only queues the request under the lock; the wait that follows does
-  // not touch the run, which may end meanwhile (the request is then refused).
-  runtime::JobRun* run = run_;
-  lock.unlock();
-  return run->TriggerSavepoint(std::move(folder));
+  std::future<Result<std::string>> taken;
+  {
+    // The run may end once the lock is released; the future does not depend on it.
+    std::lock_guard lock(run_mutex_);
+    if (!run_) return InvalidArgument("no job is running: no savepoint");
+    FLOE_ASSIGN_OR_RETURN(taken, run_->RequestSavepoint(std::move(folder)));
+  }
+  return taken.get();
 }
 
 Result<JobResult> StreamEnvironment::Execute(std::string job_name) {
@@ -108,7 +110,8 @@ Result<JobResult> StreamEnvironment::Execute(std::string job_name) {
   io::LocalFileIO io;
   std::unique_ptr<CheckpointStorage> storage;
   std::optional<CompletedCheckpoint> restore;
-  if (!config_.checkpoint_dir.empty()) {
+  // Batch jobs start over: with bounded inputs and no checkpoints, there is nothing to resume.
+  if (!config_.checkpoint_dir.empty() && config_.mode == RuntimeMode::kStreaming) {
     FLOE_ASSIGN_OR_RETURN(storage, CheckpointStorage::Open(io, config_.checkpoint_dir, job_name,
                                                            config_.checkpoints_retained));
     if (config_.restore_from) {

@@ -15,7 +15,9 @@ Status InputGate::Push(int channel, StreamElement element) {
   if (cancelled_) return Cancelled("the job is being cancelled");
   queue.push_back(std::move(element));
   max_queued_ = std::max(max_queued_, static_cast<int>(queue.size()));
-  consumer_cv_.notify_one();
+  // The consumer only waits while every channel it reads is empty: waking it for a channel that
+  // already held data (or that it does not read now) costs a context switch for nothing.
+  if (queue.size() == 1) consumer_cv_.notify_one();
   return {};
 }
 
@@ -64,7 +66,8 @@ Result<InputGate::Next> InputGate::Take(const std::vector<bool>& blocked,
     next.element = std::move(queues_[channel].front());
     queues_[channel].pop_front();
     next_channel_ = (channel + 1) % n;
-    producer_cv_.notify_all();
+    // Only a sender of a full channel waits.
+    if (std::ssize(queues_[channel]) == capacity_ - 1) producer_cv_.notify_all();
     return next;
   }
   return InternalError("input gate woke up with nothing to take");

@@ -103,7 +103,7 @@ void JobRun::Post(Event event) {
 
 void JobRun::Cancel() { Post(CancelEvent{}); }
 
-Result<std::string> JobRun::TriggerSavepoint(std::string folder) {
+Result<std::future<Result<std::string>>> JobRun::RequestSavepoint(std::string folder) {
   if (config_.mode != RuntimeMode::kStreaming || options_.storage == nullptr) {
     return InvalidArgument("savepoints need streaming mode and a checkpoint_dir");
   }
@@ -115,7 +115,7 @@ Result<std::string> JobRun::TriggerSavepoint(std::string folder) {
     events_.push_back(SavepointEvent{std::move(folder), promise});
     cv_.notify_one();
   }
-  return future.get();
+  return future;
 }
 
 Status JobRun::Run() {

@@ -49,8 +49,9 @@ class JobRun : private JobControl {
   Status Run();
   // Thread-safe: stop the job (Run then returns kCancelled).
   void Cancel();
-  // Thread-safe: take a savepoint into `folder` and wait for it.
-  Result<std::string> TriggerSavepoint(std::string folder);
+  // Thread-safe: queue a savepoint into `folder`; the future holds its location once it is
+  // complete, or why it was not taken. The future outlives the run.
+  Result<std::future<Result<std::string>>> RequestSavepoint(std::string folder);
 
   int64_t checkpoints_completed() const { return checkpoints_completed_; }
   // The newest checkpoint (not savepoint) this run completed.
@@ -103,7 +104,7 @@ class JobRun : private JobControl {
   Status StartEnumerators();
   Status Coordinate();
   void Stop();
-  // Returns false once the job must stop (failure_ says why, or it was cancelled).
+  // An error ends the run: a subtask failed, an enumerator did, or the job was cancelled.
   Status Handle(Event& event);
   Status TriggerCheckpoint(std::optional<std::string> savepoint_folder, SavepointPromise promise);
   Status CompleteCheckpoint();

@@ -42,8 +42,6 @@ void Task::Join() {
   if (thread_.joinable()) thread_.join();
 }
 
-Status Task::RunMail(Mail& mail) { return mail(); }
-
 SourceTask::SourceTask(JobControl& control, int node, OperatorContext context,
                        std::unique_ptr<InputGate> gate, std::unique_ptr<TaskOutput> output,
                        std::shared_ptr<Source> source)
@@ -77,13 +75,13 @@ Status SourceTask::Run() {
       FLOE_ASSIGN_OR_RETURN(InputGate::Next next,
                             gate_->Take(no_channels, std::chrono::milliseconds(0)));
       if (!next.mail) break;
-      FLOE_RETURN_IF_ERROR(RunMail(*next.mail));
+      FLOE_RETURN_IF_ERROR((*next.mail)());
     }
     FLOE_ASSIGN_OR_RETURN(PollStatus status, reader_->PollNext(*output_));
     if (status == PollStatus::kEnd) break;
     if (status == PollStatus::kNothingNow) {
       FLOE_ASSIGN_OR_RETURN(InputGate::Next next, gate_->Take(no_channels, kIdleWait));
-      if (next.mail) FLOE_RETURN_IF_ERROR(RunMail(*next.mail));
+      if (next.mail) FLOE_RETURN_IF_ERROR((*next.mail)());
     }
   }
   return output_->Broadcast(EndOfInput{});
@@ -113,7 +111,7 @@ Status OperatorTask::Run() {
   while (num_ended_ < num_channels) {
     FLOE_ASSIGN_OR_RETURN(InputGate::Next next, gate_->Take(blocked_));
     if (next.mail) {
-      FLOE_RETURN_IF_ERROR(RunMail(*next.mail));
+      FLOE_RETURN_IF_ERROR((*next.mail)());
       continue;
     }
     int channel = next.channel;

@@ -50,7 +50,6 @@ class Task {
 
  protected:
   virtual Status Run() = 0;
-  Status RunMail(Mail& mail);
 
   JobControl& control_;
   int node_;
