@@ -139,6 +139,12 @@ OperatorFactory Probe(std::atomic<int>& completed) {
 constexpr int kBatches = 300;
 constexpr int kRows = 4;
 
+// The rows, half of them at once and the other half once `gate` says so.
+std::shared_ptr<Source> GatedRows(std::function<bool()> gate, int parallelism = 2) {
+  return std::make_shared<testing::GatedSource>(RowsSource(kBatches, kRows),
+                                                kBatches / 2 / parallelism, std::move(gate));
+}
+
 TEST(CheckpointTest, ExactlyOnceThroughAFailureAndARestart) {
   floe::testing::TempDir dir;
   fs::path out = dir.path() / "out";
@@ -149,13 +155,12 @@ TEST(CheckpointTest, ExactlyOnceThroughAFailureAndARestart) {
                          .restart = {.max_attempts = 2, .delay_ms = 10}});
   std::atomic<int> completed = 0;
   std::atomic<bool> failed = false;
-  DataStream rows = env.FromSource(RowsSource(kBatches, kRows), "rows");
+  // Half the input, then the rest once a checkpoint has completed; the first batch after that
+  // fails, once.
+  DataStream rows = env.FromSource(GatedRows([&] { return completed.load() > 0; }), "rows");
   DataStream probed = rows.Transform("probe", RowSchema(), Probe(completed));
-  DataStream mapped = probed.Transform("map", RowSchema(), SlowMap([&](int subtask, int64_t n) {
-                                         // Once, after a checkpoint completed, in the middle of the
-                                         // input.
-                                         return subtask == 0 && n >= kBatches / 4 &&
-                                                completed.load() > 0 && !failed.exchange(true);
+  DataStream mapped = probed.Transform("map", RowSchema(), SlowMap([&](int, int64_t) {
+                                         return completed.load() > 0 && !failed.exchange(true);
                                        }));
   mapped.KeyBy({"g"}).SinkTo("sink", TwoPhaseSinkFactory(out), 3);
   FLOE_ASSERT_OK_AND_ASSIGN(JobResult result, env.Execute("exactly-once"));
@@ -184,13 +189,23 @@ TEST(CheckpointTest, EveryCheckpointIsAConsistentCut) {
     Result<std::vector<std::string>> SnapshotState(int64_t, Output&) override {
       return std::vector<std::string>{std::to_string(count_)};
     }
+    Status NotifyCheckpointComplete(int64_t) override {
+      ++*completed_;
+      return {};
+    }
 
-   private:
+    std::atomic<int>* completed_;
     int64_t count_ = 0;
   };
-  DataStream rows = env.FromSource(RowsSource(kBatches, kRows), "rows");
+  std::atomic<int> completed = 0;
+  DataStream rows = env.FromSource(GatedRows([&] { return completed.load() > 1; }), "rows");
   rows.KeyBy({"g"}).SinkTo(
-      "count", [](int) -> Result<std::unique_ptr<Operator>> { return std::make_unique<Counter>(); },
+      "count",
+      [&completed](int) -> Result<std::unique_ptr<Operator>> {
+        auto counter = std::make_unique<Counter>();
+        counter->completed_ = &completed;
+        return counter;
+      },
       3);
   FLOE_ASSERT_OK_AND_ASSIGN(JobResult result, env.Execute("cut"));
   ASSERT_GE(result.checkpoints_completed, 1);
@@ -227,11 +242,10 @@ TEST(CheckpointTest, AFreshEnvironmentResumesFromTheLatestCheckpoint) {
   std::atomic<int> completed = 0;
   {
     StreamEnvironment env(config);
-    DataStream rows = env.FromSource(RowsSource(kBatches, kRows), "rows");
+    DataStream rows = env.FromSource(GatedRows([&] { return completed.load() > 0; }), "rows");
     DataStream probed = rows.Transform("probe", RowSchema(), Probe(completed));
-    DataStream mapped = probed.Transform("map", RowSchema(), SlowMap([&](int, int64_t n) {
-                                           return n >= kBatches / 4 && completed.load() > 0;
-                                         }));
+    DataStream mapped = probed.Transform(
+        "map", RowSchema(), SlowMap([&](int, int64_t) { return completed.load() > 0; }));
     mapped.SinkTo("sink", TwoPhaseSinkFactory(out));
     auto result = env.Execute("resume");
     ASSERT_FALSE(result.has_value());
@@ -279,7 +293,8 @@ TEST(CheckpointTest, SavepointRestoresAtAnotherParallelism) {
     // replays.
     StreamEnvironment env({.parallelism = 2, .checkpoint_dir = checkpoints});
     std::atomic<int64_t> seen = 0;
-    DataStream rows = env.FromSource(RowsSource(kBatches, kRows), "rows");
+    std::atomic<bool> taken_flag = false;
+    DataStream rows = env.FromSource(GatedRows([&] { return taken_flag.load(); }), "rows");
     DataStream counted =
         rows.Transform("map", RowSchema(),
                        Lambda([&](int, RecordBatch batch) -> Result<std::optional<RecordBatch>> {
@@ -292,6 +307,7 @@ TEST(CheckpointTest, SavepointRestoresAtAnotherParallelism) {
       while (seen.load() < kBatches * kRows / 4)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
       auto taken = env.TriggerSavepoint((dir.path() / "savepoint").string());
+      taken_flag = true;
       if (taken) savepoint = *taken;
       EXPECT_TRUE(taken.has_value()) << taken.error().ToString();
       env.Cancel();
@@ -418,7 +434,9 @@ TEST(CheckpointTest, SplitsInFlightAreNeitherLostNorReadTwice) {
   std::atomic<int> completed = 0;
   std::atomic<int> failures = 0;
   std::atomic<int> completed_at_failure = 0;
-  auto source = std::make_shared<SplitSource>(testing::MakeBatches(kBatches, kRows));
+  auto source = std::make_shared<testing::GatedSource>(
+      std::make_shared<SplitSource>(testing::MakeBatches(kBatches, kRows)), kBatches / 2 / 3,
+      [&] { return completed.load() > 0; });
   DataStream rows = env.FromSource(source, "splits");
   DataStream probed = rows.Transform("probe", RowSchema(), Probe(completed));
   DataStream mapped = probed.Transform(

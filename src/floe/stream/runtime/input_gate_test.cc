@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 #include "floe/testing/testing.h"
@@ -27,6 +28,10 @@ TEST(InputGateTest, AFullChannelBlocksItsSenderOnly) {
   });
   // The other channel never blocks on channel 0 being full.
   FLOE_ASSERT_OK(gate.Push(1, CheckpointBarrier{.checkpoint_id = 100}));
+  // The fourth Push waits: however long we look, three are in.
+  while (pushed.load() < 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(pushed.load(), 3);
   std::vector<bool> only_channel_0 = {false, true};
   for (int i = 0; i < 20; ++i) {
     FLOE_ASSERT_OK_AND_ASSIGN(InputGate::Next next, gate.Take(only_channel_0));

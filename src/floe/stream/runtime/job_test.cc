@@ -207,7 +207,6 @@ TEST(JobTest, SlowSinkHoldsBackTheSender) {
   FLOE_ASSERT_OK(env.Execute("backpressure"));
   EXPECT_EQ(received, 60);
   EXPECT_LE(most_in_flight.load(), kCapacity);
-  EXPECT_GT(most_in_flight.load(), 0);
 }
 
 // Sums v's length per group g in Finish: output only exists once the input has ended.

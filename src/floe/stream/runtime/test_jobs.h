@@ -166,4 +166,56 @@ class EndlessSource : public Source {
   int rows_;
 };
 
+// Wraps a source whose readers emit one batch per PollNext: each reader emits `open_batches`
+// batches, then waits (kNothingNow) until `gate` returns true. Tests use it to keep a job running
+// until a checkpoint or savepoint has happened, instead of hoping that it runs long enough.
+class GatedSource : public Source {
+ public:
+  GatedSource(std::shared_ptr<Source> inner, int64_t open_batches, std::function<bool()> gate)
+      : inner_(std::move(inner)), open_batches_(open_batches), gate_(std::move(gate)) {}
+  BatchSchemaPtr schema() const override { return inner_->schema(); }
+  bool bounded() const override { return inner_->bounded(); }
+  Result<std::unique_ptr<SplitEnumerator>> CreateEnumerator() override {
+    return inner_->CreateEnumerator();
+  }
+  Result<std::unique_ptr<SourceReader>> CreateReader(int subtask) override {
+    class Reader : public SourceReader {
+     public:
+      Reader(std::unique_ptr<SourceReader> inner, int64_t open, std::function<bool()> gate)
+          : inner_(std::move(inner)), open_(open), gate_(std::move(gate)) {}
+      Status Open(const OperatorContext& context, SourceReaderContext& reader_context) override {
+        return inner_->Open(context, reader_context);
+      }
+      void AddSplits(std::vector<std::any> splits) override {
+        inner_->AddSplits(std::move(splits));
+      }
+      void NotifyNoMoreSplits() override { inner_->NotifyNoMoreSplits(); }
+      Result<PollStatus> PollNext(Output& output) override {
+        if (polled_ >= open_ && !gate_()) return PollStatus::kNothingNow;
+        ++polled_;
+        return inner_->PollNext(output);
+      }
+      Result<std::vector<std::string>> SnapshotState(int64_t id) override {
+        return inner_->SnapshotState(id);
+      }
+      Status NotifyCheckpointComplete(int64_t id) override {
+        return inner_->NotifyCheckpointComplete(id);
+      }
+
+     private:
+      std::unique_ptr<SourceReader> inner_;
+      int64_t open_;
+      std::function<bool()> gate_;
+      int64_t polled_ = 0;
+    };
+    FLOE_ASSIGN_OR_RETURN(std::unique_ptr<SourceReader> inner, inner_->CreateReader(subtask));
+    return std::make_unique<Reader>(std::move(inner), open_batches_, gate_);
+  }
+
+ private:
+  std::shared_ptr<Source> inner_;
+  int64_t open_batches_;
+  std::function<bool()> gate_;
+};
+
 }  // namespace floe::stream::testing
