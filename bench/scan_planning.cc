@@ -2,7 +2,8 @@
 // manifest, statistics and bounds for 10 columns), planned end to end from the manifest list
 // (read, decode, prune, build tasks) on one thread and on every core, without a filter, with a
 // partition filter (one day: manifests pruned by their summaries) and with a metrics-only filter
-// (an id range: every manifest read, all but a few files pruned by column bounds).
+// (an id range: every manifest read, all but a few files pruned by column bounds), and without a
+// filter but with every column's statistics decoded and kept in the tasks (IncludeColumnStats).
 //
 // The table is written once with floe's manifest writers into $TMPDIR/floe-bench-scan-planning
 // and reused by later runs (delete the folder to rebuild it).
@@ -149,7 +150,7 @@ TableMetadataPtr BenchTable() {
   return *metadata;
 }
 
-enum Filter { kNone = 0, kPartition = 1, kMetrics = 2 };
+enum Filter { kNone = 0, kPartition = 1, kMetrics = 2, kNoneWithStats = 3 };
 
 // state.range(0): planning threads (1 = the calling thread only); range(1): Filter.
 void BM_PlanFiles(benchmark::State& state) {
@@ -161,6 +162,7 @@ void BM_PlanFiles(benchmark::State& state) {
   for (auto _ : state) {
     TableScan scan(metadata, io);
     if (threads > 1) scan.WithThreadPool(&pool);
+    if (state.range(1) == kNoneWithStats) scan.IncludeColumnStats();
     if (state.range(1) == kPartition) {
       // One day.
       int64_t start = int64_t{kFirstDay + 500} * 86'400'000'000;
@@ -179,9 +181,9 @@ void BM_PlanFiles(benchmark::State& state) {
     }));
     files = n;
   }
-  int64_t want = state.range(1) == kNone        ? int64_t{kManifests} * kFilesPerManifest
-                 : state.range(1) == kPartition ? kFilesPerManifest
-                                                : 10;
+  int64_t want = state.range(1) == kPartition ? kFilesPerManifest
+                 : state.range(1) == kMetrics ? 10
+                                              : int64_t{kManifests} * kFilesPerManifest;
   if (files != want) {
     std::fprintf(stderr, "planned %lld files, want %lld\n", static_cast<long long>(files),
                  static_cast<long long>(want));
@@ -192,7 +194,7 @@ void BM_PlanFiles(benchmark::State& state) {
 
 void Args(benchmark::internal::Benchmark* b) {
   int64_t all = static_cast<int64_t>(ThreadPool::DefaultWorkers());
-  for (int64_t filter : {kNone, kPartition, kMetrics}) {
+  for (int64_t filter : {kNone, kPartition, kMetrics, kNoneWithStats}) {
     b->Args({1, filter});
     if (all > 1) b->Args({all, filter});
   }

@@ -76,6 +76,14 @@ TEST(CachingCatalogTest, OwnCommitsRefreshAndDropsForget) {
   EXPECT_EQ(c.cached->LoadTable(kTable).error().kind(), ErrorKind::kNotFound);
 }
 
+TEST(CachingCatalogTest, CreateCommitGoesThroughAndIsRemembered) {
+  Cached c(kCacheNeverExpires);
+  TableIdentifier ident{kTable.ns, "created"};
+  testing::ExpectCreateCommitWorks(*c.cached, ident, c.dir.path().string() + "/db/created");
+  EXPECT_EQ(c.cached->LoadTable(ident)->metadata_location,
+            c.direct->LoadTable(ident)->metadata_location);
+}
+
 TEST(CachingCatalogTest, WrapReadsTheConnectorProperties) {
   floe::testing::TempDir dir;
   std::shared_ptr<Catalog> inner = *HadoopCatalog::Make("h", {{"warehouse", dir.path().string()}});

@@ -128,15 +128,17 @@ Result<LoadedTable> MemoryCatalog::CreateTable(const TableIdentifier& ident,
       request.location.empty() ? DefaultTableLocation(warehouse_, ident) : request.location;
   FLOE_ASSIGN_OR_RETURN(TableMetadataPtr metadata,
                         NewTableMetadata(request, std::move(location), NowMs()));
-  return CreateByPointer(
-      *io_, ident, metadata,
-      [&](const std::string& metadata_location, const TableMetadataPtr& written) {
-        std::lock_guard lock(mutex_);
-        if (!tables_.emplace(ident, Entry{metadata_location, written}).second) {
-          return Status(AlreadyExists("table '{}' already exists", ident.ToString()));
-        }
-        return Ok();
-      });
+  return CreateByPointer(*io_, ident, metadata, AddTable(ident));
+}
+
+SwapMetadataLocation MemoryCatalog::AddTable(const TableIdentifier& ident) {
+  return [this, ident](const std::string& metadata_location, const TableMetadataPtr& written) {
+    std::lock_guard lock(mutex_);
+    if (!tables_.emplace(ident, Entry{metadata_location, written}).second) {
+      return Status(AlreadyExists("table '{}' already exists", ident.ToString()));
+    }
+    return Ok();
+  };
 }
 
 Result<LoadedTable> MemoryCatalog::CommitTable(const TableIdentifier& ident,
@@ -149,7 +151,13 @@ Result<LoadedTable> MemoryCatalog::CommitTable(const TableIdentifier& ident,
     if (it != tables_.end()) {
       base.metadata_location = it->second.metadata_location;
       base.metadata = it->second.metadata;
+    } else if (IsCreateCommit(commit)) {
+      FLOE_RETURN_IF_ERROR(CheckNamespaceLocked(ident.ns));
     }
+  }
+  if (!base.metadata && IsCreateCommit(commit)) {
+    return CreateByCommit(*io_, ident, commit, DefaultTableLocation(warehouse_, ident),
+                          AddTable(ident));
   }
   auto swap = [&](const std::string& new_location, const TableMetadataPtr& metadata) -> Status {
     std::lock_guard lock(mutex_);

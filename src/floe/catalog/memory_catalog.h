@@ -12,6 +12,7 @@
 #include <string>
 
 #include "floe/catalog/catalog.h"
+#include "floe/catalog/pointer_commit.h"
 
 namespace floe::catalog {
 
@@ -49,6 +50,8 @@ class MemoryCatalog final : public Catalog {
   };
 
   Status CheckNamespaceLocked(const Namespace& ns) const;
+  // Adds ident's pointer, for create-table and create commits.
+  SwapMetadataLocation AddTable(const TableIdentifier& ident);
 
   const std::string name_;
   const std::shared_ptr<io::FileIO> io_;

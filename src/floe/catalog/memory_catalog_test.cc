@@ -5,6 +5,7 @@
 #include <atomic>
 #include <thread>
 
+#include "floe/catalog/test_commits.h"
 #include "floe/io/local_file_io.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
@@ -54,7 +55,7 @@ class MemoryCatalogTest : public ::testing::Test {
         .updates = {AddSnapshot{snapshot}, SetSnapshotRef{"main", SnapshotRef{snapshot_id}}}};
   }
 
-  testing::TempDir dir_;
+  floe::testing::TempDir dir_;
   std::shared_ptr<io::LocalFileIO> io_;
   std::shared_ptr<MemoryCatalog> catalog_;
   TableIdentifier ident_{Namespace{{"db"}}, "events"};
@@ -103,6 +104,14 @@ TEST_F(MemoryCatalogTest, CommitsAppendSnapshotsAndLogsThem) {
   EXPECT_TRUE(stale.error().retryable());
   FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable loaded, catalog_->LoadTable(ident_));
   EXPECT_EQ(loaded.metadata_location, after.metadata_location);
+}
+
+TEST_F(MemoryCatalogTest, CreateCommitAddsTheTable) {
+  testing::ExpectCreateCommitWorks(*catalog_, ident_, dir_.path().string() + "/db/events");
+  auto no_namespace =
+      catalog_->CommitTable(TableIdentifier{Namespace{{"nope"}}, "t"}, testing::CreateCommit());
+  ASSERT_FALSE(no_namespace);
+  EXPECT_EQ(no_namespace.error().kind(), ErrorKind::kNotFound);
 }
 
 TEST_F(MemoryCatalogTest, ConcurrentCommitsFormOneChain) {

@@ -48,4 +48,13 @@ Result<LoadedTable> CreateByPointer(io::FileIO& io, const TableIdentifier& ident
   return WriteAndSwap(io, ident, std::move(metadata), "", add);
 }
 
+Result<LoadedTable> CreateByCommit(io::FileIO& io, const TableIdentifier& ident,
+                                   const TableCommit& commit, const std::string& default_location,
+                                   const SwapMetadataLocation& add) {
+  FLOE_RETURN_IF_ERROR(CheckRequirements(nullptr, commit.requirements));
+  FLOE_ASSIGN_OR_RETURN(TableMetadataPtr metadata,
+                        ApplyCreate(commit.updates, default_location, NowMs()));
+  return CreateByPointer(io, ident, std::move(metadata), add);
+}
+
 }  // namespace floe::catalog

@@ -29,4 +29,11 @@ Result<LoadedTable> CommitByPointerSwap(io::FileIO& io, const LoadedTable& base,
 Result<LoadedTable> CreateByPointer(io::FileIO& io, const TableIdentifier& ident,
                                     TableMetadataPtr metadata, const SwapMetadataLocation& add);
 
+// A create commit (IsCreateCommit) on a table that does not exist: the metadata ApplyCreate makes
+// of its updates (default_location unless they set one) becomes the table's first file, added
+// by `add` as CreateByPointer does.
+Result<LoadedTable> CreateByCommit(io::FileIO& io, const TableIdentifier& ident,
+                                   const TableCommit& commit, const std::string& default_location,
+                                   const SwapMetadataLocation& add);
+
 }  // namespace floe::catalog

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <set>
 
+#include "floe/catalog/new_table.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
 #include "floe/spec/sort_order.h"
+#include "floe/util/uuid.h"
 
 namespace floe::catalog {
 namespace {
@@ -391,6 +393,75 @@ Result<TableMetadataPtr> ApplyUpdates(const TableMetadata& base,
   Applier applier(std::make_shared<const TableMetadata>(base), now_ms);
   for (const TableUpdate& update : updates) FLOE_RETURN_IF_ERROR(applier.Apply(update));
   return applier.Finish(base);
+}
+
+bool IsCreateCommit(const TableCommit& commit) {
+  return std::ranges::any_of(commit.requirements, [](const TableRequirement& requirement) {
+    return std::holds_alternative<AssertCreate>(requirement);
+  });
+}
+
+Result<TableMetadataPtr> ApplyCreate(std::span<const TableUpdate> updates,
+                                     const std::string& default_location, int64_t now_ms) {
+  // The seed is the table as the first definition updates describe it; applying all updates to
+  // it then finds those already there (same schema, spec, order) and adds the rest.
+  int format_version = kDefaultFormatVersion;
+  std::string uuid;
+  std::string location = default_location;
+  const AddSchema* schema = nullptr;
+  const AddPartitionSpec* spec = nullptr;
+  const AddSortOrder* order = nullptr;
+  for (const TableUpdate& update : updates) {
+    if (auto* u = std::get_if<UpgradeFormatVersion>(&update)) format_version = u->format_version;
+    if (auto* u = std::get_if<AssignUuid>(&update)) uuid = u->uuid;
+    if (auto* u = std::get_if<SetLocation>(&update)) location = u->location;
+    if (auto* u = std::get_if<AddSchema>(&update); u && !schema) schema = u;
+    if (auto* u = std::get_if<AddPartitionSpec>(&update); u && !spec) spec = u;
+    if (auto* u = std::get_if<AddSortOrder>(&update); u && !order) order = u;
+  }
+  if (schema == nullptr || !schema->schema) {
+    return InvalidArgument("a create commit needs an add-schema update");
+  }
+  if (format_version < TableMetadata::kMinFormatVersion ||
+      format_version > TableMetadata::kMaxFormatVersion) {
+    return Unsupported("format-version {} is not supported ({} to {})", format_version,
+                       TableMetadata::kMinFormatVersion, TableMetadata::kMaxFormatVersion);
+  }
+  if (location.empty()) return InvalidArgument("a create commit needs a location");
+  while (location.size() > 1 && location.back() == '/') location.pop_back();
+
+  std::vector<NestedField> fields(schema->schema->fields().begin(), schema->schema->fields().end());
+  auto initial_schema = std::make_shared<Schema>(std::move(fields), Schema::kInitialSchemaId,
+                                                 schema->schema->identifier_field_ids());
+  PartitionSpecPtr initial_spec = PartitionSpec::Unpartitioned();
+  if (spec && spec->spec) {
+    initial_spec = std::make_shared<PartitionSpec>(
+        PartitionSpec::kInitialSpecId,
+        std::vector<PartitionField>(spec->spec->fields().begin(), spec->spec->fields().end()));
+  }
+  SortOrderPtr initial_order = SortOrder::Unsorted();
+  if (order && order->sort_order && !order->sort_order->is_unsorted()) {
+    initial_order = std::make_shared<SortOrder>(
+        SortOrder::kInitialOrderId, std::vector<SortField>(order->sort_order->fields().begin(),
+                                                           order->sort_order->fields().end()));
+  }
+  TableMetadataBuilder builder(format_version);
+  builder.SetTableUuid(uuid.empty() ? RandomUuid() : uuid)
+      .SetLocation(std::move(location))
+      .SetLastUpdatedMs(now_ms)
+      .SetLastColumnId(
+          std::max(initial_schema->highest_field_id(), schema->last_column_id.value_or(0)))
+      .AddSchema(initial_schema)
+      .SetCurrentSchemaId(initial_schema->schema_id())
+      .AddPartitionSpec(initial_spec)
+      .SetDefaultSpecId(initial_spec->spec_id())
+      .SetLastPartitionId(
+          std::max(TableMetadata::kInitialLastPartitionId, initial_spec->last_assigned_field_id()))
+      .AddSortOrder(initial_order)
+      .SetDefaultSortOrderId(initial_order->order_id());
+  auto seed = builder.Build();
+  if (!seed) return InvalidArgument("create commit: {}", seed.error().message());
+  return ApplyUpdates(**seed, updates, now_ms);
 }
 
 std::vector<TableUpdate> UpdatesToCreate(const TableMetadata& metadata) {

@@ -153,6 +153,20 @@ Status CheckRequirements(const TableMetadata* base, std::span<const TableRequire
 Result<TableMetadataPtr> ApplyUpdates(const TableMetadata& base,
                                       std::span<const TableUpdate> updates, int64_t now_ms);
 
+// True for a commit that creates its table (it holds AssertCreate): catalogs apply it with
+// ApplyCreate when the table does not exist.
+bool IsCreateCommit(const TableCommit& commit);
+
+// The metadata of a new table made by a create commit's updates (the REST model's create
+// transaction): the first add-schema, add-spec and add-sort-order become the table's initial
+// schema, spec and order with ids as a fresh table has them, and every update then applies in
+// order (snapshots, refs, properties and more schemas or specs included). The format version is
+// upgrade-format-version's (default 2), the uuid assign-uuid's (default random), the location
+// set-location's (default default_location). kInvalidArgument when there is no add-schema or an
+// update does not fit.
+Result<TableMetadataPtr> ApplyCreate(std::span<const TableUpdate> updates,
+                                     const std::string& default_location, int64_t now_ms);
+
 // The updates that describe `metadata` as a whole, in an order ApplyUpdates accepts: uuid, format
 // version, schemas, specs, orders, location, properties, snapshots, refs. For replace-table
 // transactions, which apply them to the table being replaced.

@@ -1,10 +1,12 @@
 #pragma once
 
-// Commits the catalog tests share: a fast append of one data file (a real manifest and manifest
-// list, the manifests of the parent carried over), retried on conflicts, and a reader of every
-// data file and snapshot a table's current state holds.
+// Commits the catalog tests share: a create commit (assert-create and the updates of a new
+// table) with the checks every catalog must pass on it; a fast append of one data file (a real
+// manifest and manifest list, the manifests of the parent carried over), retried on conflicts, and
+// a reader of every data file and snapshot a table's current state holds.
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
@@ -22,6 +24,9 @@
 #include "floe/manifest/manifest_writer.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
+#include "floe/spec/sort_order.h"
+#include "floe/spec/table_metadata_io.h"
+#include "floe/testing/testing.h"
 #include "floe/util/uuid.h"
 
 namespace floe::catalog::testing {
@@ -64,6 +69,12 @@ inline Result<TableCommit> AppendCommit(io::FileIO& io, const LoadedTable& table
     entry.data_file.file_format = "parquet";
     entry.data_file.record_count = 1;
     entry.data_file.file_size_in_bytes = 100;
+    // In a partitioned table, the file is in the all-null partition.
+    FLOE_ASSIGN_OR_RETURN(auto partition_type,
+                          base.default_spec()->PartitionType(*base.current_schema()));
+    for (const NestedField& field : partition_type->fields()) {
+      entry.data_file.partition.push_back(Literal::Null(field.type));
+    }
     FLOE_RETURN_IF_ERROR(writer->Add(entry));
     FLOE_ASSIGN_OR_RETURN(added, writer->Close());
   }
@@ -148,6 +159,86 @@ inline Result<std::vector<std::string>> ChainWriters(const TableMetadata& metada
     snapshot = parent;
   }
   return writers;
+}
+
+// A create commit as a REST client sends one: assert-create, then the updates that make the
+// table from nothing (the simple schema, bucket[4](id), a property); location empty leaves it to
+// the catalog.
+inline TableCommit CreateCommit(const std::string& location = "") {
+  TableCommit commit;
+  commit.requirements.push_back(AssertCreate{});
+  commit.updates.push_back(UpgradeFormatVersion{2});
+  commit.updates.push_back(AddSchema{SimpleSchema(), 2});
+  commit.updates.push_back(SetCurrentSchema{kLastAdded});
+  commit.updates.push_back(AddPartitionSpec{std::make_shared<PartitionSpec>(
+      0, std::vector<PartitionField>{{.source_ids = {1},
+                                      .field_id = PartitionSpec::kFirstFieldId,
+                                      .name = "id_bucket",
+                                      .transform = Transform::Bucket(4)}})});
+  commit.updates.push_back(SetDefaultSpec{kLastAdded});
+  commit.updates.push_back(AddSortOrder{SortOrder::Unsorted()});
+  commit.updates.push_back(SetDefaultSortOrder{kLastAdded});
+  if (!location.empty()) commit.updates.push_back(SetLocation{location});
+  commit.updates.push_back(SetProperties{{{"created-by", "commit"}}});
+  return commit;
+}
+
+// A create commit makes the table at expected_location with what the commit said, as the
+// metadata file on disk shows; a second create commit fails with kAlreadyExists and changes
+// nothing; an ordinary commit then appends to the new table.
+inline void ExpectCreateCommitWorks(Catalog& catalog, const TableIdentifier& ident,
+                                    const std::string& expected_location) {
+  auto created = catalog.CommitTable(ident, CreateCommit());
+  ASSERT_TRUE(created) << created.error().ToString();
+  FLOE_ASSERT_OK_AND_ASSIGN(TableMetadataPtr on_disk,
+                            ReadTableMetadata(*catalog.file_io(), created->metadata_location));
+  EXPECT_EQ(on_disk->location(), expected_location);
+  EXPECT_EQ(on_disk->format_version(), 2);
+  EXPECT_EQ(on_disk->table_uuid(), created->metadata->table_uuid());
+  EXPECT_TRUE(on_disk->current_schema()->SameSchema(*SimpleSchema()));
+  EXPECT_EQ(on_disk->current_schema_id(), 0);
+  EXPECT_EQ(on_disk->last_column_id(), 2);
+  ASSERT_EQ(on_disk->partition_specs().size(), 1u);
+  EXPECT_EQ(on_disk->default_spec_id(), 0);
+  ASSERT_EQ(on_disk->default_spec()->fields().size(), 1u);
+  EXPECT_EQ(on_disk->default_spec()->fields()[0].transform, Transform::Bucket(4));
+  EXPECT_EQ(on_disk->last_partition_id(), PartitionSpec::kFirstFieldId);
+  EXPECT_TRUE(on_disk->default_sort_order()->is_unsorted());
+  EXPECT_EQ(on_disk->property("created-by"), "commit");
+  EXPECT_FALSE(on_disk->current_snapshot());
+
+  catalog.Invalidate(ident);
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable loaded, catalog.LoadTable(ident));
+  EXPECT_EQ(loaded.metadata_location, created->metadata_location);
+
+  auto again = catalog.CommitTable(ident, CreateCommit());
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error().kind(), ErrorKind::kAlreadyExists) << again.error().ToString();
+  EXPECT_FALSE(again.error().retryable());
+  catalog.Invalidate(ident);
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable unchanged, catalog.LoadTable(ident));
+  EXPECT_EQ(unchanged.metadata_location, created->metadata_location);
+
+  FLOE_ASSERT_OK_AND_ASSIGN(TableCommit append,
+                            AppendCommit(*catalog.file_io(), unchanged, "first"));
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable appended, catalog.CommitTable(ident, append));
+  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<std::string> files,
+                            CurrentDataFiles(*catalog.file_io(), *appended.metadata));
+  EXPECT_EQ(files, (std::vector<std::string>{expected_location + "/data/first.parquet"}));
+
+  // A create commit that asserts more than that the table is missing cannot hold on no table.
+  TableIdentifier other{ident.ns, ident.name + "_other"};
+  TableCommit guarded = CreateCommit();
+  guarded.requirements.push_back(AssertTableUuid{"00000000-0000-0000-0000-000000000000"});
+  auto refused = catalog.CommitTable(other, guarded);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind(), ErrorKind::kCommitFailed) << refused.error().ToString();
+  TableCommit plain = CreateCommit();
+  plain.requirements.clear();
+  auto missing = catalog.CommitTable(other, plain);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind(), ErrorKind::kNotFound) << missing.error().ToString();
+  EXPECT_FALSE(catalog.TableExists(other).value());
 }
 
 }  // namespace floe::catalog::testing

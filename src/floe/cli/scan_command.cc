@@ -229,8 +229,13 @@ Status Scan(const ScanArgs& args, std::FILE* out) {
 }
 
 Status InspectTable(const std::string& path, const std::optional<std::string>& map,
-                    std::FILE* out) {
-  FLOE_ASSIGN_OR_RETURN(LoadedTable t, Load(path, map));
+                    const std::vector<std::string>& catalog_properties, std::FILE* out) {
+  if (!catalog_properties.empty() && map) {
+    return InvalidArgument("--location-map applies to table folders, not to --catalog tables");
+  }
+  FLOE_ASSIGN_OR_RETURN(LoadedTable t, catalog_properties.empty()
+                                           ? Load(path, map)
+                                           : LoadFromCatalog(path, catalog_properties));
   const TableMetadata& m = *t.metadata;
   std::string s;
   s += fmt::format(
@@ -308,8 +313,9 @@ int RunScan(const ScanArgs& args, std::FILE* out, std::FILE* err) {
 }
 
 int RunInspectTable(const std::string& table, const std::optional<std::string>& location_map,
-                    std::FILE* out, std::FILE* err) {
-  Status status = InspectTable(table, location_map, out);
+                    const std::vector<std::string>& catalog_properties, std::FILE* out,
+                    std::FILE* err) {
+  Status status = InspectTable(table, location_map, catalog_properties, out);
   std::fflush(out);
   return status ? kExitOk : ReportBadInput(err, "inspect table", status.error());
 }
@@ -340,10 +346,16 @@ void AddInspectTable(CLI::App& inspect, int& exit_code) {
       "table", "Show an Iceberg table: schema, specs, sort orders, snapshots, refs, file counts");
   auto table = std::make_shared<std::string>();
   auto map = std::make_shared<std::optional<std::string>>();
-  cmd->add_option("TABLE", *table, "table folder or metadata file")->required();
+  auto catalog_properties = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("TABLE", *table,
+                  "table folder or metadata file, or catalog.db.table with --catalog")
+      ->required();
+  cmd->add_option("--catalog", *catalog_properties,
+                  "catalog property KEY=VALUE (catalog-type, warehouse, uri...), repeatable");
   cmd->add_option("--location-map", *map, "OLD=NEW, as for floe scan");
-  cmd->callback(
-      [table, map, &exit_code] { exit_code = RunInspectTable(*table, *map, stdout, stderr); });
+  cmd->callback([table, map, catalog_properties, &exit_code] {
+    exit_code = RunInspectTable(*table, *map, *catalog_properties, stdout, stderr);
+  });
 }
 
 }  // namespace floe::cli

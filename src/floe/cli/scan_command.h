@@ -2,8 +2,8 @@
 
 // `floe scan TABLE`: the rows of an Iceberg table as JSON lines, and `floe inspect table TABLE`:
 // what a table holds. TABLE is a table folder (its current metadata file is found as file-system
-// tables name them) or a metadata file; for scan also `catalog.db.table` with --catalog k=v
-// properties (cli/table_ref.h). Tables copied from elsewhere keep the locations they were
+// tables name them) or a metadata file, or `catalog.db.table` with --catalog k=v properties
+// (cli/table_ref.h). Tables copied from elsewhere keep the locations they were
 // written at; --location-map OLD=NEW reads them where they are now (without it, the table's
 // recorded location is mapped to the folder it was found in when the two differ).
 
@@ -33,7 +33,8 @@ struct ScanArgs {
 // Writes the rows to out; on bad input writes one line to err and returns kExitBadInput.
 int RunScan(const ScanArgs& args, std::FILE* out, std::FILE* err);
 int RunInspectTable(const std::string& table, const std::optional<std::string>& location_map,
-                    std::FILE* out, std::FILE* err);
+                    const std::vector<std::string>& catalog_properties, std::FILE* out,
+                    std::FILE* err);
 
 void AddScanCommand(CLI::App& app, int& exit_code);
 void AddInspectTable(CLI::App& inspect, int& exit_code);

@@ -6,12 +6,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "floe/cli/commands.h"
+#include "floe/cli/run_floe_testing.h"
+#include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
+#include "floe/util/json.h"
 
 namespace floe::cli {
 namespace {
@@ -92,7 +96,7 @@ TEST(InspectTable, CountsFilesByContent) {
           .string();
   std::FILE* out = std::tmpfile();
   std::FILE* err = std::tmpfile();
-  ASSERT_EQ(RunInspectTable(table, std::nullopt, out, err), kExitOk);
+  ASSERT_EQ(RunInspectTable(table, std::nullopt, {}, out, err), kExitOk);
   std::string text;
   for (const auto& l : Lines(out)) text += l + "\n";
   std::fclose(out);
@@ -101,6 +105,48 @@ TEST(InspectTable, CountsFilesByContent) {
   EXPECT_NE(text.find("data               1 files"), std::string::npos) << text;
   EXPECT_NE(text.find("position_deletes   1 files"), std::string::npos) << text;
   EXPECT_NE(text.find("total-delete-files=1"), std::string::npos) << text;
+}
+
+TEST(InspectTable, ThroughACatalog) {
+  using testing::Quote;
+  floe::testing::TempDir dir;
+  const std::string input =
+      (TestDataDir() / "parquet-testing/data/alltypes_plain.parquet").string();
+  const std::string db = (dir.path() / "catalog.db").string();
+  const std::string catalog = " --catalog catalog-type=sql --catalog uri=jdbc:sqlite:" + Quote(db) +
+                              " --catalog warehouse=" + Quote((dir.path() / "wh").string());
+  floe::testing::CommandRun run = testing::Floe("append lake.db.events " + Quote(input) + catalog);
+  ASSERT_EQ(run.exit_code, kExitOk) << run.err;
+
+  run = testing::Floe("inspect table lake.db.events" + catalog);
+  ASSERT_EQ(run.exit_code, kExitOk) << run.err;
+  // The metadata file the catalog row points at, read with the sqlite3 client.
+  floe::testing::CommandRun pointer = floe::testing::RunCommand(
+      "sqlite3 " + Quote(db) + " \"SELECT metadata_location FROM iceberg_tables\"");
+  ASSERT_EQ(pointer.exit_code, 0) << pointer.err;
+  std::string metadata_location = pointer.out.substr(0, pointer.out.find('\n'));
+  ASSERT_FALSE(metadata_location.empty());
+  EXPECT_NE(run.out.find("table            lake.db.events\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("metadata file    " + metadata_location + "\n"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("data               1 files"), std::string::npos) << run.out;
+  if (auto counted = floe::testing::RunPeer(
+          "duck", {"SELECT count(*) AS n FROM read_parquet('" + input + "')"})) {
+    FLOE_ASSERT_OK_AND_ASSIGN(Json row, Json::Parse(*counted));
+    const Json* n = row.Find("n");
+    ASSERT_NE(n, nullptr);
+    const std::string records = n->is_string() ? n->as_string() : n->Dump();
+    EXPECT_NE(run.out.find("total-records=" + records), std::string::npos) << run.out;
+  }
+
+  // A table the catalog does not hold, and a location map (which only table folders take).
+  run = testing::Floe("inspect table lake.db.missing" + catalog);
+  EXPECT_EQ(run.exit_code, kExitBadInput);
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  EXPECT_NE(run.err.find("missing"), std::string::npos) << run.err;
+  run = testing::Floe("inspect table lake.db.events --location-map /a=/b" + catalog);
+  EXPECT_EQ(run.exit_code, kExitBadInput);
+  EXPECT_NE(run.err.find("--location-map"), std::string::npos) << run.err;
 }
 
 }  // namespace

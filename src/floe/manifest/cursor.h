@@ -6,6 +6,7 @@
 // zero values; callers check ok() once per record. Every read is bounds-checked, and collection
 // counts are bounded by the bytes that remain, so damaged input neither crashes nor loops long.
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -25,6 +26,29 @@ class Cursor {
   size_t remaining() const { return static_cast<size_t>(end_ - p_); }
   const uint8_t* here() const { return p_; }
   void Advance(size_t n) { p_ += n; }  // n <= remaining()
+
+  // Skips n varints without decoding them: each ends at the first byte whose continuation bit is
+  // clear, and eight bytes are tested at once. Values are not checked (a skipped value is never
+  // used); running out of data fails as reading would.
+  void SkipVarints(int64_t n) {
+    constexpr uint64_t kContinuation = 0x8080808080808080ULL;
+    while (n > 0 && remaining() >= 8) {
+      uint64_t word;
+      std::memcpy(&word, p_, 8);
+      uint64_t ends = ~word & kContinuation;
+      int count = std::popcount(ends);
+      if (count < n) {
+        n -= count;
+        p_ += 8;
+        continue;
+      }
+      for (; n > 1; --n) ends &= ends - 1;  // the n-th end in the word
+      p_ += static_cast<size_t>(std::countr_zero(ends) / 8 + 1);
+      return;
+    }
+    for (; n > 0 && p_ < end_; ++p_) n -= (*p_ & 0x80) == 0;
+    if (n > 0) Fail("truncated varint");
+  }
 
   [[gnu::always_inline]] int64_t Long() {
     if (end_ - p_ >= 10) [[likely]] {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <string_view>
@@ -224,13 +225,14 @@ class EntryPlan {
   static Result<std::unique_ptr<EntryPlan>> Make(const Node& root);
 
   // Errors are left in the cursor.
-  void Decode(Cursor& c, ManifestEntry& out) const;
+  // stats: the field ids whose column statistics to keep (nullptr: all).
+  void Decode(Cursor& c, ManifestEntry& out, const std::vector<int32_t>* stats) const;
 
   std::shared_ptr<const StructType> partition_type;
   bool has_sequence_numbers = false;
 
  private:
-  void DecodeDataFile(Cursor& c, DataFile& out) const;
+  void DecodeDataFile(Cursor& c, DataFile& out, const std::vector<int32_t>* stats) const;
   void DecodePartition(Cursor& c, std::vector<Literal>& out) const;
   static void ResetAbsent(DataFile& out, const std::vector<Target>& absent);
 
@@ -374,7 +376,12 @@ inline int32_t FieldId(Cursor& c, int64_t v) {
   return static_cast<int32_t>(v);
 }
 
-void ReadCountMap(Cursor& c, const Step& step, CountMap& out) {
+// Whether a column's statistics are kept: keep lists the field ids, nullptr keeps all.
+inline bool Kept(const std::vector<int32_t>* keep, int32_t id) {
+  return keep == nullptr || std::find(keep->begin(), keep->end(), id) != keep->end();
+}
+
+void ReadCountMap(Cursor& c, const Step& step, CountMap& out, const std::vector<int32_t>* keep) {
   out.clear();
   if (!Present(c, step.slot)) return;
   // Iceberg's own shape (plain int keys and long values) takes the tight loop.
@@ -383,6 +390,18 @@ void ReadCountMap(Cursor& c, const Step& step, CountMap& out) {
                      step.key.node->type == avro::Type::kInt &&
                      step.value.node->type == avro::Type::kLong;
   while (int64_t count = c.BlockCount(step.item_min_size)) {
+    if (plain && keep != nullptr && keep->empty()) {
+      c.SkipVarints(2 * count);  // a key and a value per item
+      continue;
+    }
+    if (plain && keep != nullptr) {
+      for (int64_t i = 0; i < count; ++i) {
+        int32_t k = c.Int();
+        int64_t v = c.Long();
+        if (Kept(keep, k)) out.emplace_back(k, v);
+      }
+      continue;
+    }
     if (plain) {
       size_t base = out.size();
       out.resize(base + static_cast<size_t>(count));
@@ -404,7 +423,8 @@ void ReadCountMap(Cursor& c, const Step& step, CountMap& out) {
         k = ReadOptionalIntegral(c, step.key);
       }
       if (!k || !v) continue;  // a pair with a null side says nothing
-      out.emplace_back(FieldId(c, *k), *v);
+      int32_t id = FieldId(c, *k);
+      if (Kept(keep, id)) out.emplace_back(id, *v);
     }
   }
 }
@@ -422,7 +442,7 @@ inline void AssignShort(std::string& dst, std::string_view v) {
   });
 }
 
-void ReadBoundMap(Cursor& c, const Step& step, BoundMap& out) {
+void ReadBoundMap(Cursor& c, const Step& step, BoundMap& out, const std::vector<int32_t>* keep) {
   size_t n = 0;
   const bool plain = step.item.null_branch < 0 && step.key.null_branch < 0 &&
                      step.value.null_branch < 0 && step.key_first &&
@@ -432,9 +452,13 @@ void ReadBoundMap(Cursor& c, const Step& step, BoundMap& out) {
     while (int64_t count = c.BlockCount(step.item_min_size)) {
       if (plain) {
         if (out.size() < n + static_cast<size_t>(count)) out.resize(n + static_cast<size_t>(count));
-        for (int64_t i = 0; i < count; ++i, ++n) {
-          out[n].first = c.Int();
-          AssignShort(out[n].second, c.Bytes());
+        for (int64_t i = 0; i < count; ++i) {
+          int32_t k = c.Int();
+          std::string_view v = c.Bytes();
+          if (!Kept(keep, k)) continue;
+          out[n].first = k;
+          AssignShort(out[n].second, v);
+          ++n;
         }
         continue;
       }
@@ -454,6 +478,7 @@ void ReadBoundMap(Cursor& c, const Step& step, BoundMap& out) {
         }
         if (!key || !has_value) continue;
         int32_t k = FieldId(c, *key);
+        if (!Kept(keep, k)) continue;
         // Reuse the strings of the previous entry: most bounds fit in the ones already there.
         if (n < out.size()) {
           out[n].first = k;
@@ -720,7 +745,7 @@ void EntryPlan::DecodePartition(Cursor& c, std::vector<Literal>& out) const {
   for (const Step& step : partition_) out.push_back(ReadPartitionValue(c, step));
 }
 
-void EntryPlan::DecodeDataFile(Cursor& c, DataFile& out) const {
+void EntryPlan::DecodeDataFile(Cursor& c, DataFile& out, const std::vector<int32_t>* stats) const {
   ResetAbsent(out, absent_);
   for (const Step& step : data_file_) {
     switch (step.target) {
@@ -757,22 +782,22 @@ void EntryPlan::DecodeDataFile(Cursor& c, DataFile& out) const {
         out.file_size_in_bytes = ReadOptionalIntegral(c, step.slot).value_or(0);
         break;
       case Target::kColumnSizes:
-        ReadCountMap(c, step, out.column_sizes);
+        ReadCountMap(c, step, out.column_sizes, stats);
         break;
       case Target::kValueCounts:
-        ReadCountMap(c, step, out.value_counts);
+        ReadCountMap(c, step, out.value_counts, stats);
         break;
       case Target::kNullCounts:
-        ReadCountMap(c, step, out.null_value_counts);
+        ReadCountMap(c, step, out.null_value_counts, stats);
         break;
       case Target::kNanCounts:
-        ReadCountMap(c, step, out.nan_value_counts);
+        ReadCountMap(c, step, out.nan_value_counts, stats);
         break;
       case Target::kLowerBounds:
-        ReadBoundMap(c, step, out.lower_bounds);
+        ReadBoundMap(c, step, out.lower_bounds, stats);
         break;
       case Target::kUpperBounds:
-        ReadBoundMap(c, step, out.upper_bounds);
+        ReadBoundMap(c, step, out.upper_bounds, stats);
         break;
       case Target::kKeyMetadata:
         ReadOptionalString(c, step.slot, out.key_metadata);
@@ -811,7 +836,7 @@ void EntryPlan::DecodeDataFile(Cursor& c, DataFile& out) const {
   }
 }
 
-void EntryPlan::Decode(Cursor& c, ManifestEntry& out) const {
+void EntryPlan::Decode(Cursor& c, ManifestEntry& out, const std::vector<int32_t>* stats) const {
   out.snapshot_id.reset();
   out.sequence_number.reset();
   out.file_sequence_number.reset();
@@ -837,7 +862,7 @@ void EntryPlan::Decode(Cursor& c, ManifestEntry& out) const {
           c.Fail("null data_file");
           break;
         }
-        DecodeDataFile(c, out.data_file);
+        DecodeDataFile(c, out.data_file, stats);
         break;
       default:
         Skip(c, *step.writer);
@@ -970,7 +995,7 @@ Result<bool> ManifestReader::Next(ManifestEntry& out) {
   }
   const auto* begin = reinterpret_cast<const uint8_t*>(block_) + block_pos_;
   Cursor c(begin, reinterpret_cast<const uint8_t*>(block_) + block_size_, block_pos_);
-  plan_->Decode(c, out);
+  plan_->Decode(c, out, stats_ ? &*stats_ : nullptr);
   if (!c.ok()) {
     return CorruptData("{}: entry in the block at file offset {}: {} at byte {} of the block",
                        container_->name(), block_offset_, c.error(), c.error_offset());

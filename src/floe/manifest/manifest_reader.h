@@ -58,6 +58,12 @@ class ManifestReader {
   // The partition tuple type as the manifest's Avro schema declares it.
   const std::shared_ptr<const StructType>& partition_type() const { return partition_type_; }
 
+  // Keeps the column statistics (sizes, value, null and NaN counts, bounds) of these field ids
+  // only, and leaves the others out of the entries read from now on; an empty list leaves them
+  // all out. Scan planning needs at most the columns of its filter, and decoding every column's
+  // statistics into the entries is a large part of reading a manifest.
+  void SelectStats(std::vector<int32_t> field_ids) { stats_ = std::move(field_ids); }
+
   // The next entry, overwriting out (its buffers are reused, so reading into one entry in a loop
   // allocates little); false at the end.
   Result<bool> Next(ManifestEntry& out);
@@ -75,6 +81,7 @@ class ManifestReader {
   std::string owned_;  // the file's bytes when the reader read them itself
   std::unique_ptr<avro::ContainerReader> container_;
   std::unique_ptr<EntryPlan> plan_;
+  std::optional<std::vector<int32_t>> stats_;  // SelectStats; unset: all
   int format_version_ = 1;
   ManifestContent content_ = ManifestContent::kData;
   int32_t spec_id_ = 0;

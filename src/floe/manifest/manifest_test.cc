@@ -10,6 +10,7 @@
 
 #include "floe/format/avro/container.h"
 #include "floe/format/avro/datum.h"
+#include "floe/manifest/cursor.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/manifest/manifest_schema.h"
 #include "floe/manifest/manifest_writer.h"
@@ -371,6 +372,71 @@ TEST_P(RoundTrip, WrittenManifestReadsBackEqual) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Versions, RoundTrip, ::testing::Values(1, 2, 3));
+
+TEST(Cursor, SkipVarintsLandsOnTheNextValue) {
+  // Avro longs (zigzag, 7 bits a byte) of 1 to 10 bytes, encoded here byte by byte.
+  std::vector<int64_t> values;
+  for (int i = 0; i < 40; ++i) {
+    values.push_back(i % 2 ? -(int64_t{1} << (i * 3 % 63)) : (int64_t{1} << (i * 5 % 63)) + i);
+  }
+  values.push_back(INT64_MIN);
+  values.push_back(INT64_MAX);
+  std::string bytes;
+  for (int64_t v : values) {
+    uint64_t z = (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+    do {
+      uint8_t b = z & 0x7f;
+      z >>= 7;
+      bytes.push_back(static_cast<char>(z ? b | 0x80 : b));
+    } while (z);
+  }
+  const auto* begin = reinterpret_cast<const uint8_t*>(bytes.data());
+  for (size_t skip = 0; skip < values.size(); ++skip) {
+    Cursor c(begin, begin + bytes.size(), 0);
+    c.SkipVarints(static_cast<int64_t>(skip));
+    ASSERT_TRUE(c.ok()) << skip;
+    EXPECT_EQ(c.Long(), values[skip]) << skip;
+  }
+  Cursor all(begin, begin + bytes.size(), 0);
+  all.SkipVarints(static_cast<int64_t>(values.size()));
+  EXPECT_TRUE(all.ok());
+  EXPECT_EQ(all.remaining(), 0u);
+  Cursor past(begin, begin + bytes.size(), 0);
+  past.SkipVarints(static_cast<int64_t>(values.size()) + 1);
+  EXPECT_FALSE(past.ok());
+}
+
+TEST(ManifestReader, SelectStatsLeavesOtherColumnsOut) {
+  Table t = MakeTable();
+  std::vector<ManifestEntry> entries;
+  for (int i = 0; i < 4; ++i) entries.push_back(MakeEntry(i, 2));
+  Written w = WriteManifest(t, 2, entries);
+  FLOE_ASSERT_OK_AND_ASSIGN(auto none, ManifestReader::Open(Bytes(w.bytes), "m", &w.file));
+  none->SelectStats({});
+  FLOE_ASSERT_OK_AND_ASSIGN(auto some, ManifestReader::Open(Bytes(w.bytes), "m", &w.file));
+  some->SelectStats({3, 5});
+  for (size_t i = 0; i < entries.size(); ++i) {
+    SCOPED_TRACE(i);
+    ManifestEntry a, b;
+    ASSERT_TRUE(*none->Next(a));
+    ASSERT_TRUE(*some->Next(b));
+    const DataFile& f = entries[i].data_file;
+    EXPECT_EQ(a.data_file.file_path, f.file_path);
+    EXPECT_EQ(a.data_file.record_count, f.record_count);
+    EXPECT_EQ(a.data_file.split_offsets, f.split_offsets);
+    EXPECT_TRUE(a.data_file.column_sizes.empty());
+    EXPECT_TRUE(a.data_file.value_counts.empty());
+    EXPECT_TRUE(a.data_file.lower_bounds.empty());
+    EXPECT_TRUE(a.data_file.upper_bounds.empty());
+    // MakeEntry's statistics of columns 3 and 5.
+    EXPECT_EQ(b.data_file.column_sizes, (CountMap{{3, 30}}));
+    EXPECT_TRUE(b.data_file.value_counts.empty());
+    EXPECT_EQ(b.data_file.null_value_counts, (CountMap{{3, static_cast<int64_t>(i)}}));
+    EXPECT_EQ(b.data_file.nan_value_counts, (CountMap{{5, 1}}));
+    EXPECT_EQ(b.data_file.lower_bounds, (BoundMap{{3, "a"}}));
+    EXPECT_EQ(b.data_file.upper_bounds, (BoundMap{{3, "a string longer than sixteen bytes"}}));
+  }
+}
 
 TEST(ManifestSummary, NanAndAllNull) {
   auto type =

@@ -217,14 +217,7 @@ Result<LoadedTable> HadoopCatalog::CreateTable(const TableIdentifier& ident,
   FLOE_ASSIGN_OR_RETURN(bool exists, IsTableFolder(folder));
   if (exists) return AlreadyExists("table {} already exists", ident.ToString());
   FLOE_ASSIGN_OR_RETURN(TableMetadataPtr metadata, NewTableMetadata(request, folder, NowMs()));
-  auto location = CommitNextVersion(*io_, folder, 0, *metadata);
-  if (!location) {
-    if (location.error().kind() == ErrorKind::kCommitFailed) {
-      return AlreadyExists("table {} was created concurrently", ident.ToString());
-    }
-    return std::unexpected(location.error());
-  }
-  return LoadedTable{ident, std::move(*location), std::move(metadata)};
+  return WriteFirstVersion(ident, std::move(metadata));
 }
 
 Result<LoadedTable> HadoopCatalog::CommitTable(const TableIdentifier& ident,
@@ -237,7 +230,10 @@ Result<LoadedTable> HadoopCatalog::CommitTable(const TableIdentifier& ident,
   }
   const TableMetadata* base = current ? current->metadata.get() : nullptr;
   FLOE_RETURN_IF_ERROR(CheckRequirements(base, commit.requirements));
-  if (base == nullptr) return std::unexpected(NoSuchTable(ident));
+  if (base == nullptr) {
+    if (!IsCreateCommit(commit)) return std::unexpected(NoSuchTable(ident));
+    return CreateByCommit(ident, commit);
+  }
 
   FLOE_ASSIGN_OR_RETURN(TableMetadataPtr updated, ApplyUpdates(*base, commit.updates, NowMs()));
   if (updated->location() != base->location()) {
@@ -255,6 +251,33 @@ Result<LoadedTable> HadoopCatalog::CommitTable(const TableIdentifier& ident,
                         CommitNextVersion(*io_, folder, current->version, *next));
   DeleteRemovedMetadataFiles(*io_, *next, removed);
   return LoadedTable{ident, std::move(location), std::move(next)};
+}
+
+Result<LoadedTable> HadoopCatalog::WriteFirstVersion(const TableIdentifier& ident,
+                                                     TableMetadataPtr metadata) {
+  auto location = CommitNextVersion(*io_, TableFolder(ident), 0, *metadata);
+  if (!location) {
+    if (location.error().kind() == ErrorKind::kCommitFailed) {
+      return AlreadyExists("table {} was created concurrently", ident.ToString());
+    }
+    return std::unexpected(location.error());
+  }
+  return LoadedTable{ident, std::move(*location), std::move(metadata)};
+}
+
+Result<LoadedTable> HadoopCatalog::CreateByCommit(const TableIdentifier& ident,
+                                                  const TableCommit& commit) {
+  std::string folder = TableFolder(ident);
+  FLOE_ASSIGN_OR_RETURN(TableMetadataPtr metadata, ApplyCreate(commit.updates, folder, NowMs()));
+  if (io::NormalizeLocation(metadata->location()) != io::NormalizeLocation(folder)) {
+    return InvalidArgument("cannot create {} at {}: hadoop tables live in their folder {}",
+                           ident.ToString(), metadata->location(), folder);
+  }
+  if (!metadata->property(kMetadataPathProperty).empty()) {
+    return InvalidArgument("cannot create {}: hadoop tables cannot move their metadata ({})",
+                           ident.ToString(), kMetadataPathProperty);
+  }
+  return WriteFirstVersion(ident, std::move(metadata));
 }
 
 Status HadoopCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
@@ -282,14 +305,7 @@ Result<LoadedTable> HadoopCatalog::RegisterTable(const TableIdentifier& ident,
   FLOE_ASSIGN_OR_RETURN(bool exists, IsTableFolder(folder));
   if (exists) return AlreadyExists("table {} already exists", ident.ToString());
   FLOE_ASSIGN_OR_RETURN(TableMetadataPtr metadata, ReadTableMetadata(*io_, metadata_location));
-  auto location = CommitNextVersion(*io_, folder, 0, *metadata);
-  if (!location) {
-    if (location.error().kind() == ErrorKind::kCommitFailed) {
-      return AlreadyExists("table {} was created concurrently", ident.ToString());
-    }
-    return std::unexpected(location.error());
-  }
-  return LoadedTable{ident, std::move(*location), std::move(metadata)};
+  return WriteFirstVersion(ident, std::move(metadata));
 }
 
 Result<FolderTable> OpenTableFolder(const std::string& folder) {

@@ -70,6 +70,10 @@ class HadoopCatalog : public Catalog {
   std::string TableFolder(const TableIdentifier& ident) const;
   Result<bool> IsTableFolder(const std::string& folder);
   Result<bool> IsNamespaceFolder(const std::string& folder);
+  // Writes v1 of a new table; kAlreadyExists when another writer made the table first.
+  Result<LoadedTable> WriteFirstVersion(const TableIdentifier& ident, TableMetadataPtr metadata);
+  // A create commit (AssertCreate) on a table that does not exist yet.
+  Result<LoadedTable> CreateByCommit(const TableIdentifier& ident, const TableCommit& commit);
 
   std::string name_;
   std::string warehouse_;

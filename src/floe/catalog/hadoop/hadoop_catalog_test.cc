@@ -136,6 +136,21 @@ TEST(HadoopCatalogTest, CommitWritesNextVersionAndHint) {
   EXPECT_EQ(files, std::vector<std::string>{loaded.metadata->location() + "/data/a.parquet"});
 }
 
+TEST(HadoopCatalogTest, CreateCommitWritesTheFirstVersion) {
+  TempDir dir;
+  auto catalog = MakeCatalog(dir.path());
+  testing::ExpectCreateCommitWorks(*catalog, kTable, (dir.path() / "db/events").string());
+  EXPECT_TRUE(fs::exists(dir.path() / "db/events/metadata/v1.metadata.json"));
+  EXPECT_EQ(floe::testing::ReadFileOrDie(dir.path() / "db/events/metadata/version-hint.text"), "2");
+
+  // Hadoop tables live in their folder: a create commit cannot put one elsewhere.
+  TableIdentifier moved{kTable.ns, "moved"};
+  auto refused = catalog->CommitTable(moved, testing::CreateCommit((dir.path() / "x").string()));
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind(), ErrorKind::kInvalidArgument) << refused.error().ToString();
+  EXPECT_FALSE(catalog->TableExists(moved).value());
+}
+
 TEST(HadoopCatalogTest, StaleHintIsPassedAndGzipWritten) {
   TempDir dir;
   auto catalog = MakeCatalog(dir.path());

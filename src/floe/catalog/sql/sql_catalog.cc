@@ -162,13 +162,15 @@ Result<LoadedTable> SqlCatalog::CommitTable(const TableIdentifier& ident,
   FLOE_ASSIGN_OR_RETURN(auto conn, pool_.Acquire());
   FLOE_ASSIGN_OR_RETURN(std::optional<std::string> base_location, MetadataLocationOn(*conn, ident));
   if (!base_location) {
-    for (const TableRequirement& requirement : commit.requirements) {
-      if (std::holds_alternative<AssertCreate>(requirement)) {
-        return Unsupported("table {}: creating a table through a commit; use CreateTable",
-                           ident.ToString());
-      }
-    }
-    return NotFound("table {} does not exist", ident.ToString());
+    if (!IsCreateCommit(commit)) return NotFound("table {} does not exist", ident.ToString());
+    FLOE_ASSIGN_OR_RETURN(bool ns_exists, NamespaceExistsOn(*conn, ident.ns));
+    if (!ns_exists) return NotFound("namespace {} does not exist", ident.ns.ToString());
+    // The insert fails with kAlreadyExists when another writer created the table meanwhile.
+    return CreateByCommit(*io_, ident, commit,
+                          warehouse_.empty() ? "" : DefaultTableLocation(warehouse_, ident),
+                          [&](const std::string& location, const TableMetadataPtr&) {
+                            return InsertRow(ident, location);
+                          });
   }
   FLOE_ASSIGN_OR_RETURN(LoadedTable base, Load(ident, *base_location));
   // The swap: one UPDATE that matches only while the row still points at the base.

@@ -265,6 +265,19 @@ TEST_P(SqlCatalogTest, CommitSwapsTheMetadataLocation) {
             ErrorKind::kNotFound);
 }
 
+TEST_P(SqlCatalogTest, CreateCommitInsertsTheTable) {
+  FLOE_ASSERT_OK_AND_ASSIGN(auto catalog, Open());
+  TableIdentifier t{Ns({"db"}), "t"};
+  auto no_namespace = catalog->CommitTable(t, testing::CreateCommit());
+  ASSERT_FALSE(no_namespace);
+  EXPECT_EQ(no_namespace.error().kind(), ErrorKind::kNotFound);
+  FLOE_ASSERT_OK(catalog->CreateNamespace(Ns({"db"}), {}));
+  testing::ExpectCreateCommitWorks(*catalog, t, warehouse_ + "/db/t");
+  EXPECT_EQ(Query("SELECT count(*) FROM iceberg_tables WHERE catalog_name = " + NameLiteral() +
+                  " AND table_name = 't'"),
+            (std::vector<std::string>{"1"}));
+}
+
 TEST_P(SqlCatalogTest, LostSwapIsRetryableAndCleansUp) {
   FLOE_ASSERT_OK_AND_ASSIGN(auto catalog, Open());
   TableIdentifier t{Ns({"db"}), "t"};

@@ -273,6 +273,8 @@ class Planner {
   Result<std::vector<FileScanTask>> PlanDataManifestImpl(const ManifestFile& m) const {
     const SpecPlan& plan = specs_.at(m.partition_spec_id);
     FLOE_ASSIGN_OR_RETURN(auto reader, Open(m));
+    // Tasks without statistics need those of the filter's columns only (none without a filter).
+    if (!options_.include_column_stats) reader->SelectStats(metric_ids_);
     std::vector<FileScanTask> out;
     if (!filtering_ && m.added_files_count && m.existing_files_count) {
       // Bounded by the bytes of the manifest, whatever its counts claim.
