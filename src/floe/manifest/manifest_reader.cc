@@ -431,17 +431,6 @@ void ReadCountMap(Cursor& c, const Step& step, CountMap& out, const std::vector<
 
 // Copies a bound into a string kept from the previous entry; bounds are short, and a call to
 // memcpy per bound costs more than the bytes.
-inline void AssignShort(std::string& dst, std::string_view v) {
-  dst.resize_and_overwrite(v.size(), [&v](char* out, size_t size) {
-    if (size <= 16) {
-      for (size_t i = 0; i < size; ++i) out[i] = v[i];
-    } else {
-      std::memcpy(out, v.data(), size);
-    }
-    return size;
-  });
-}
-
 void ReadBoundMap(Cursor& c, const Step& step, BoundMap& out, const std::vector<int32_t>* keep) {
   size_t n = 0;
   const bool plain = step.item.null_branch < 0 && step.key.null_branch < 0 &&
@@ -457,7 +446,7 @@ void ReadBoundMap(Cursor& c, const Step& step, BoundMap& out, const std::vector<
           std::string_view v = c.Bytes();
           if (!Kept(keep, k)) continue;
           out[n].first = k;
-          AssignShort(out[n].second, v);
+          out[n].second.assign(v);
           ++n;
         }
         continue;
@@ -482,7 +471,7 @@ void ReadBoundMap(Cursor& c, const Step& step, BoundMap& out, const std::vector<
         // Reuse the strings of the previous entry: most bounds fit in the ones already there.
         if (n < out.size()) {
           out[n].first = k;
-          AssignShort(out[n].second, v);
+          out[n].second.assign(v);
         } else {
           out.emplace_back(k, std::string(v));
         }

@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -436,6 +437,30 @@ TEST(ManifestReader, SelectStatsLeavesOtherColumnsOut) {
     EXPECT_EQ(b.data_file.lower_bounds, (BoundMap{{3, "a"}}));
     EXPECT_EQ(b.data_file.upper_bounds, (BoundMap{{3, "a string longer than sixteen bytes"}}));
   }
+}
+
+// DuckDB's manifest of a uuid table: the 16-byte bounds of the first entry fill strings that the
+// reader then reuses. Expected values as avro-cat prints them.
+TEST(ManifestReader, BoundsLongerThanTheReusedStrings) {
+  std::string bytes = testing::ReadFileOrDie(testing::TestDataDir() /
+                                             "duckdb-iceberg/data/persistent/uuid/metadata/"
+                                             "69f1c254-2a62-4b99-93db-aa35863e91ff-m0.avro");
+  FLOE_ASSERT_OK_AND_ASSIGN(auto reader, ManifestReader::Open(Bytes(bytes), "uuid-m0"));
+  auto hex = [](const BoundMap& bounds) {
+    std::string out;
+    for (const auto& [id, value] : bounds) {
+      out += fmt::format("{}:", id);
+      for (unsigned char c : value) out += fmt::format("{:02x}", c);
+    }
+    return out;
+  };
+  ManifestEntry entry;
+  ASSERT_TRUE(*reader->Next(entry));
+  EXPECT_EQ(hex(entry.data_file.lower_bounds), "1:8dc314d83fd44b3a8bf5c008f363c2e4");
+  EXPECT_EQ(hex(entry.data_file.upper_bounds), "1:f9f2846551cf45f18985e01d9a82253c");
+  ASSERT_TRUE(*reader->Next(entry));
+  EXPECT_EQ(hex(entry.data_file.lower_bounds), "1:1571effbfacd42a390e90af522e9b6c2");
+  EXPECT_EQ(hex(entry.data_file.upper_bounds), "1:7fae299ccf0547779b4257a52e1415ed");
 }
 
 TEST(ManifestSummary, NanAndAllNull) {
