@@ -13,11 +13,12 @@ namespace floe::sql {
 namespace {
 
 // Words that end an expression or a FROM item, so they can never be a bare alias or column name.
-constexpr std::array<std::string_view, 36> kReserved = {
-    "ALL",   "AND",    "AS",     "BETWEEN", "BY",     "CASE",  "CROSS", "DISTINCT", "ELSE",
-    "END",   "ESCAPE", "EXCEPT", "FALSE",   "FROM",   "FULL",  "GROUP", "HAVING",   "IN",
-    "INNER", "IS",     "JOIN",   "LEFT",    "LIKE",   "LIMIT", "NOT",   "NULL",     "OFFSET",
-    "ON",    "OR",     "ORDER",  "RIGHT",   "SELECT", "THEN",  "UNION", "VALUES",   "WHEN",
+constexpr std::array<std::string_view, 37> kReserved = {
+    "ALL",    "AND",   "AS",     "BETWEEN", "BY",    "CASE",  "CROSS", "DISTINCT",
+    "ELSE",   "END",   "ESCAPE", "EXCEPT",  "FALSE", "FROM",  "FULL",  "GROUP",
+    "HAVING", "IN",    "INNER",  "IS",      "JOIN",  "LEFT",  "LIKE",  "LIMIT",
+    "NOT",    "NULL",  "OFFSET", "ON",      "OR",    "ORDER", "RIGHT", "SELECT",
+    "THEN",   "UNION", "VALUES", "WHEN",    "WHERE",
 };
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
@@ -108,8 +109,8 @@ class Parser {
   }
 
   std::string Found(const Token& token) const {
-    if (token.kind == TokenKind::kEnd) return "end of input";
-    if (token.kind == TokenKind::kSymbol && token.text == ";") return "';'";
+    // A statement of a script ends at its ';', which the split turned into the end token.
+    if (token.kind == TokenKind::kEnd) return token.text == ";" ? "';'" : "end of input";
     std::string_view raw = source_.substr(token.offset, token.length);
     if (raw.size() > 40) return fmt::format("'{}...'", raw.substr(0, 40));
     return fmt::format("'{}'", raw);
@@ -119,7 +120,9 @@ class Parser {
     return InvalidArgument("{}", AtPosition(token.position, message));
   }
   std::unexpected<Error> Expected(std::string_view what, std::string_view context) const {
-    return ErrorAt(Peek(), fmt::format("expected {} {}, found {}", what, context, Found(Peek())));
+    std::string separator = context.empty() ? "" : " ";
+    return ErrorAt(
+        Peek(), fmt::format("expected {}{}{}, found {}", what, separator, context, Found(Peek())));
   }
 
   Status ExpectKeyword(std::string_view word, std::string_view context) {
