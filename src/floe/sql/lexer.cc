@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+
+#include "floe/util/strings.h"
+
 namespace floe::sql {
 namespace {
 
@@ -187,6 +192,17 @@ class Lexer {
 };
 
 }  // namespace
+
+bool IsReservedWord(std::string_view word) {
+  static constexpr std::array<std::string_view, 37> kReserved = {
+      "ALL",    "AND",   "AS",     "BETWEEN", "BY",    "CASE",  "CROSS", "DISTINCT",
+      "ELSE",   "END",   "ESCAPE", "EXCEPT",  "FALSE", "FROM",  "FULL",  "GROUP",
+      "HAVING", "IN",    "INNER",  "IS",      "JOIN",  "LEFT",  "LIKE",  "LIMIT",
+      "NOT",    "NULL",  "OFFSET", "ON",      "OR",    "ORDER", "RIGHT", "SELECT",
+      "THEN",   "UNION", "VALUES", "WHEN",    "WHERE",
+  };
+  return std::ranges::find(kReserved, AsciiUpper(word)) != kReserved.end();
+}
 
 Result<std::vector<Token>> Lex(std::string_view source) { return Lexer(source).Run(); }
 

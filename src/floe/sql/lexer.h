@@ -44,6 +44,10 @@ struct Token {
 // All tokens of `source`, ending with one kEnd token.
 Result<std::vector<Token>> Lex(std::string_view source);
 
+// True for the words that end an expression or a FROM item (FROM, WHERE, JOIN, AS...), which can
+// therefore never be a bare alias or name; any case.
+bool IsReservedWord(std::string_view word);
+
 // "line 3, column 14: <message>", the prefix every SQL error uses.
 std::string AtPosition(Position position, std::string_view message);
 

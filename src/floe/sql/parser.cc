@@ -12,25 +12,8 @@
 namespace floe::sql {
 namespace {
 
-// Words that end an expression or a FROM item, so they can never be a bare alias or column name.
-constexpr std::array<std::string_view, 37> kReserved = {
-    "ALL",    "AND",   "AS",     "BETWEEN", "BY",    "CASE",  "CROSS", "DISTINCT",
-    "ELSE",   "END",   "ESCAPE", "EXCEPT",  "FALSE", "FROM",  "FULL",  "GROUP",
-    "HAVING", "IN",    "INNER",  "IS",      "JOIN",  "LEFT",  "LIKE",  "LIMIT",
-    "NOT",    "NULL",  "OFFSET", "ON",      "OR",    "ORDER", "RIGHT", "SELECT",
-    "THEN",   "UNION", "VALUES", "WHEN",    "WHERE",
-};
-
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && AsciiLower(a) == AsciiLower(b);
-}
-
-bool IsReservedWord(std::string_view word) {
-  std::string upper(word);
-  std::ranges::transform(upper, upper.begin(), [](char c) {
-    return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
-  });
-  return std::ranges::find(kReserved, upper) != kReserved.end();
 }
 
 // Transform names of PARTITIONED BY, singular spellings folded onto the plural ones.
@@ -353,14 +336,6 @@ class Parser {
       return ErrorAt(start, "CREATE TABLE needs a column list, LIKE or AS SELECT");
     }
     return create;
-  }
-
-  static std::string AsciiUpper(std::string_view text) {
-    std::string upper(text);
-    std::ranges::transform(upper, upper.begin(), [](char c) {
-      return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
-    });
-    return upper;
   }
 
   Status ParsePrimaryKey(std::vector<std::string>& primary_key) {
@@ -760,6 +735,15 @@ class Parser {
   // ---- queries ----
 
   Result<QueryPtr> ParseQuery() {
+    if (++depth_ > kMaxDepth) {
+      return ErrorAt(Peek(), fmt::format("query nested deeper than {} levels", kMaxDepth));
+    }
+    auto query = ParseQueryBody();
+    --depth_;
+    return query;
+  }
+
+  Result<QueryPtr> ParseQueryBody() {
     FLOE_ASSIGN_OR_RETURN(QueryPtr query, ParseQueryTerm());
     while (AcceptKeyword("UNION")) {
       auto set = std::make_unique<Query>();
@@ -1356,7 +1340,7 @@ class Parser {
     return type;
   }
 
-  static constexpr int kMaxDepth = 200;
+  static constexpr int kMaxDepth = 128;
 
   std::string_view source_;
   std::vector<Token> tokens_;

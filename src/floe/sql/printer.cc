@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "floe/util/strings.h"
+
 namespace floe::sql {
 namespace {
 
@@ -43,6 +45,24 @@ std::string Operand(const Expr& expr, int at_least) {
   std::string text = PrintExpr(expr);
   if (PrecedenceOf(expr) < at_least) return "(" + text + ")";
   return text;
+}
+
+// Function names stay bare, as users write them, unless the parser would read them otherwise.
+std::string FunctionName(std::string_view name) {
+  auto plain = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+           static_cast<unsigned char>(c) >= 0x80;
+  };
+  bool bare = !name.empty() && plain(name[0]) && std::ranges::all_of(name, [&](char c) {
+    return plain(c) || (c >= '0' && c <= '9') || c == '$';
+  });
+  std::string upper = AsciiUpper(name);
+  static constexpr std::string_view kSpecial[] = {"CAST", "TRY_CAST", "CASE", "INTERVAL",
+                                                  "NULL", "TRUE",     "FALSE"};
+  if (!bare || IsReservedWord(upper) || std::ranges::find(kSpecial, upper) != std::end(kSpecial)) {
+    return QuoteIdentifier(name);
+  }
+  return std::string(name);
 }
 
 std::string Name(const ObjectName& name) {
@@ -517,7 +537,7 @@ std::string PrintExpr(const Expr& expr) {
     case ExprKind::kCast:
       return expr.op + "(" + PrintExpr(*expr.args[0]) + " AS " + PrintType(expr.type) + ")";
     case ExprKind::kFunction: {
-      std::string out = expr.name[0] + "(";
+      std::string out = FunctionName(expr.name[0]) + "(";
       if (expr.star) return out + "*)";
       if (expr.distinct) out += "DISTINCT ";
       for (std::size_t i = 0; i < expr.args.size(); ++i) {
