@@ -221,6 +221,7 @@ class Parser {
     if (AcceptKeyword("CALL")) return ParseCall();
     if (AcceptKeyword("EXPLAIN")) {
       if (AcceptKeyword("PLAN")) FLOE_RETURN_IF_ERROR(ExpectKeyword("FOR", "after EXPLAIN PLAN"));
+      if (PeekKeyword("EXPLAIN")) return ErrorAt(Peek(), "EXPLAIN cannot explain an EXPLAIN");
       FLOE_ASSIGN_OR_RETURN(Statement inner, ParseStatement());
       return Explain{std::make_unique<Statement>(std::move(inner))};
     }

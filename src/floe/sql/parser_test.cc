@@ -260,6 +260,12 @@ TEST(ParserTest, DeepNestingIsAnErrorNotACrash) {
   std::string nots = "SELECT ";
   for (int i = 0; i < 5000; ++i) nots += "NOT ";
   EXPECT_NE(ErrorOf(nots + "a").find("nested deeper than"), std::string::npos);
+  std::string explains;
+  for (int i = 0; i < 5000; ++i) explains += "EXPLAIN ";
+  EXPECT_EQ(ErrorOf(explains + "SELECT 1"), "line 1, column 9: EXPLAIN cannot explain an EXPLAIN");
+  EXPECT_NE(ErrorOf("SELECT * FROM " + std::string(5000, '(')).find("nested deeper than"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(std::string(5000, '(')).find("nested deeper than"), std::string::npos);
   std::string type = "CREATE TABLE t (a ";
   for (int i = 0; i < 5000; ++i) type += "ARRAY<";
   EXPECT_NE(ErrorOf(type).find("nested deeper than"), std::string::npos);
@@ -318,6 +324,53 @@ TEST(ParserTest, TypesAndExpressionsAlone) {
   ASSERT_TRUE(expr.has_value());
   EXPECT_EQ((*expr)->args[0]->name, (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_FALSE(ParseExpression("1 +").has_value());
+}
+
+}  // namespace
+}  // namespace floe::sql
+
+namespace floe::sql {
+namespace {
+
+// Every prefix of, and every one-byte deletion from, a few rich statements: each parses or fails
+// with a positioned error, and whatever parses prints to text that parses back to the same print.
+TEST(ParserTest, PrefixesAndDeletionsParseOrFailCleanly) {
+  constexpr std::string_view kStatements[] = {
+      "CREATE TABLE IF NOT EXISTS c.db.t (id BIGINT NOT NULL COMMENT 'i''d', m MAP<STRING, "
+      "ARRAY<ROW<a INT, b DECIMAL(9, 2)>>>, PRIMARY KEY (id) NOT ENFORCED) COMMENT 't' "
+      "PARTITIONED BY (bucket(16, id), days(ts)) WITH ('format-version'='2')",
+      "INSERT OVERWRITE t /*+ OPTIONS('a'='b') */ PARTITION (d = DATE '2024-01-01') SELECT a, "
+      "CAST(b AS VARCHAR(3)) FROM s WHERE a BETWEEN -1 AND 2 OR NOT c IN (1, 2)",
+      "SELECT a, count(*), CASE WHEN a IS NULL THEN -1 ELSE a END AS x FROM t$snapshots s JOIN u "
+      "ON s.a = u.a WHERE b LIKE 'x%' GROUP BY a HAVING count(*) > 1 UNION ALL VALUES (1, 2, 3) "
+      "ORDER BY 1 DESC LIMIT 5",
+      "ALTER TABLE t ADD (x INT FIRST, y STRING AFTER x, PRIMARY KEY (x) NOT ENFORCED)",
+      "CALL system.rewrite_data_files(table => 'db.t', INTERVAL -'1' DAY + 2.5e3)",
+  };
+  int parsed = 0;
+  auto check = [&](std::string_view sql) {
+    auto statement = ParseStatement(sql);
+    if (!statement) {
+      EXPECT_TRUE(statement.error().message().starts_with("line ")) << sql;
+      return;
+    }
+    ++parsed;
+    std::string printed = PrintStatement(*statement);
+    auto again = ParseStatement(printed);
+    ASSERT_TRUE(again.has_value()) << sql << "\n" << printed << "\n" << again.error().message();
+    EXPECT_EQ(PrintStatement(*again), printed) << sql;
+  };
+  for (std::string_view sql : kStatements) {
+    for (std::size_t i = 0; i <= sql.size(); ++i) {
+      check(sql.substr(0, i));
+      std::string deleted(sql);
+      if (i < sql.size()) {
+        deleted.erase(i, 1);
+        check(deleted);
+      }
+    }
+  }
+  EXPECT_GT(parsed, 100);
 }
 
 }  // namespace
