@@ -1286,12 +1286,12 @@ class Parser {
       if (simple->max_params > 0) {
         FLOE_ASSIGN_OR_RETURN(type.params, ParseTypeParams(name, simple->max_params));
       }
-      if (type.kind == TypeKind::kTime || type.kind == TypeKind::kTimestamp) {
-        if (AcceptKeywords({"WITHOUT", "TIME", "ZONE"})) {
-        } else if (type.kind == TypeKind::kTimestamp &&
-                   AcceptKeywords({"WITH", "LOCAL", "TIME", "ZONE"})) {
+      bool without_zone = (type.kind == TypeKind::kTime || type.kind == TypeKind::kTimestamp) &&
+                          AcceptKeywords({"WITHOUT", "TIME", "ZONE"});
+      if (type.kind == TypeKind::kTimestamp && !without_zone) {
+        if (AcceptKeywords({"WITH", "LOCAL", "TIME", "ZONE"})) {
           type.kind = TypeKind::kTimestampLtz;
-        } else if (type.kind == TypeKind::kTimestamp && AcceptKeywords({"WITH", "TIME", "ZONE"})) {
+        } else if (AcceptKeywords({"WITH", "TIME", "ZONE"})) {
           type.kind = TypeKind::kTimestampTz;
         }
       }
