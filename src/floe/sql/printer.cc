@@ -65,7 +65,9 @@ std::string FunctionName(std::string_view name) {
   return std::string(name);
 }
 
-std::string Name(const ObjectName& name) {
+}  // namespace
+
+std::string PrintName(const ObjectName& name) {
   std::string out;
   for (const std::string& part : name.parts) {
     if (!out.empty()) out += ".";
@@ -73,6 +75,8 @@ std::string Name(const ObjectName& name) {
   }
   return out;
 }
+
+namespace {
 
 std::string PrintOptions(const Options& options) {
   std::string out = "(";
@@ -116,7 +120,7 @@ std::string PrintTableRef(const TableRef& ref) {
   std::string out;
   switch (ref.kind) {
     case TableRef::Kind::kTable:
-      out = Name(ref.name) + PrintHint(ref.hints);
+      out = PrintName(ref.name) + PrintHint(ref.hints);
       break;
     case TableRef::Kind::kSubquery:
       out = "(" + PrintQuery(*ref.query) + ")";
@@ -178,8 +182,8 @@ std::string PrintBody(const StatementBody& body) {
           [](const ShowCurrentCatalog&) { return std::string("SHOW CURRENT CATALOG"); },
           [](const ShowCurrentDatabase&) { return std::string("SHOW CURRENT DATABASE"); },
           [](const CreateDatabase& s) {
-            std::string out = fmt::format("CREATE DATABASE {}{}",
-                                          s.if_not_exists ? "IF NOT EXISTS " : "", Name(s.name));
+            std::string out = fmt::format(
+                "CREATE DATABASE {}{}", s.if_not_exists ? "IF NOT EXISTS " : "", PrintName(s.name));
             if (s.comment) out += " COMMENT " + QuoteString(*s.comment);
             if (!s.options.empty()) out += " WITH " + PrintOptions(s.options);
             return out;
@@ -187,16 +191,16 @@ std::string PrintBody(const StatementBody& body) {
           [](const DropDatabase& s) {
             static constexpr std::string_view kBehavior[] = {"", " RESTRICT", " CASCADE"};
             return fmt::format("DROP DATABASE {}{}{}", s.if_exists ? "IF EXISTS " : "",
-                               Name(s.name), kBehavior[static_cast<int>(s.behavior)]);
+                               PrintName(s.name), kBehavior[static_cast<int>(s.behavior)]);
           },
           [](const AlterDatabase& s) {
-            return "ALTER DATABASE " + Name(s.name) + " SET " + PrintOptions(s.options);
+            return "ALTER DATABASE " + PrintName(s.name) + " SET " + PrintOptions(s.options);
           },
-          [](const UseDatabase& s) { return "USE " + Name(s.name); },
+          [](const UseDatabase& s) { return "USE " + PrintName(s.name); },
           [](const ShowDatabases&) { return std::string("SHOW DATABASES"); },
           [](const CreateTable& s) {
-            std::string out = fmt::format("CREATE TABLE {}{}",
-                                          s.if_not_exists ? "IF NOT EXISTS " : "", Name(s.name));
+            std::string out = fmt::format(
+                "CREATE TABLE {}{}", s.if_not_exists ? "IF NOT EXISTS " : "", PrintName(s.name));
             if (!s.columns.empty() || !s.primary_key.empty()) {
               out += " " + PrintColumnsAndKey(s.columns, s.primary_key);
             }
@@ -211,7 +215,7 @@ std::string PrintBody(const StatementBody& body) {
             }
             if (!s.options.empty()) out += " WITH " + PrintOptions(s.options);
             if (s.like) {
-              out += " LIKE " + Name(s.like->source);
+              out += " LIKE " + PrintName(s.like->source);
               if (!s.like->options.empty()) {
                 out += " (";
                 for (std::size_t i = 0; i < s.like->options.size(); ++i) {
@@ -226,8 +230,8 @@ std::string PrintBody(const StatementBody& body) {
           },
           [](const AlterTable& s) {
             using Action = AlterTable::Action;
-            std::string out =
-                fmt::format("ALTER TABLE {}{} ", s.if_exists ? "IF EXISTS " : "", Name(s.name));
+            std::string out = fmt::format("ALTER TABLE {}{} ", s.if_exists ? "IF EXISTS " : "",
+                                          PrintName(s.name));
             auto alias = [&] {
               return s.partition_alias ? " AS " + QuoteIdentifier(*s.partition_alias) : "";
             };
@@ -243,7 +247,7 @@ std::string PrintBody(const StatementBody& body) {
                 return out + ")";
               }
               case Action::kRenameTable:
-                return out + "RENAME TO " + Name(s.new_name);
+                return out + "RENAME TO " + PrintName(s.new_name);
               case Action::kRenameColumn:
                 return out + "RENAME " + QuoteIdentifier(s.column) + " TO " +
                        QuoteIdentifier(s.new_column);
@@ -281,15 +285,16 @@ std::string PrintBody(const StatementBody& body) {
             return out;
           },
           [](const DropTable& s) {
-            return fmt::format("DROP TABLE {}{}", s.if_exists ? "IF EXISTS " : "", Name(s.name));
+            return fmt::format("DROP TABLE {}{}", s.if_exists ? "IF EXISTS " : "",
+                               PrintName(s.name));
           },
           [](const ShowTables& s) {
-            return s.database ? "SHOW TABLES FROM " + Name(*s.database)
+            return s.database ? "SHOW TABLES FROM " + PrintName(*s.database)
                               : std::string("SHOW TABLES");
           },
-          [](const ShowCreateTable& s) { return "SHOW CREATE TABLE " + Name(s.name); },
+          [](const ShowCreateTable& s) { return "SHOW CREATE TABLE " + PrintName(s.name); },
           [](const DescribeTable& s) {
-            return std::string(s.extended ? "DESCRIBE EXTENDED " : "DESCRIBE ") + Name(s.name);
+            return std::string(s.extended ? "DESCRIBE EXTENDED " : "DESCRIBE ") + PrintName(s.name);
           },
           [](const ShowJobs&) { return std::string("SHOW JOBS"); },
           [](const StopJob& s) {
@@ -305,7 +310,7 @@ std::string PrintBody(const StatementBody& body) {
           },
           [](const Insert& s) {
             std::string out = s.overwrite ? "INSERT OVERWRITE " : "INSERT INTO ";
-            out += Name(s.table) + PrintHint(s.hints);
+            out += PrintName(s.table) + PrintHint(s.hints);
             if (!s.partition.empty()) {
               out += " PARTITION (";
               for (std::size_t i = 0; i < s.partition.size(); ++i) {
@@ -320,7 +325,7 @@ std::string PrintBody(const StatementBody& body) {
           },
           [](const QueryStatement& s) { return PrintQuery(*s.query); },
           [](const Call& s) {
-            std::string out = "CALL " + Name(s.procedure) + "(";
+            std::string out = "CALL " + PrintName(s.procedure) + "(";
             for (std::size_t i = 0; i < s.arguments.size(); ++i) {
               if (i > 0) out += ", ";
               if (s.arguments[i].name) out += QuoteIdentifier(*s.arguments[i].name) + " => ";

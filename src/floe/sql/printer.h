@@ -16,6 +16,8 @@ std::string PrintStatement(const Statement& statement);
 std::string PrintQuery(const Query& query);
 std::string PrintExpr(const Expr& expr);
 std::string PrintType(const DataType& type);
+// `catalog`.`db`.`table`, for messages about a name.
+std::string PrintName(const ObjectName& name);
 
 // `name` with backquotes doubled, in backquotes; 'text' with quotes doubled, in quotes.
 std::string QuoteIdentifier(std::string_view name);
