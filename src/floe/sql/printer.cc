@@ -65,19 +65,6 @@ std::string FunctionName(std::string_view name) {
   return std::string(name);
 }
 
-}  // namespace
-
-std::string PrintName(const ObjectName& name) {
-  std::string out;
-  for (const std::string& part : name.parts) {
-    if (!out.empty()) out += ".";
-    out += QuoteIdentifier(part);
-  }
-  return out;
-}
-
-namespace {
-
 std::string PrintOptions(const Options& options) {
   std::string out = "(";
   for (std::size_t i = 0; i < options.size(); ++i) {
@@ -341,6 +328,15 @@ std::string PrintBody(const StatementBody& body) {
 }
 
 }  // namespace
+
+std::string PrintName(const ObjectName& name) {
+  std::string out;
+  for (const std::string& part : name.parts) {
+    if (!out.empty()) out += ".";
+    out += QuoteIdentifier(part);
+  }
+  return out;
+}
 
 std::string QuoteIdentifier(std::string_view name) {
   std::string out = "`";
