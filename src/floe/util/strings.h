@@ -11,6 +11,9 @@ namespace floe {
 // The text with A-Z folded to a-z; other bytes, UTF-8 included, unchanged.
 std::string AsciiLower(std::string_view text);
 
+// The text with a-z folded to A-Z; other bytes unchanged.
+std::string AsciiUpper(std::string_view text);
+
 // The text without leading and trailing ASCII whitespace.
 std::string_view TrimWhitespace(std::string_view text);
 
