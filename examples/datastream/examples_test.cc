@@ -80,7 +80,8 @@ TEST(ExamplesTest, ReadAndWriteExamplesOfTheDocumentation) {
   ASSERT_EQ(upsert.exit_code, 0);
   EXPECT_EQ(TableRows(table), (std::vector<std::string>{"10|y", "11|w", "9|v"}));
   Ran printed = RunExample("batch_read", {table}, scratch);
-  EXPECT_EQ(Sorted(printed.lines), (std::vector<std::string>{"+I[10, y]", "+I[11, w]", "+I[9, v]"}));
+  EXPECT_EQ(Sorted(printed.lines),
+            (std::vector<std::string>{"+I[10, y]", "+I[11, w]", "+I[9, v]"}));
 
   // Bad arguments are reported, not crashed on.
   EXPECT_EQ(RunExample("append", {table, "x"}, scratch).exit_code, 1);
