@@ -32,7 +32,9 @@ using testing::Sorted;
 // Buffers rows; at checkpoint N they become a pending commit (kept in the state, one entry each:
 // its name, then its rows); when N completes every pending commit up to N is written to
 // <dir>/<name>.txt (through a temporary file, skipped when present: commits are idempotent, as
-// a restored pending commit may have landed before the failure). Finish commits the rest.
+// a restored pending commit may have landed before the failure). Finish commits the rest under a
+// name of its own, as a sink does whose last commit no checkpoint covers: only a final checkpoint
+// after all data keeps a restart after that commit from committing the tail again.
 class TwoPhaseSink : public Operator {
  public:
   explicit TwoPhaseSink(fs::path dir) : dir_(std::move(dir)) {}
@@ -62,7 +64,9 @@ class TwoPhaseSink : public Operator {
   }
   Status Finish(Output&) override {
     for (const auto& [id, entry] : pending_) FLOE_RETURN_IF_ERROR(Commit(entry));
-    return Commit(fmt::format("final-{}\n", subtask_) + buffer_);
+    if (buffer_.empty()) return {};
+    static std::atomic<int64_t> finishes = 0;
+    return Commit(fmt::format("final-{}-{}\n", subtask_, ++finishes) + buffer_);
   }
 
  private:
@@ -461,6 +465,59 @@ TEST(CheckpointTest, SavepointsNeedARunningStreamingJob) {
   auto taken = env.TriggerSavepoint("/tmp/nowhere");
   ASSERT_FALSE(taken.has_value());
   EXPECT_EQ(taken.error().kind(), ErrorKind::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace floe::stream
+
+namespace floe::stream {
+namespace {
+
+// A bounded streaming job ends with a final checkpoint behind all data: running it again with the
+// same checkpoint folder (a crash after the last commit, before the process exited) restores the
+// sources as done and commits nothing twice. With an interval longer than the job, that final
+// checkpoint is the only one.
+TEST(CheckpointTest, ARestartAfterTheFinalCommitAddsNothing) {
+  for (int64_t interval_ms : {int64_t{15}, int64_t{3'600'000}}) {
+    SCOPED_TRACE(interval_ms);
+    floe::testing::TempDir dir;
+    fs::path out = dir.path() / "out";
+    fs::create_directories(out);
+    std::string checkpoints = (dir.path() / "checkpoints").string();
+    ExecutionConfig config{
+        .parallelism = 2, .checkpoint_interval_ms = interval_ms, .checkpoint_dir = checkpoints};
+    for (int run = 0; run < 3; ++run) {
+      StreamEnvironment env(config);
+      DataStream rows = env.FromSource(RowsSource(kBatches, kRows), "rows");
+      DataStream mapped = rows.Transform("map", RowSchema(), SlowMap({}));
+      mapped.KeyBy({"g"}).SinkTo("sink", TwoPhaseSinkFactory(out), 3);
+      FLOE_ASSERT_OK_AND_ASSIGN(JobResult result, env.Execute("final"));
+      EXPECT_GE(result.checkpoints_completed, 1) << run;
+      EXPECT_EQ(CommittedLines(out), ExpectedLines(kBatches * kRows)) << run;
+
+      // The latest checkpoint has every source subtask done: no batches left to emit.
+      io::LocalFileIO io;
+      FLOE_ASSERT_OK_AND_ASSIGN(auto storage, CheckpointStorage::Open(io, checkpoints, "final", 1));
+      FLOE_ASSERT_OK_AND_ASSIGN(std::optional<CompletedCheckpoint> latest, storage->LoadLatest());
+      ASSERT_TRUE(latest.has_value());
+      for (const auto& entries : latest->operators.at("rows").subtasks) {
+        EXPECT_TRUE(entries.empty());
+      }
+    }
+  }
+}
+
+// Batch mode takes no checkpoints and ends its sources at once.
+TEST(CheckpointTest, BatchModeEndsWithoutACheckpoint) {
+  floe::testing::TempDir dir;
+  fs::path out = dir.path() / "out";
+  fs::create_directories(out);
+  StreamEnvironment env({.mode = RuntimeMode::kBatch, .parallelism = 2});
+  DataStream rows = env.FromSource(RowsSource(kBatches, kRows), "rows");
+  rows.KeyBy({"g"}).SinkTo("sink", TwoPhaseSinkFactory(out), 3);
+  FLOE_ASSERT_OK_AND_ASSIGN(JobResult result, env.Execute("batch"));
+  EXPECT_EQ(result.checkpoints_completed, 0);
+  EXPECT_EQ(CommittedLines(out), ExpectedLines(kBatches * kRows));
 }
 
 }  // namespace

@@ -92,6 +92,7 @@ void JobRun::Acknowledge(int node, int subtask, int64_t checkpoint_id,
   Post(AckEvent{node, subtask, checkpoint_id, std::move(state)});
 }
 void JobRun::RequestSplit(int node, int subtask) { Post(SplitRequestEvent{node, subtask}); }
+void JobRun::ReachedEnd(int node, int subtask) { Post(ReachedEndEvent{node, subtask}); }
 void JobRun::Finished(int node, int subtask) { Post(FinishedEvent{node, subtask}); }
 void JobRun::Failed(int, int, Error error) { Post(FailedEvent{std::move(error)}); }
 
@@ -160,7 +161,10 @@ Status JobRun::Build() {
       auto it = options_.restore->operators.find(node.name);
       if (it != options_.restore->operators.end()) restored_state = &it->second;
     }
-    if (node.source) held_[node.id].resize(node.parallelism);
+    if (node.source) {
+      held_[node.id].resize(node.parallelism);
+      source_subtasks_ += node.parallelism;
+    }
     for (int s = 0; s < node.parallelism; ++s) {
       std::vector<TaskOutput::Edge> edges;
       for (int edge_id : node.outputs) {
@@ -274,16 +278,28 @@ Status JobRun::Coordinate() {
     if (!pending_ && !savepoint_requests_.empty()) {
       SavepointEvent request = std::move(savepoint_requests_.front());
       savepoint_requests_.pop_front();
-      if (finished_subtasks_ > 0) {
+      if (finished_subtasks_ > 0 || final_checkpoint_done_) {
         request.promise->set_value(
             InvalidArgument("job '{}' has finished subtasks: no savepoint", options_.job_name));
       } else {
         FLOE_RETURN_IF_ERROR(TriggerCheckpoint(std::move(request.folder), request.promise));
       }
     }
+    // Once every source has reached its end, the final checkpoint is taken at once (again at
+    // the interval should it fail): its barriers follow all data, so the sinks commit everything
+    // under a durable checkpoint and a restore from it has nothing left to produce.
+    bool all_at_end = std::ssize(sources_at_end_) == source_subtasks_;
+    if (checkpointing_ && all_at_end && !final_checkpoint_done_ && !pending_ &&
+        (!final_checkpoint_tried_ || now >= next_checkpoint)) {
+      final_checkpoint_tried_ = true;
+      FLOE_RETURN_IF_ERROR(TriggerCheckpoint({}, {}));
+      next_checkpoint = now + interval;
+    }
     if (checkpointing_ && now >= next_checkpoint) {
       // Checkpoints need every subtask running: a finished one can no longer take part.
-      if (!pending_ && finished_subtasks_ == 0) FLOE_RETURN_IF_ERROR(TriggerCheckpoint({}, {}));
+      if (!pending_ && finished_subtasks_ == 0 && !final_checkpoint_done_) {
+        FLOE_RETURN_IF_ERROR(TriggerCheckpoint({}, {}));
+      }
       next_checkpoint = now + interval;
     }
   }
@@ -305,6 +321,11 @@ Status JobRun::Handle(Event& event) {
     if (auto error = enumerator_contexts_[request->node]->TakeError()) {
       return std::unexpected(*error);
     }
+    return {};
+  }
+  if (auto* reached = std::get_if<ReachedEndEvent>(&event)) {
+    sources_at_end_.emplace_back(reached->node, reached->subtask);
+    if (!checkpointing_) EndSourceInput(reached->node, reached->subtask);
     return {};
   }
   if (std::holds_alternative<FinishedEvent>(event)) {
@@ -330,6 +351,7 @@ Status JobRun::TriggerCheckpoint(std::optional<std::string> savepoint_folder,
   pending.acks_missing = total_subtasks_;
   pending.savepoint_folder = std::move(savepoint_folder);
   pending.promise = std::move(promise);
+  pending.final = !pending.savepoint_folder && std::ssize(sources_at_end_) == source_subtasks_;
   int64_t id = pending.checkpoint.checkpoint_id;
   for (const JobNode& node : graph_.nodes()) {
     pending.checkpoint.operators[node.name].subtasks.resize(node.parallelism);
@@ -393,7 +415,19 @@ Status JobRun::CompleteCheckpoint() {
     FLOE_RETURN_IF_ERROR_CTX(enumerators_[node]->NotifyCheckpointComplete(id),
                              fmt::format("enumerator of '{}'", graph_.node(node).name));
   }
+  if (done.final) {
+    final_checkpoint_done_ = true;
+    for (const auto& [node, subtask] : sources_at_end_) EndSourceInput(node, subtask);
+  }
   return {};
+}
+
+void JobRun::EndSourceInput(int node, int subtask) {
+  auto* task = static_cast<SourceTask*>(tasks_[node][subtask].get());
+  task->gate().PostMail([task] {
+    task->EndInput();
+    return Status();
+  });
 }
 
 void JobRun::AbortCheckpoint(const std::string& why) {

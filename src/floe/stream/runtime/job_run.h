@@ -69,6 +69,10 @@ class JobRun : private JobControl {
     int node;
     int subtask;
   };
+  struct ReachedEndEvent {
+    int node;
+    int subtask;
+  };
   struct FinishedEvent {
     int node;
     int subtask;
@@ -82,20 +86,22 @@ class JobRun : private JobControl {
     SavepointPromise promise;
   };
   struct CancelEvent {};
-  using Event = std::variant<AckEvent, SplitRequestEvent, FinishedEvent, FailedEvent,
-                             SavepointEvent, CancelEvent>;
+  using Event = std::variant<AckEvent, SplitRequestEvent, ReachedEndEvent, FinishedEvent,
+                             FailedEvent, SavepointEvent, CancelEvent>;
 
   struct PendingCheckpoint {
     CompletedCheckpoint checkpoint;
     int acks_missing = 0;
     std::optional<std::string> savepoint_folder;
     SavepointPromise promise;
+    bool final = false;  // triggered once every source subtask had reached its end
   };
 
   // JobControl, called from the subtasks' threads.
   void Acknowledge(int node, int subtask, int64_t checkpoint_id,
                    std::vector<std::string> state) override;
   void RequestSplit(int node, int subtask) override;
+  void ReachedEnd(int node, int subtask) override;
   void Finished(int node, int subtask) override;
   void Failed(int node, int subtask, Error error) override;
   void Post(Event event);
@@ -112,6 +118,7 @@ class JobRun : private JobControl {
   // Split assignments pass through here: held back while the reader's valve is closed.
   void DeliverToReader(int node, int subtask, Mail mail);
   void OpenValve(int node, int subtask);
+  void EndSourceInput(int node, int subtask);
 
   JobRunOptions options_;
   const JobGraph& graph_;
@@ -125,6 +132,12 @@ class JobRun : private JobControl {
   std::vector<std::vector<std::optional<std::vector<Mail>>>> held_;
   int total_subtasks_ = 0;
   int finished_subtasks_ = 0;
+  int source_subtasks_ = 0;
+  // Source subtasks whose reader has ended; they end their input once a final checkpoint (one
+  // taken after all of them reached their end) is complete, or at once without checkpoints.
+  std::vector<std::pair<int, int>> sources_at_end_;
+  bool final_checkpoint_done_ = false;
+  bool final_checkpoint_tried_ = false;
 
   std::mutex mutex_;
   std::condition_variable cv_;

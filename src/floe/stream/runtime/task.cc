@@ -84,6 +84,12 @@ Status SourceTask::Run() {
       if (next.mail) FLOE_RETURN_IF_ERROR((*next.mail)());
     }
   }
+  // Still taking part in checkpoints until the coordinator lets the input end: the final one.
+  control_.ReachedEnd(node_, context_.subtask_index);
+  while (!end_input_) {
+    FLOE_ASSIGN_OR_RETURN(InputGate::Next next, gate_->Take(no_channels));
+    if (next.mail) FLOE_RETURN_IF_ERROR((*next.mail)());
+  }
   return output_->Broadcast(EndOfInput{});
 }
 

@@ -25,6 +25,9 @@ class JobControl {
   virtual void Acknowledge(int node, int subtask, int64_t checkpoint_id,
                            std::vector<std::string> state) = 0;
   virtual void RequestSplit(int node, int subtask) = 0;
+  // A source subtask's reader has ended; the subtask waits for EndInput before it sends
+  // EndOfInput, so that a final checkpoint can follow all of its data.
+  virtual void ReachedEnd(int node, int subtask) = 0;
   virtual void Finished(int node, int subtask) = 0;
   virtual void Failed(int node, int subtask, Error error) = 0;
 };
@@ -72,6 +75,8 @@ class SourceTask : public Task, private SourceReaderContext {
   // Snapshots the reader, acknowledges, and sends the barrier after what was emitted so far.
   Status TriggerCheckpoint(const CheckpointBarrier& barrier);
   Status NotifyCheckpointComplete(int64_t checkpoint_id) override;
+  // After ReachedEnd: the subtask may send EndOfInput and finish.
+  void EndInput() { end_input_ = true; }
 
  protected:
   Status Run() override;
@@ -81,6 +86,7 @@ class SourceTask : public Task, private SourceReaderContext {
 
   std::shared_ptr<Source> source_;
   std::unique_ptr<SourceReader> reader_;
+  bool end_input_ = false;
 };
 
 class OperatorTask : public Task {

@@ -1,0 +1,25 @@
+// "Reading with DataStream", batch read: every row of the table, printed.
+//
+//   batch_read TABLE_DIR
+
+#include "example_support.h"
+#include "floe/stream/iceberg/iceberg_source.h"
+
+using namespace floe;
+using namespace floe::stream;
+
+int main(int argc, char** argv) {
+  if (argc != 2) return examples::Fail(InvalidArgument("usage: batch_read TABLE_DIR"), argv[0]);
+  StreamEnvironment env;
+  TableLoader table_loader = TableLoader::FromFolder(argv[1]);
+  Result<std::shared_ptr<Source>> source =
+      IcebergSource::ForRows(table_loader).Streaming(false).Build();
+  if (!source) return examples::Fail(source.error(), argv[0]);
+  DataStream batch = env.FromSource(*source, "iceberg");
+
+  // Print all records to stdout.
+  examples::Print(batch);
+
+  // Submit and execute this batch read job.
+  return examples::ExitCode(env.Execute("Test Iceberg Batch Read"), argv[0]);
+}
