@@ -249,12 +249,6 @@ TEST_F(IcebergSinkJobTest, AppendRefusesBadConfigurations) {
   CreateTable(/*partitioned=*/true);
   StreamEnvironment env;
   DataStream rows = env.FromSource(RowsSource(1, 1), "rows");
-  auto range = IcebergSink::ForRows(rows)
-                   .TableLoader(Loader())
-                   .DistributionMode(DistributionMode::kRange)
-                   .Append();
-  ASSERT_FALSE(range.has_value());
-  EXPECT_EQ(range.error().kind(), ErrorKind::kUnsupported);
   auto no_loader = IcebergSink::ForRows(rows).Append();
   ASSERT_FALSE(no_loader.has_value());
   EXPECT_NE(no_loader.error().message().find("TableLoader"), std::string::npos);
