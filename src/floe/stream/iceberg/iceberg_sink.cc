@@ -116,7 +116,8 @@ Status IcebergSink::Builder::Append() {
   }
   DataStream routed = input_;
   if (sort_key) {
-    auto statistics = std::make_shared<RangeStatistics>(std::move(*sort_key), parallelism);
+    auto statistics = std::make_shared<RangeStatistics>(std::move(*sort_key), parallelism,
+                                                        input_.parallelism());
     const BatchSchemaPtr input_schema = input_.schema();
     DataStream sampled = input_.Transform(
         prefix + " range statistics", input_schema,
@@ -125,9 +126,10 @@ Status IcebergSink::Builder::Append() {
         },
         input_.parallelism());
     routed = sampled.PartitionCustom(
-        [statistics, schema, input_schema](int) -> Result<std::unique_ptr<ChannelSelector>> {
-          FLOE_ASSIGN_OR_RETURN(auto selector,
-                                RangeChannelSelector::Make(statistics, schema, input_schema));
+        [statistics, schema,
+         input_schema](int subtask) -> Result<std::unique_ptr<ChannelSelector>> {
+          FLOE_ASSIGN_OR_RETURN(
+              auto selector, RangeChannelSelector::Make(statistics, subtask, schema, input_schema));
           return std::unique_ptr<ChannelSelector>(std::move(selector));
         });
   } else if (options.distribution == DistributionMode::kHash && !spec->is_unpartitioned() &&

@@ -75,40 +75,55 @@ std::shared_ptr<const RangeAssignment> RangeAssignment::Compute(const SortKey& s
                                                                 std::vector<WeightedKey> sample,
                                                                 int writers,
                                                                 int64_t checkpoint_id) {
-  double total = 0;
-  for (const WeightedKey& k : sample) total += k.weight;
-  if (sample.empty() || total <= 0 || writers < 1) return nullptr;
+  if (sample.empty() || writers < 1) return nullptr;
   std::sort(sample.begin(), sample.end(), [&](const WeightedKey& a, const WeightedKey& b) {
     return sort_key.Compare(a.key, b.key) < 0;
   });
+  // One entry per distinct key.
+  std::vector<WeightedKey> keys;
+  double total = 0;
+  for (WeightedKey& k : sample) {
+    total += k.weight;
+    if (!keys.empty() && sort_key.Compare(keys.back().key, k.key) == 0) {
+      keys.back().weight += k.weight;
+    } else {
+      keys.push_back(std::move(k));
+    }
+  }
+  if (total <= 0) return nullptr;
   auto assignment = std::make_shared<RangeAssignment>();
   assignment->checkpoint_id_ = checkpoint_id;
-  // Bound i is the key at which the running weight reaches (i+1)/writers of the total: a key
-  // heavier than a share reaches several targets and becomes several bounds.
-  double running = 0;
+  // Bound i is the key in which the running weight reaches (i+1)/writers of the total; the part
+  // of that key's weight below the target stays with writer i.
+  double before = 0;  // weight of the keys before keys[next]
   size_t next = 0;
   for (int i = 0; i + 1 < writers; ++i) {
     const double target = total * (i + 1) / writers;
-    while (next < sample.size() && running + sample[next].weight < target) {
-      running += sample[next++].weight;
+    while (next + 1 < keys.size() && before + keys[next].weight < target) {
+      before += keys[next++].weight;
     }
-    assignment->bounds_.push_back(sample[std::min(next, sample.size() - 1)].key);
+    const WeightedKey& key = keys[next];
+    assignment->bounds_.push_back(key.key);
+    assignment->fractions_.push_back(
+        key.weight > 0 ? std::clamp((target - before) / key.weight, 0.0, 1.0) : 1.0);
   }
   return assignment;
 }
 
-std::pair<int, int> RangeAssignment::WritersOf(const SortKey& sort_key,
-                                               const KeyTuple& key) const {
+RangeAssignment::Route RangeAssignment::RouteOf(const SortKey& sort_key,
+                                                const KeyTuple& key) const {
   auto less = [&](const KeyTuple& a, const KeyTuple& b) { return sort_key.Compare(a, b) < 0; };
   const auto first = std::lower_bound(bounds_.begin(), bounds_.end(), key, less);
   const auto last = std::upper_bound(first, bounds_.end(), key, less);
-  if (first == last) {
-    const int writer = static_cast<int>(first - bounds_.begin());
-    return {writer, writer};
+  Route route{.first = static_cast<int>(first - bounds_.begin())};
+  if (first == last) return route;
+  // The key is bounds first..last-1: writers first..last-1 take their fractions of it, writer
+  // `last` the rest.
+  for (auto it = first; it != last; ++it) {
+    route.cumulative.push_back(fractions_[static_cast<size_t>(it - bounds_.begin())]);
   }
-  // The key is bounds first..last-1: it ends those writers, fills the ones between, and starts
-  // writer `last`, so its rows are spread over all of them.
-  return {static_cast<int>(first - bounds_.begin()), static_cast<int>(last - bounds_.begin())};
+  route.cumulative.push_back(1.0);
+  return route;
 }
 
 Result<Json> RangeAssignment::ToJson() const {
@@ -121,9 +136,12 @@ Result<Json> RangeAssignment::ToJson() const {
     }
     bounds.Push(std::move(tuple));
   }
+  Json fractions = Json::MakeArray();
+  for (double f : fractions_) fractions.Push(Json(f));
   Json out = Json::MakeObject();
   out.Set("checkpoint-id", Json(checkpoint_id_));
   out.Set("bounds", std::move(bounds));
+  out.Set("fractions", std::move(fractions));
   return out;
 }
 
@@ -132,6 +150,11 @@ Result<std::shared_ptr<const RangeAssignment>> RangeAssignment::FromJson(const S
   auto assignment = std::make_shared<RangeAssignment>();
   FLOE_ASSIGN_OR_RETURN(assignment->checkpoint_id_, json.GetInt("checkpoint-id"));
   FLOE_ASSIGN_OR_RETURN(const Json::Array* bounds, json.GetArray("bounds"));
+  FLOE_ASSIGN_OR_RETURN(const Json::Array* fractions, json.GetArray("fractions"));
+  if (fractions->size() != bounds->size()) {
+    return InvalidArgument("range distribution state: {} bounds but {} fractions", bounds->size(),
+                           fractions->size());
+  }
   for (size_t i = 0; i < bounds->size(); ++i) {
     const Json& tuple = (*bounds)[i];
     if (!tuple.is_array() || tuple.as_array().size() != sort_key.types().size()) {
@@ -151,7 +174,12 @@ Result<std::shared_ptr<const RangeAssignment>> RangeAssignment::FromJson(const S
     if (!assignment->bounds_.empty() && sort_key.Compare(assignment->bounds_.back(), key) > 0) {
       return InvalidArgument("range distribution state: bound {} is below bound {}", i, i - 1);
     }
+    const Json& fraction = (*fractions)[i];
+    if (!fraction.is_number() || !(fraction.as_double() >= 0 && fraction.as_double() <= 1)) {
+      return InvalidArgument("range distribution state: fraction {} is not in [0, 1]", i);
+    }
     assignment->bounds_.push_back(std::move(key));
+    assignment->fractions_.push_back(fraction.as_double());
   }
   return std::shared_ptr<const RangeAssignment>(std::move(assignment));
 }

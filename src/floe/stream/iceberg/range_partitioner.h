@@ -8,8 +8,10 @@
 //
 // RangeAssignment: writers-1 upper bounds over the sort key, computed from a weighted sample of
 // keys so that every writer gets about the same weight of rows. Writer i takes the keys in
-// (bound[i-1], bound[i]]; a key heavier than one writer's share is a bound several times and its
-// rows are spread over those writers, so neighbouring writers may share their boundary key.
+// (bound[i-1], bound[i]]. The rows of a bound key are split between the writers it bounds, in
+// proportion to the part of its weight that falls in each writer's share (a key heavier than a
+// share is several bounds and is spread over several writers), so neighbouring writers may share
+// their boundary key and skewed keys still balance.
 //
 // What can go wrong: SortKey::ForTable fails on sort or partition fields whose transform floe
 // cannot compute; RangeAssignment::FromJson fails on malformed or mistyped state (naming it).
@@ -64,8 +66,13 @@ class RangeAssignment {
                                                         std::vector<WeightedKey> sample,
                                                         int writers, int64_t checkpoint_id);
 
-  // The writers [first, last] that take rows of `key`.
-  std::pair<int, int> WritersOf(const SortKey& sort_key, const KeyTuple& key) const;
+  // The writers that take rows of `key`: first, and for a bound key the cumulative fraction of
+  // its rows that goes to writers first, first+1, ... (the last entry is 1).
+  struct Route {
+    int first = 0;
+    std::vector<double> cumulative;  // empty: every row to `first`
+  };
+  Route RouteOf(const SortKey& sort_key, const KeyTuple& key) const;
   int64_t checkpoint_id() const { return checkpoint_id_; }
   int writers() const { return static_cast<int>(bounds_.size()) + 1; }
   const std::vector<KeyTuple>& bounds() const { return bounds_; }
@@ -77,6 +84,8 @@ class RangeAssignment {
  private:
   int64_t checkpoint_id_ = 0;
   std::vector<KeyTuple> bounds_;  // non-decreasing
+  // Per bound: the fraction of its key's weight that goes to writers up to this bound's.
+  std::vector<double> fractions_;
 };
 
 }  // namespace floe::stream

@@ -1,5 +1,8 @@
 #include "floe/stream/iceberg/range_shuffle.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "floe/table/write/partitioner.h"
 
 namespace floe::stream {
@@ -47,6 +50,16 @@ std::shared_ptr<const RangeAssignment> RangeStatistics::Current() const {
   return current_;
 }
 
+void RangeStatistics::Pin(int subtask, std::shared_ptr<const RangeAssignment> assignment) {
+  std::lock_guard lock(mutex_);
+  pinned_.at(static_cast<size_t>(subtask)) = std::move(assignment);
+}
+
+std::shared_ptr<const RangeAssignment> RangeStatistics::Pinned(int subtask) const {
+  std::lock_guard lock(mutex_);
+  return pinned_.at(static_cast<size_t>(subtask));
+}
+
 RangeStatisticsOperator::RangeStatisticsOperator(std::shared_ptr<RangeStatistics> statistics,
                                                  SchemaPtr schema)
     : statistics_(std::move(statistics)), schema_(std::move(schema)) {}
@@ -56,6 +69,7 @@ Status RangeStatisticsOperator::Open(const OperatorContext& context) {
   subtask_ = context.subtask_index;
   parallelism_ = context.parallelism;
   random_.seed(static_cast<uint64_t>(subtask_) + 1);
+  std::shared_ptr<const RangeAssignment> restored;
   for (size_t i = 0; i < context.restored_state.size(); ++i) {
     auto json = Json::Parse(context.restored_state[i]);
     if (!json) {
@@ -67,8 +81,12 @@ Status RangeStatisticsOperator::Open(const OperatorContext& context) {
       return InvalidArgument("{} state entry {}: {}", context.operator_name, i,
                              assignment.error().message());
     }
-    statistics_->Restore(std::move(*assignment));
+    if (restored == nullptr || (*assignment)->checkpoint_id() > restored->checkpoint_id()) {
+      restored = std::move(*assignment);
+    }
   }
+  statistics_->Restore(restored);
+  statistics_->Pin(subtask_, std::move(restored));
   return Ok();
 }
 
@@ -92,6 +110,10 @@ Status RangeStatisticsOperator::ProcessBatch(int /*input*/, RecordBatch batch, O
 
 Result<std::vector<std::string>> RangeStatisticsOperator::SnapshotState(int64_t checkpoint_id,
                                                                         Output& /*output*/) {
+  // Pinned before reporting: the assignment of the previous checkpoint, the same for every
+  // subtask (see the header).
+  std::shared_ptr<const RangeAssignment> pinned = statistics_->Current();
+  statistics_->Pin(subtask_, pinned);
   std::vector<WeightedKey> sample;
   if (!sample_.empty()) {
     const double weight = static_cast<double>(rows_seen_) / static_cast<double>(sample_.size());
@@ -104,11 +126,9 @@ Result<std::vector<std::string>> RangeStatisticsOperator::SnapshotState(int64_t 
   statistics_->Report(checkpoint_id, subtask_, parallelism_, std::move(sample));
 
   std::vector<std::string> state;
-  if (subtask_ == 0) {
-    if (auto current = statistics_->Current()) {
-      FLOE_ASSIGN_OR_RETURN(Json json, current->ToJson());
-      state.push_back(json.Dump());
-    }
+  if (pinned != nullptr) {
+    FLOE_ASSIGN_OR_RETURN(Json json, pinned->ToJson());
+    state.push_back(json.Dump());
   }
   return state;
 }
@@ -116,12 +136,14 @@ Result<std::vector<std::string>> RangeStatisticsOperator::SnapshotState(int64_t 
 RangeChannelSelector::~RangeChannelSelector() = default;
 
 Result<std::unique_ptr<RangeChannelSelector>> RangeChannelSelector::Make(
-    std::shared_ptr<RangeStatistics> statistics, SchemaPtr schema, BatchSchemaPtr batch_schema) {
+    std::shared_ptr<RangeStatistics> statistics, int subtask, SchemaPtr schema,
+    BatchSchemaPtr batch_schema) {
   std::unique_ptr<RangeChannelSelector> selector(new RangeChannelSelector());
   FLOE_ASSIGN_OR_RETURN(selector->partitioner_,
                         table::Partitioner::Make(statistics->sort_key().spec(), *schema,
                                                  *batch_schema));
   selector->statistics_ = std::move(statistics);
+  selector->subtask_ = subtask;
   selector->schema_ = std::move(schema);
   selector->batch_schema_ = std::move(batch_schema);
   return selector;
@@ -131,7 +153,7 @@ Status RangeChannelSelector::SelectChannels(const RecordBatch& batch, int num_ch
                                             std::vector<int32_t>& channels) {
   const int64_t rows = batch.num_rows();
   channels.resize(static_cast<size_t>(rows));
-  std::shared_ptr<const RangeAssignment> assignment = statistics_->Current();
+  std::shared_ptr<const RangeAssignment> assignment = statistics_->Pinned(subtask_);
   if (assignment == nullptr) {
     for (int64_t i = 0; i < rows; ++i) {
       channels[i] = static_cast<int32_t>(next_round_robin_++ % static_cast<uint64_t>(num_channels));
@@ -150,16 +172,19 @@ Status RangeChannelSelector::SelectChannels(const RecordBatch& batch, int num_ch
   if (routes_.size() < partitioner_->num_partitions()) routes_.resize(partitioner_->num_partitions());
   for (int64_t i = 0; i < rows; ++i) {
     const uint32_t key = key_of_row_[i];
-    Route& route = routes_[key];
-    if (route.first < 0) {
-      std::tie(route.first, route.last) =
-          assignment_->WritersOf(statistics_->sort_key(), partitioner_->Values(key));
-      route.next = route.first;
+    KeyRoute& route = routes_[key];
+    if (!route.known) {
+      route.route = assignment_->RouteOf(statistics_->sort_key(), partitioner_->Values(key));
+      route.known = true;
     }
-    int writer = route.first;
-    if (route.last > route.first) {
-      writer = route.next;
-      route.next = route.next == route.last ? route.first : route.next + 1;
+    int writer = route.route.first;
+    if (!route.route.cumulative.empty()) {
+      // A low-discrepancy sequence in [0, 1) (golden ratio steps): every prefix of the key's rows
+      // is dealt out close to the fractions.
+      const double x = std::fmod(static_cast<double>(route.sent++) * 0.6180339887498949, 1.0);
+      const auto& cumulative = route.route.cumulative;
+      writer += static_cast<int>(std::upper_bound(cumulative.begin(), cumulative.end() - 1, x) -
+                                 cumulative.begin());
     }
     channels[i] = static_cast<int32_t>(writer % num_channels);
   }

@@ -9,18 +9,25 @@
 // keys of the rows it saw since the last checkpoint (kSampleSize keys, bounded memory whatever
 // the key cardinality). At checkpoint N it reports the sample, weighted by the rows it stands for,
 // to the RangeStatistics of the sink; when every subtask has reported N, RangeStatistics merges
-// the samples into a global RangeAssignment and publishes it, and the channel selectors route the
-// rows that follow by it (the next checkpoint interval). Before the first assignment exists, rows
-// go to the writers round-robin, as in Flink.
+// the samples into a global RangeAssignment.
+//
+// Every statistics subtask switches assignments at its barriers only, and all switch alike: at
+// barrier N, before reporting N, a subtask pins the newest assignment, which is the one of
+// checkpoint N-1 (the runtime triggers N only after N-1 is complete, so every subtask has
+// reported N-1 by then, and N cannot be complete before this subtask reports it). Its channel
+// selector routes the rows of the interval after barrier N by that pinned assignment, so within
+// one checkpoint every writer gets one contiguous key range. Until the first assignment exists,
+// rows go to the writers round-robin, as in Flink.
 //
 // floe runs a job in one process, so RangeStatistics is one object shared by the statistics
-// subtasks and the selectors (the role of Flink's operator coordinator), guarded by a mutex. It
-// survives an in-process restart with the job graph; across a process restart the statistics
-// subtask 0 keeps the assignment in use in its operator state, and whichever subtask gets that
-// entry back gives it to RangeStatistics at Open. RangeStatistics keeps the assignment of the
-// highest checkpoint id it has seen, so the order in which subtasks restore and report does not
-// matter; reports of an interrupted checkpoint are dropped once a later one is aggregated. The
-// assignment decides only which writer writes a row, never whether a row is written.
+// subtasks and the selectors (the role of Flink's operator coordinator), guarded by a mutex; it
+// survives an in-process restart with the job graph. Every statistics subtask keeps the
+// assignment it pinned in its operator state. At Open (a restore) a subtask pins the newest
+// assignment of its state entries, so the interval after the restored checkpoint is routed as it
+// was in the run that took it; with a changed parallelism, subtasks that get no entry route their
+// first interval round-robin. RangeStatistics keeps the assignment of the highest checkpoint id
+// it has seen (aggregated or restored), and reports for a checkpoint not above it are dropped.
+// The assignment decides only which writer writes a row, never whether a row is written.
 //
 // What can go wrong: a sort key that cannot be computed for the batch schema (Make, Open), a
 // malformed state entry (Open, naming it).
@@ -45,8 +52,9 @@ namespace floe::stream {
 
 class RangeStatistics {
  public:
-  RangeStatistics(SortKey sort_key, int writers)
-      : sort_key_(std::move(sort_key)), writers_(writers) {}
+  // `subtasks`: the parallelism of the statistics operator (one pinned assignment each).
+  RangeStatistics(SortKey sort_key, int writers, int subtasks)
+      : sort_key_(std::move(sort_key)), writers_(writers), pinned_(static_cast<size_t>(subtasks)) {}
 
   const SortKey& sort_key() const { return sort_key_; }
   int writers() const { return writers_; }
@@ -56,8 +64,11 @@ class RangeStatistics {
   void Report(int64_t checkpoint_id, int subtask, int parallelism, std::vector<WeightedKey> sample);
   // An assignment from operator state; kept when it is newer than the current one.
   void Restore(std::shared_ptr<const RangeAssignment> assignment);
-  // The assignment in use; nullptr before the first statistics.
+  // The newest assignment; nullptr before the first statistics.
   std::shared_ptr<const RangeAssignment> Current() const;
+  // The assignment a statistics subtask routes its rows by (nullptr: round-robin).
+  void Pin(int subtask, std::shared_ptr<const RangeAssignment> assignment);
+  std::shared_ptr<const RangeAssignment> Pinned(int subtask) const;
 
  private:
   struct Reports {
@@ -71,6 +82,7 @@ class RangeStatistics {
   mutable std::mutex mutex_;
   std::map<int64_t, Reports> reports_;  // by checkpoint id, not complete yet
   std::shared_ptr<const RangeAssignment> current_;
+  std::vector<std::shared_ptr<const RangeAssignment>> pinned_;  // by statistics subtask
 };
 
 class RangeStatisticsOperator : public Operator {
@@ -100,27 +112,30 @@ class RangeStatisticsOperator : public Operator {
 class RangeChannelSelector : public ChannelSelector {
  public:
   static Result<std::unique_ptr<RangeChannelSelector>> Make(
-      std::shared_ptr<RangeStatistics> statistics, SchemaPtr schema, BatchSchemaPtr batch_schema);
+      std::shared_ptr<RangeStatistics> statistics, int subtask, SchemaPtr schema,
+      BatchSchemaPtr batch_schema);
   ~RangeChannelSelector() override;
 
   Status SelectChannels(const RecordBatch& batch, int num_channels,
                         std::vector<int32_t>& channels) override;
 
  private:
-  // Writers of a key id under the current assignment, and the next of them for a spread key.
-  struct Route {
-    int first = -1;
-    int last = -1;
-    int next = 0;
+  // Where the rows of a key id go under the current assignment; `sent` counts the rows of a split
+  // key, to deal them out in proportion.
+  struct KeyRoute {
+    bool known = false;
+    RangeAssignment::Route route;
+    uint64_t sent = 0;
   };
   RangeChannelSelector() = default;
 
   std::shared_ptr<RangeStatistics> statistics_;
+  int subtask_ = 0;
   SchemaPtr schema_;
   BatchSchemaPtr batch_schema_;
   std::unique_ptr<table::Partitioner> partitioner_;
   std::shared_ptr<const RangeAssignment> assignment_;
-  std::vector<Route> routes_;  // by key id
+  std::vector<KeyRoute> routes_;  // by key id
   std::vector<uint32_t> key_of_row_;
   uint64_t next_round_robin_ = 0;
 };
