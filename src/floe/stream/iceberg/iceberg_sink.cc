@@ -116,24 +116,22 @@ Status IcebergSink::Builder::Append() {
   }
   DataStream routed = input_;
   if (sort_key) {
-    auto statistics = std::make_shared<RangeStatistics>(std::move(*sort_key), parallelism,
-                                                        input_.parallelism());
-    const BatchSchemaPtr input_schema = input_.schema();
+    auto statistics =
+        std::make_shared<RangeStatistics>(std::move(*sort_key), parallelism, input_.parallelism());
     DataStream sampled = input_.Transform(
-        prefix + " range statistics", input_schema,
-        [statistics, schema](int) -> Result<std::unique_ptr<Operator>> {
-          return std::make_unique<RangeStatisticsOperator>(statistics, schema);
+        prefix + " range statistics", input_.schema(),
+        [statistics, schema, table_columns](int) -> Result<std::unique_ptr<Operator>> {
+          return std::make_unique<RangeStatisticsOperator>(statistics, schema, table_columns);
         },
         input_.parallelism());
-    routed = sampled.PartitionCustom(
-        [statistics, schema,
-         input_schema](int subtask) -> Result<std::unique_ptr<ChannelSelector>> {
-          FLOE_ASSIGN_OR_RETURN(
-              auto selector, RangeChannelSelector::Make(statistics, subtask, schema, input_schema));
-          return std::unique_ptr<ChannelSelector>(std::move(selector));
-        });
+    routed = sampled.PartitionCustom([statistics, schema, table_columns](
+                                         int subtask) -> Result<std::unique_ptr<ChannelSelector>> {
+      FLOE_ASSIGN_OR_RETURN(auto selector,
+                            RangeChannelSelector::Make(statistics, subtask, schema, table_columns));
+      return std::unique_ptr<ChannelSelector>(std::move(selector));
+    });
   } else if (options.distribution == DistributionMode::kHash && !spec->is_unpartitioned() &&
-      (key_columns.empty() || partition_in_keys)) {
+             (key_columns.empty() || partition_in_keys)) {
     routed = input_.PartitionCustom(
         [spec, schema, table_columns](int) -> Result<std::unique_ptr<ChannelSelector>> {
           FLOE_ASSIGN_OR_RETURN(auto selector,

@@ -14,8 +14,8 @@ Result<std::optional<SortKey>> SortKey::ForTable(const TableMetadata& metadata) 
                  SortDirection direction, NullOrder null_order) -> Status {
     const int index = static_cast<int>(fields.size());
     if (sources.size() != 1) {
-      return Unsupported("iceberg sink range distribution: sort key field {} has {} sources",
-                         index, sources.size());
+      return Unsupported("iceberg sink range distribution: sort key field {} has {} sources", index,
+                         sources.size());
     }
     const NestedField* source = schema.FindField(sources[0]);
     if (source == nullptr) {
@@ -35,8 +35,8 @@ Result<std::optional<SortKey>> SortKey::ForTable(const TableMetadata& metadata) 
   const SortOrderPtr& order = metadata.default_sort_order();
   if (order != nullptr && !order->is_unsorted()) {
     for (const SortField& field : order->fields()) {
-      FLOE_RETURN_IF_ERROR(add(field.transform, field.source_ids, field.direction,
-                               field.null_order));
+      FLOE_RETURN_IF_ERROR(
+          add(field.transform, field.source_ids, field.direction, field.null_order));
     }
     key.description_ = "sort order " + std::to_string(order->order_id());
   } else if (!metadata.default_spec()->is_unpartitioned()) {

@@ -61,8 +61,10 @@ std::shared_ptr<const RangeAssignment> RangeStatistics::Pinned(int subtask) cons
 }
 
 RangeStatisticsOperator::RangeStatisticsOperator(std::shared_ptr<RangeStatistics> statistics,
-                                                 SchemaPtr schema)
-    : statistics_(std::move(statistics)), schema_(std::move(schema)) {}
+                                                 SchemaPtr schema, BatchSchemaPtr batch_schema)
+    : statistics_(std::move(statistics)),
+      schema_(std::move(schema)),
+      batch_schema_(std::move(batch_schema)) {}
 RangeStatisticsOperator::~RangeStatisticsOperator() = default;
 
 Status RangeStatisticsOperator::Open(const OperatorContext& context) {
@@ -93,7 +95,7 @@ Status RangeStatisticsOperator::Open(const OperatorContext& context) {
 Status RangeStatisticsOperator::ProcessBatch(int /*input*/, RecordBatch batch, Output& output) {
   if (partitioner_ == nullptr || partitioner_->num_partitions() > kMaxKeyIds) {
     FLOE_ASSIGN_OR_RETURN(partitioner_, table::Partitioner::Make(statistics_->sort_key().spec(),
-                                                                 *schema_, *batch.schema()));
+                                                                 *schema_, *batch_schema_));
   }
   FLOE_RETURN_IF_ERROR(partitioner_->Assign(batch, key_of_row_));
   // Reservoir sampling (Algorithm R): every row seen has the same chance to be in the sample.
@@ -139,9 +141,9 @@ Result<std::unique_ptr<RangeChannelSelector>> RangeChannelSelector::Make(
     std::shared_ptr<RangeStatistics> statistics, int subtask, SchemaPtr schema,
     BatchSchemaPtr batch_schema) {
   std::unique_ptr<RangeChannelSelector> selector(new RangeChannelSelector());
-  FLOE_ASSIGN_OR_RETURN(selector->partitioner_,
-                        table::Partitioner::Make(statistics->sort_key().spec(), *schema,
-                                                 *batch_schema));
+  FLOE_ASSIGN_OR_RETURN(
+      selector->partitioner_,
+      table::Partitioner::Make(statistics->sort_key().spec(), *schema, *batch_schema));
   selector->statistics_ = std::move(statistics);
   selector->subtask_ = subtask;
   selector->schema_ = std::move(schema);
@@ -169,7 +171,8 @@ Status RangeChannelSelector::SelectChannels(const RecordBatch& batch, int num_ch
     routes_.clear();
   }
   FLOE_RETURN_IF_ERROR(partitioner_->Assign(batch, key_of_row_));
-  if (routes_.size() < partitioner_->num_partitions()) routes_.resize(partitioner_->num_partitions());
+  if (routes_.size() < partitioner_->num_partitions())
+    routes_.resize(partitioner_->num_partitions());
   for (int64_t i = 0; i < rows; ++i) {
     const uint32_t key = key_of_row_[i];
     KeyRoute& route = routes_[key];

@@ -89,7 +89,10 @@ class RangeStatisticsOperator : public Operator {
  public:
   static constexpr size_t kSampleSize = 4096;
 
-  RangeStatisticsOperator(std::shared_ptr<RangeStatistics> statistics, SchemaPtr schema);
+  // batch_schema: the table's columns as a batch schema (with field ids); input batches have
+  // those columns in order, under any names.
+  RangeStatisticsOperator(std::shared_ptr<RangeStatistics> statistics, SchemaPtr schema,
+                          BatchSchemaPtr batch_schema);
   ~RangeStatisticsOperator() override;
 
   Status Open(const OperatorContext& context) override;
@@ -99,6 +102,7 @@ class RangeStatisticsOperator : public Operator {
  private:
   std::shared_ptr<RangeStatistics> statistics_;
   SchemaPtr schema_;
+  BatchSchemaPtr batch_schema_;
   int subtask_ = 0;
   int parallelism_ = 1;
   std::unique_ptr<table::Partitioner> partitioner_;
