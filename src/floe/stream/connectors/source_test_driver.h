@@ -18,7 +18,7 @@
 
 namespace floe::stream::testing {
 
-class CollectingOutput : public Output {
+class SourceCollectingOutput : public Output {
  public:
   Status Emit(RecordBatch batch) override {
     rows_ += batch.num_rows();
@@ -113,7 +113,7 @@ class SourceDriver : public SplitEnumeratorContext {
     return snapshot;
   }
 
-  const CollectingOutput& output() const { return output_; }
+  const SourceCollectingOutput& output() const { return output_; }
   bool ended(int subtask) const { return subtasks_[subtask].ended; }
 
   // SplitEnumeratorContext
@@ -174,7 +174,7 @@ class SourceDriver : public SplitEnumeratorContext {
   std::vector<Subtask> subtasks_;
   std::unique_ptr<SplitEnumerator> enumerator_;
   std::set<int> waiting_;
-  CollectingOutput output_;
+  SourceCollectingOutput output_;
   MetricGroup metrics_;
 };
 

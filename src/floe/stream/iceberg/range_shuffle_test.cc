@@ -44,8 +44,7 @@ class RangeShuffleTest : public SinkFixture {
     return std::make_shared<RangeStatistics>(std::move(**key), writers, subtasks);
   }
 
-  // Driven directly rather than through OperatorHarness, whose CollectingOutput shares its name
-  // with another test helper's.
+  // A statistics subtask with an output that counts the batches passed through.
   struct Subtask {
     class Counter : public Output {
      public:
