@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "floe/stream/iceberg/partition_selector.h"
+#include "floe/stream/iceberg/range_shuffle.h"
 #include "floe/stream/iceberg/sink_committer.h"
 #include "floe/stream/iceberg/sink_writer.h"
 #include "floe/table/scan/batch_types.h"
@@ -108,9 +109,29 @@ Status IcebergSink::Builder::Append() {
         std::find(options.equality_field_ids.begin(), options.equality_field_ids.end(),
                   field.source_id()) != options.equality_field_ids.end();
   }
+  const std::string prefix = sink_id_.empty() ? "IcebergSink " + name : "IcebergSink " + sink_id_;
+  std::optional<SortKey> sort_key;
+  if (options.distribution == DistributionMode::kRange && key_columns.empty()) {
+    FLOE_ASSIGN_OR_RETURN(sort_key, SortKey::ForTable(*metadata));
+  }
   DataStream routed = input_;
-  if (options.distribution == DistributionMode::kHash && !spec->is_unpartitioned() &&
-      (key_columns.empty() || partition_in_keys)) {
+  if (sort_key) {
+    auto statistics =
+        std::make_shared<RangeStatistics>(std::move(*sort_key), parallelism, input_.parallelism());
+    DataStream sampled = input_.Transform(
+        prefix + " range statistics", input_.schema(),
+        [statistics, schema, table_columns](int) -> Result<std::unique_ptr<Operator>> {
+          return std::make_unique<RangeStatisticsOperator>(statistics, schema, table_columns);
+        },
+        input_.parallelism());
+    routed = sampled.PartitionCustom([statistics, schema, table_columns](
+                                         int subtask) -> Result<std::unique_ptr<ChannelSelector>> {
+      FLOE_ASSIGN_OR_RETURN(auto selector,
+                            RangeChannelSelector::Make(statistics, subtask, schema, table_columns));
+      return std::unique_ptr<ChannelSelector>(std::move(selector));
+    });
+  } else if (options.distribution == DistributionMode::kHash && !spec->is_unpartitioned() &&
+             (key_columns.empty() || partition_in_keys)) {
     routed = input_.PartitionCustom(
         [spec, schema, table_columns](int) -> Result<std::unique_ptr<ChannelSelector>> {
           FLOE_ASSIGN_OR_RETURN(auto selector,
@@ -125,7 +146,6 @@ Status IcebergSink::Builder::Append() {
     routed = input_.Rebalance();
   }
 
-  const std::string prefix = sink_id_.empty() ? "IcebergSink " + name : "IcebergSink " + sink_id_;
   SinkSpec spec_of_sink{.loader = *loader_,
                         .options = options_,
                         .equality_columns = equality_columns_,

@@ -14,7 +14,9 @@
 // when there are some (rows of one key must meet in one writer), else forwards them (rebalances
 // when the write parallelism differs from the input's); `hash` sends rows by partition (by the
 // equality fields when the table is unpartitioned or not all partition sources are equality
-// fields); `range` is refused (kUnsupported). The sink id (SinkId, else the job name and the
+// fields); `range` adds a statistics operator before the writers and sends rows by sort-key ranges
+// balanced from the previous checkpoint's statistics (range_shuffle.h; as `none` with equality
+// fields or on an unsorted unpartitioned table). The sink id (SinkId, else the job name and the
 // committer's operator name) must stay the same across restarts of a job.
 //
 // What can go wrong (Append): no table loader, a table that cannot be loaded, bad options (see

@@ -8,9 +8,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <map>
 #include <thread>
 
+#include "floe/spec/sort_order.h"
 #include "floe/stream/runtime/test_jobs.h"
 #include "floe/table/scan/table_scan.h"
 #include "floe/table/scan/task_reader.h"
@@ -111,7 +113,8 @@ TEST_F(IcebergSinkJobTest, BatchJobWithHashDistribution) {
   ASSERT_EQ(snapshots.size(), 1U);
   auto table = Loader().Load().value();
   std::map<std::string, std::set<std::string>> writers_of_partition;
-  auto files = table::TableScan(table->metadata(), table->io()).PlanFiles();
+  table::TableScan scan(table->metadata(), table->io());
+  auto files = scan.IncludeColumnStats().PlanFiles();
   ASSERT_TRUE(files.has_value());
   for (const auto& task : *files) {
     const std::string name =
@@ -245,16 +248,141 @@ TEST_F(IcebergSinkJobTest, HashDistributedUpsertIntoAPartitionedTable) {
   }
 }
 
+// Range distribution into a table sorted by k, with 40% of the rows on one k (500): the three
+// writers get about equal row counts once statistics exist (from checkpoint 3 on: the assignment
+// of checkpoint 1 is pinned at barrier 2), each writer's files of a checkpoint cover a k range
+// that overlaps no other writer's (a split key may end one range and start the next), and the
+// table reads back as the same job writes it with distribution none and as the rows generated.
+TEST_F(IcebergSinkJobTest, RangeDistributionBalancesSkewedKeysInContiguousRanges) {
+  auto loader_of = [&](const std::string& name) {
+    return TableLoader::FromCatalog(
+        "lake", {{"catalog-type", "hadoop"}, {"warehouse", (dir_.path() / "wh").string()}},
+        catalog::TableIdentifier{{{"db"}}, name});
+  };
+  auto catalog = loader_of("x").LoadCatalog().value();
+  ASSERT_TRUE(catalog->CreateNamespace({{"db"}}, {}).has_value());
+  auto skew = [](int, RecordBatch batch) -> Result<std::optional<RecordBatch>> {
+    std::this_thread::sleep_for(std::chrono::milliseconds(4));
+    std::vector<Value> k;
+    for (int64_t i = 0; i < batch.num_rows(); ++i) {
+      const int64_t n = batch.column(0).Value<int64_t>(i);
+      k.emplace_back(n % 5 < 2 ? int64_t{500} : n * 7919 % 1000);
+    }
+    return RecordBatch::Make(batch.schema(), {MakeArray(DataType::Int64(), k).value(),
+                                              batch.column(1), batch.column(2)});
+  };
+  // (k, v) of every row, sorted.
+  auto read = [&](const TableLoader& loader) {
+    auto table = loader.Load().value();
+    table::TableScan scan(table->metadata(), table->io());
+    table::TaskReader reader(table->io(), scan.schema().value(), scan.ProjectedSchema().value());
+    std::vector<std::pair<int64_t, std::string>> rows;
+    auto tasks = scan.PlanTasks();
+    EXPECT_TRUE(tasks.has_value());
+    if (!tasks) return rows;
+    for (const auto& group : *tasks) {
+      FLOE_EXPECT_OK(reader.Read(group, [&](RecordBatch batch) -> Status {
+        for (int64_t i = 0; i < batch.num_rows(); ++i) {
+          rows.emplace_back(batch.column(0).Value<int64_t>(i),
+                            GetValue(batch.column(2), i).get<std::string>());
+        }
+        return {};
+      }));
+    }
+    std::sort(rows.begin(), rows.end());
+    return rows;
+  };
+  for (const auto& [name, mode] : {std::pair{"ranged", DistributionMode::kRange},
+                                   std::pair{"plain", DistributionMode::kNone}}) {
+    catalog::CreateTableRequest request;
+    using namespace floe::types;
+    request.schema = std::make_shared<Schema>(
+        std::vector<NestedField>{Required(1, "k", Long()), Required(2, "g", Int()),
+                                 Optional(3, "v", String())},
+        0, std::vector<int32_t>{});
+    request.sort_order =
+        std::make_shared<SortOrder>(1, std::vector<SortField>{SortField{.source_ids = {1}}});
+    ASSERT_TRUE(catalog->CreateTable({{{"db"}}, name}, request).has_value());
+    StreamEnvironment env({.parallelism = 2,
+                           .checkpoint_interval_ms = 10,
+                           .checkpoint_dir = (dir_.path() / name).string()});
+    DataStream rows = env.FromSource(RowsSource(200, 50), "rows");
+    DataStream skewed = rows.Transform("skew", RowSchema(), Lambda(skew));
+    FLOE_ASSERT_OK(IcebergSink::ForRows(skewed)
+                       .TableLoader(loader_of(name))
+                       .DistributionMode(mode)
+                       .WriteParallelism(3)
+                       .Append());
+    FLOE_ASSERT_OK_AND_ASSIGN(JobResult result, env.Execute(std::string(name) + "-job"));
+    // Two complete checkpoints suffice: the rows after barrier 2 (checkpoint 3 and the end of
+    // the input) are ranged by the assignment of checkpoint 1.
+    EXPECT_GE(result.checkpoints_completed, 2);
+  }
+  std::vector<std::pair<int64_t, std::string>> expected;
+  for (int64_t n = 0; n < 10000; ++n) {
+    expected.emplace_back(n % 5 < 2 ? 500 : n * 7919 % 1000, "r" + std::to_string(n));
+  }
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(read(loader_of("ranged")), expected);
+  EXPECT_EQ(read(loader_of("plain")), expected);
+
+  // Per checkpoint (from the snapshot summaries) and writer (file name prefix): rows and k range.
+  auto table = loader_of("ranged").Load().value();
+  std::map<int64_t, int64_t> checkpoint_of_sequence;
+  for (const auto& snapshot : table->metadata()->snapshots()) {
+    checkpoint_of_sequence[snapshot->sequence_number] =
+        std::stoll(snapshot->summary.at("floe.checkpoint-id"));
+  }
+  struct Range {
+    int64_t rows = 0;
+    int64_t low = std::numeric_limits<int64_t>::max();
+    int64_t high = std::numeric_limits<int64_t>::min();
+  };
+  std::map<int64_t, std::map<std::string, Range>> ranges;  // checkpoint -> writer -> range
+  std::map<std::string, int64_t> rows_of_writer;           // from checkpoint 3 on
+  table::TableScan scan(table->metadata(), table->io());
+  auto files = scan.IncludeColumnStats().PlanFiles();
+  ASSERT_TRUE(files.has_value());
+  for (const auto& task : *files) {
+    const int64_t checkpoint = checkpoint_of_sequence.at(task.data_sequence_number);
+    if (checkpoint < 3) continue;
+    const std::string& path = task.data_file->file_path;
+    const std::string writer = path.substr(path.rfind('/') + 1, 5);
+    Range& range = ranges[checkpoint][writer];
+    range.rows += task.data_file->record_count;
+    auto bound = [](const manifest::BoundMap& bounds) {
+      auto it = std::find_if(bounds.begin(), bounds.end(),
+                             [](const auto& entry) { return entry.first == 1; });
+      EXPECT_NE(it, bounds.end());
+      return it == bounds.end()
+                 ? 0
+                 : Literal::FromBinary(types::Long(), it->second).value().long_value();
+    };
+    range.low = std::min(range.low, bound(task.data_file->lower_bounds));
+    range.high = std::max(range.high, bound(task.data_file->upper_bounds));
+    rows_of_writer[writer] += task.data_file->record_count;
+  }
+  ASSERT_FALSE(ranges.empty());
+  for (const auto& [checkpoint, writers] : ranges) {
+    for (auto it = writers.begin(); std::next(it) != writers.end(); ++it) {
+      EXPECT_LE(it->second.high, std::next(it)->second.low)
+          << "checkpoint " << checkpoint << ": writer " << it->first << " [" << it->second.low
+          << ", " << it->second.high << "], writer " << std::next(it)->first << " ["
+          << std::next(it)->second.low << ", " << std::next(it)->second.high << "]";
+    }
+  }
+  ASSERT_EQ(rows_of_writer.size(), 3U);
+  int64_t total = 0;
+  for (const auto& [writer, rows] : rows_of_writer) total += rows;
+  for (const auto& [writer, rows] : rows_of_writer) {
+    EXPECT_NEAR(static_cast<double>(rows), total / 3.0, total * 0.1) << writer;
+  }
+}
+
 TEST_F(IcebergSinkJobTest, AppendRefusesBadConfigurations) {
   CreateTable(/*partitioned=*/true);
   StreamEnvironment env;
   DataStream rows = env.FromSource(RowsSource(1, 1), "rows");
-  auto range = IcebergSink::ForRows(rows)
-                   .TableLoader(Loader())
-                   .DistributionMode(DistributionMode::kRange)
-                   .Append();
-  ASSERT_FALSE(range.has_value());
-  EXPECT_EQ(range.error().kind(), ErrorKind::kUnsupported);
   auto no_loader = IcebergSink::ForRows(rows).Append();
   ASSERT_FALSE(no_loader.has_value());
   EXPECT_NE(no_loader.error().message().find("TableLoader"), std::string::npos);

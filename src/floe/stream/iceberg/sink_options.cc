@@ -93,13 +93,6 @@ Result<SinkOptions> SinkOptions::Resolve(const TableMetadata& metadata,
       return InvalidArgument("iceberg sink option distribution-mode: {}", mode.error().message());
     out.distribution = *mode;
   }
-  if (out.distribution == DistributionMode::kRange) {
-    return Unsupported(
-        "iceberg sink: distribution-mode range ({}) is not implemented: set the write option "
-        "distribution-mode to hash or none",
-        options.contains("distribution-mode") ? "write option"
-                                              : "table property write.distribution-mode");
-  }
   if (const std::string* v = Lookup(options, props, "write-parallelism", {})) {
     FLOE_ASSIGN_OR_RETURN(int64_t n, ParsePositive("write-parallelism", *v));
     out.write_parallelism = static_cast<int>(std::min<int64_t>(n, 1 << 16));

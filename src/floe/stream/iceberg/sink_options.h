@@ -24,8 +24,7 @@
 // What can go wrong (kInvalidArgument naming the option, kUnsupported for what floe cannot do):
 // an unknown option, a malformed value, overwrite and upsert together, upsert on a v1 table or
 // without equality fields, in upsert mode a partition source column that is not an equality
-// field, equality columns that are not top-level primitive columns, ORC files, and range
-// distribution (not implemented).
+// field, equality columns that are not top-level primitive columns, and ORC files.
 
 #include <cstdint>
 #include <map>
