@@ -18,7 +18,9 @@
 
 namespace floe::stream::testing {
 
-class CollectingOutput : public Output {
+// Not CollectingOutput: operator_test_harness.h has a class of that name in this namespace, and
+// two different definitions in one test binary break the one-definition rule.
+class SourceOutput : public Output {
  public:
   Status Emit(RecordBatch batch) override {
     rows_ += batch.num_rows();
@@ -113,7 +115,7 @@ class SourceDriver : public SplitEnumeratorContext {
     return snapshot;
   }
 
-  const CollectingOutput& output() const { return output_; }
+  const SourceOutput& output() const { return output_; }
   bool ended(int subtask) const { return subtasks_[subtask].ended; }
 
   // SplitEnumeratorContext
@@ -174,7 +176,7 @@ class SourceDriver : public SplitEnumeratorContext {
   std::vector<Subtask> subtasks_;
   std::unique_ptr<SplitEnumerator> enumerator_;
   std::set<int> waiting_;
-  CollectingOutput output_;
+  SourceOutput output_;
   MetricGroup metrics_;
 };
 
