@@ -86,7 +86,9 @@ class CreateTransactionTest : public ::testing::TestWithParam<Backend> {
     context.properties = &write;
     context.schema = schema;
     context.batch_schema = batch_schema;
-    context.metrics = *MetricsConfig::Make(properties, *schema);
+    auto metrics = MetricsConfig::Make(properties, *schema);
+    EXPECT_TRUE(metrics.has_value()) << metrics.error().ToString();
+    if (metrics) context.metrics = *std::move(metrics);
     context.spec = metadata.default_spec();
     std::vector<Value> ids, categories;
     for (const auto& [id, category] : rows) {

@@ -396,7 +396,9 @@ class PeerEvolutionTest : public ::testing::TestWithParam<bool> {
     context.properties = &write_;
     context.schema = schema;
     context.batch_schema = std::make_shared<const BatchSchema>(*fields);
-    context.metrics = *MetricsConfig::Make(properties, *schema);
+    auto metrics = MetricsConfig::Make(properties, *schema);
+    EXPECT_TRUE(metrics.has_value()) << metrics.error().ToString();
+    if (metrics) context.metrics = *std::move(metrics);
     context.spec = spec ? spec : metadata->default_spec();
     return context;
   }
