@@ -4,6 +4,7 @@
 
 #include "floe/stream/iceberg/iceberg_sink.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -91,7 +92,7 @@ class IcebergSinkJobTest : public ::testing::Test {
 
 std::map<int64_t, std::string> Numbered(int64_t count) {
   std::map<int64_t, std::string> rows;
-  for (int64_t k = 0; k < count; ++k) rows[k] = "r" + std::to_string(k);
+  for (int64_t k = 0; k < count; ++k) rows[k] = fmt::format("r{}", k);
   return rows;
 }
 

@@ -1,6 +1,7 @@
 // Bounded jobs without checkpoints: every exchange at parallelism 1-4, backpressure, batch mode,
 // cancellation, and the errors a bad graph gets.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -255,7 +256,7 @@ TEST(JobTest, BatchModeAggregatesInFinish) {
   std::istringstream in(printed.str());
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   std::vector<std::string> expected;
-  for (int g = 0; g < 7; ++g) expected.push_back("+I[" + std::to_string(g) + ", 20]");
+  for (int g = 0; g < 7; ++g) expected.push_back(fmt::format("+I[{}, 20]", g));
   EXPECT_EQ(Sorted(lines), expected);
 }
 
