@@ -176,7 +176,7 @@ TEST_F(IcebergSinkJobTest, StreamingUpsertKeepsTheLatestValuePerKey) {
           const int64_t n = batch.column(0).Value<int64_t>(i);
           k.emplace_back(n % 37);
           g.emplace_back(static_cast<int32_t>(n % 7));
-          v.emplace_back("r" + std::to_string(n));
+          v.emplace_back(fmt::format("r{}", n));
         }
         BatchSchemaPtr schema = RowSchema();
         return RecordBatch::Make(schema, {MakeArray(schema->field(0).type, k).value(),
@@ -187,7 +187,7 @@ TEST_F(IcebergSinkJobTest, StreamingUpsertKeepsTheLatestValuePerKey) {
   FLOE_ASSERT_OK(IcebergSink::ForRows(keyed).TableLoader(Loader()).Upsert(true).Append());
   FLOE_ASSERT_OK(env.Execute("upsert"));
   std::map<int64_t, std::string> expected;
-  for (int64_t n = 0; n < 1200; ++n) expected[n % 37] = "r" + std::to_string(n);
+  for (int64_t n = 0; n < 1200; ++n) expected[n % 37] = fmt::format("r{}", n);
   EXPECT_EQ(ReadTable(), expected);
 }
 
@@ -219,7 +219,7 @@ TEST_F(IcebergSinkJobTest, HashDistributedUpsertIntoAPartitionedTable) {
                      .Append());
   FLOE_ASSERT_OK(env.Execute("upsert-hash"));
   std::map<std::pair<int64_t, int64_t>, std::string> expected;
-  for (int64_t n = 0; n < 1000; ++n) expected[{n % 40, n % 7}] = "r" + std::to_string(n);
+  for (int64_t n = 0; n < 1000; ++n) expected[{n % 40, n % 7}] = fmt::format("r{}", n);
   auto table = Loader().Load().value();
   table::TableScan scan(table->metadata(), table->io());
   auto tasks = scan.PlanTasks();
@@ -321,7 +321,7 @@ TEST_F(IcebergSinkJobTest, RangeDistributionBalancesSkewedKeysInContiguousRanges
   }
   std::vector<std::pair<int64_t, std::string>> expected;
   for (int64_t n = 0; n < 10000; ++n) {
-    expected.emplace_back(n % 5 < 2 ? 500 : n * 7919 % 1000, "r" + std::to_string(n));
+    expected.emplace_back(n % 5 < 2 ? 500 : n * 7919 % 1000, fmt::format("r{}", n));
   }
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(read(loader_of("ranged")), expected);

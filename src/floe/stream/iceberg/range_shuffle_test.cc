@@ -4,6 +4,7 @@
 
 #include "floe/stream/iceberg/range_shuffle.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -93,7 +94,7 @@ RecordBatch SkewedRows(int64_t first, int64_t count) {
   std::vector<Row> rows;
   for (int64_t n = first; n < first + count; ++n) {
     const int64_t id = n % 5 < 2 ? 500 : (n * 7919) % 1000;
-    rows.push_back(Row{id, "r" + std::to_string(n), "c" + std::to_string(n % 3)});
+    rows.push_back(Row{id, fmt::format("r{}", n), fmt::format("c{}", n % 3)});
   }
   return Batch(rows);
 }

@@ -3,6 +3,7 @@
 // Building blocks of the runtime's tests: numbered rows, operators made of lambdas, a recorder of
 // what each subtask saw, and an endless source.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -32,7 +33,7 @@ inline RecordBatch MakeRows(int64_t first, int64_t count) {
   for (int64_t i = first; i < first + count; ++i) {
     k.emplace_back(i);
     g.emplace_back(static_cast<int32_t>(i % 7));
-    v.emplace_back("r" + std::to_string(i));
+    v.emplace_back(fmt::format("r{}", i));
   }
   BatchSchemaPtr schema = RowSchema();
   return RecordBatch::Make(schema, {MakeArray(schema->field(0).type, k).value(),
