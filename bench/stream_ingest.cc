@@ -35,15 +35,10 @@
 #include "floe/stream/iceberg/iceberg_sink.h"
 #include "floe/table/scan/batch_types.h"
 #include "floe/table/table.h"
+#include "floe/util/clock.h"
 
 namespace floe::stream {
 namespace {
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 double CpuSeconds() {
   rusage usage{};

@@ -12,17 +12,12 @@
 #include "floe/table/update/fast_append.h"
 #include "floe/table/update/replace_partitions.h"
 #include "floe/table/update/row_delta.h"
+#include "floe/util/clock.h"
 #include "floe/util/json.h"
 #include "floe/util/uuid.h"
 
 namespace floe::stream {
 namespace {
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // A checkpoint id as the summary writes it, or nullopt when malformed.
 std::optional<int64_t> ParseId(const std::string& text) {
