@@ -12,5 +12,12 @@ TEST(StringsTest, FoldsAsciiOnlyAndTrims) {
   EXPECT_EQ(TrimWhitespace("   "), "");
 }
 
+TEST(StringsTest, ComparesIgnoringAsciiCase) {
+  EXPECT_TRUE(EqualsIgnoreCase("Streaming", "STREAMING"));
+  EXPECT_FALSE(EqualsIgnoreCase("batch", "batches"));
+  EXPECT_FALSE(EqualsIgnoreCase("É", "é"));
+  EXPECT_TRUE(EqualsIgnoreCase("", ""));
+}
+
 }  // namespace
 }  // namespace floe

@@ -1,0 +1,73 @@
+#pragma once
+
+// The relational operators SQL plans need beyond projection and filtering, built on the stream
+// runtime: aggregation (GROUP BY, DISTINCT), sort with an optional limit (top-N), limit/offset,
+// UNION ALL and joins. They address columns by index: the planner projects expressions into
+// columns first. Each returns the new stream or a clear error (an unsupported combination, e.g.
+// a sort of an unbounded stream).
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/batch/array.h"
+#include "floe/stream/data_stream.h"
+
+namespace floe::sql::exec {
+
+enum class AggregateKind : unsigned char { kCountStar, kCount, kSum, kAvg, kMin, kMax };
+
+struct AggregateCall {
+  AggregateKind kind = AggregateKind::kCountStar;
+  int argument = -1;  // input column; -1 for COUNT(*)
+  bool distinct = false;
+  std::string output_name;
+};
+
+// The SQL result type of an aggregate over `argument` (null for COUNT(*)): COUNT is a non-null
+// BIGINT, SUM of integers BIGINT, of DECIMAL(p, s) DECIMAL(38, s), AVG keeps the argument's type
+// as Flink does, MIN/MAX the argument's type. kInvalidArgument for e.g. SUM of a string.
+Result<DataTypePtr> AggregateResultType(AggregateKind kind, const DataTypePtr& argument);
+
+// Output: the group columns (in `group_columns` order) then one column per call. Batch mode: one
+// row per group at the end of the input (one row for no groups, even on empty input). Streaming:
+// after each input batch, the changed groups as -U (old) and +U (new) rows, +I for new groups;
+// input rows with -U/-D kinds retract.
+Result<stream::DataStream> Aggregate(const stream::DataStream& input,
+                                     std::vector<int> group_columns,
+                                     std::vector<AggregateCall> calls);
+
+struct SortKey {
+  int column = 0;
+  bool descending = false;
+  bool nulls_first = true;  // Flink's default: NULLS FIRST for ASC, NULLS LAST for DESC
+};
+
+// Batch only: every row of the input in key order (stable), skipping `offset` and keeping at most
+// `limit`; one output subtask.
+Result<stream::DataStream> Sort(const stream::DataStream& input, std::vector<SortKey> keys,
+                                std::optional<int64_t> limit, int64_t offset);
+
+// The first `limit` rows after skipping `offset`, in arrival order; one output subtask. Ends the
+// job's input early where the runtime can.
+Result<stream::DataStream> Limit(const stream::DataStream& input, std::optional<int64_t> limit,
+                                 int64_t offset);
+
+// Every row of every input; their schemas must match by type (names are the first input's).
+Result<stream::DataStream> UnionAll(const std::vector<stream::DataStream>& inputs);
+
+enum class JoinKind : unsigned char { kInner, kLeft, kRight, kFull, kCross };
+
+// A filter over joined rows (left columns then right columns): a boolean array, null = false.
+using JoinCondition = std::function<Result<Array>(const RecordBatch& joined)>;
+
+// Batch only: a hash join on equal keys (empty keys: a nested-loop join, e.g. CROSS JOIN), with an
+// optional extra condition that must also hold for rows to match. Output: the left columns then
+// the right ones; for outer joins the missing side is null.
+Result<stream::DataStream> Join(const stream::DataStream& left, const stream::DataStream& right,
+                                JoinKind kind, std::vector<int> left_keys,
+                                std::vector<int> right_keys, JoinCondition condition = {});
+
+}  // namespace floe::sql::exec

@@ -1,0 +1,8 @@
+#include "floe/sql/jobs.h"
+
+namespace floe::sql {
+
+JobManager::JobManager() = default;
+JobManager::~JobManager() = default;
+
+}  // namespace floe::sql
