@@ -1,0 +1,24 @@
+#pragma once
+
+// The text of one result cell as Flink's SQL client shows it: NULL as <NULL>, booleans TRUE and
+// FALSE, floating point numbers as Java prints them (1.0, 1.5E10), timestamps
+// "2024-01-02 10:30:00.123456" (TIMESTAMP_LTZ in UTC), binary as x'0a0b', arrays [1, 2], maps
+// {k=v}, rows (1, a). The client's tableau and changelog views and the SQL script tests use it.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "floe/batch/array.h"
+#include "floe/batch/record_batch.h"
+
+namespace floe::sql {
+
+inline constexpr std::string_view kNullText = "<NULL>";
+
+std::string FormatCell(const Array& column, int64_t row);
+
+// "+I", "-U", "+U" or "-D".
+std::string_view RowKindText(RowKind kind);
+
+}  // namespace floe::sql

@@ -1,0 +1,43 @@
+#include "floe/sql/result_format.h"
+
+#include <gtest/gtest.h>
+
+#include "floe/batch/value.h"
+
+namespace floe::sql {
+namespace {
+
+std::string Cell(const DataTypePtr& type, Value value) {
+  auto array = MakeArray(type, std::span<const Value>(&value, 1));
+  EXPECT_TRUE(array.has_value()) << array.error().message();
+  return FormatCell(*array, 0);
+}
+
+// Java's Double.toString / Float.toString forms, which Flink's client prints.
+TEST(ResultFormatTest, FloatingPointAsJavaPrintsIt) {
+  EXPECT_EQ(Cell(DataType::Float64(), 100.0), "100.0");
+  EXPECT_EQ(Cell(DataType::Float64(), 123.456), "123.456");
+  EXPECT_EQ(Cell(DataType::Float64(), 0.001), "0.001");
+  EXPECT_EQ(Cell(DataType::Float64(), 1.0e-4), "1.0E-4");
+  EXPECT_EQ(Cell(DataType::Float64(), 1.0e7), "1.0E7");
+  EXPECT_EQ(Cell(DataType::Float64(), 1.5e10), "1.5E10");
+  EXPECT_EQ(Cell(DataType::Float64(), -2.5), "-2.5");
+  EXPECT_EQ(Cell(DataType::Float64(), 9999999.0), "9999999.0");
+  EXPECT_EQ(Cell(DataType::Float32(), 0.1f), "0.1");
+  EXPECT_EQ(Cell(DataType::Float64(), 0.1), "0.1");
+}
+
+TEST(ResultFormatTest, OtherTypesAsFlinksClientShowsThem) {
+  EXPECT_EQ(Cell(DataType::Int64(), Value()), "<NULL>");
+  EXPECT_EQ(Cell(DataType::Bool(), true), "TRUE");
+  EXPECT_EQ(Cell(DataType::Decimal128(5, 2), DecimalValue{1420, 5, 2}), "14.20");
+  EXPECT_EQ(Cell(DataType::Date32(), DateValue{19724}), "2024-01-02");
+  EXPECT_EQ(Cell(DataType::Timestamp(TimeUnit::kMicro, false),
+                 TimestampValue{1704191400123456, TimeUnit::kMicro, false}),
+            "2024-01-02 10:30:00.123456");
+  EXPECT_EQ(Cell(DataType::Binary(), BinaryValue{"\x0a\x0b"}), "x'0a0b'");
+  EXPECT_EQ(Cell(DataType::List(DataType::Int32()), ListValue{{Value(1), Value(2)}}), "[1, 2]");
+}
+
+}  // namespace
+}  // namespace floe::sql

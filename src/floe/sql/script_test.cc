@@ -1,0 +1,194 @@
+// Runs the SQL script tests in src/floe/sql/scripts/*.test, one gtest per file, each file in its
+// own session whose embedded catalog lives in a fresh folder. The format, close to sqllogictest:
+//
+//   # a comment
+//   statement ok
+//   CREATE TABLE t (id INT, data STRING);
+//
+//   statement error does not exist          <- a piece of the expected error message
+//   DROP TABLE nope;
+//
+//   query rowsort                           <- options: rowsort, changelog, columns
+//   SELECT id, data FROM t;
+//   ----
+//   1 | a
+//   2 | <NULL>
+//
+// A record ends at a blank line. Statements may span lines. Rows are the cells as the client
+// shows them (result_format.h) joined by " | "; `changelog` puts the row kind first ("+I | 1 | a"),
+// `columns` makes the first expected line the column names, `rowsort` compares sorted rows.
+// ${TMP} in a statement is the file's temporary folder, ${SHARED} the shared folder.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "floe/sql/parser.h"
+#include "floe/sql/result_format.h"
+#include "floe/sql/session.h"
+#include "floe/testing/testing.h"
+#include "floe/util/strings.h"
+
+namespace floe::sql {
+namespace {
+
+const std::filesystem::path kScriptDir = "src/floe/sql/scripts";
+
+struct Record {
+  int line = 0;
+  std::string kind;  // "statement" or "query"
+  std::vector<std::string> options;
+  std::string sql;
+  std::vector<std::string> expected;
+};
+
+std::vector<std::string> Split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, separator)) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+std::string Replace(std::string text, std::string_view from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+std::vector<Record> ReadRecords(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::vector<Record> records;
+  std::string line;
+  int number = 0;
+  Record* current = nullptr;
+  bool in_expected = false;
+  while (std::getline(in, line)) {
+    ++number;
+    if (current == nullptr) {
+      if (line.empty() || line.front() == '#') continue;
+      std::vector<std::string> words = Split(line, ' ');
+      records.push_back(Record{.line = number, .kind = words[0]});
+      current = &records.back();
+      if (current->kind == "statement" && words.size() > 1) {
+        current->options.push_back(words[1]);
+        if (words[1] == "error") {
+          std::string message = line.substr(line.find("error") + 5);
+          current->expected.push_back(std::string(TrimWhitespace(message)));
+        }
+      } else {
+        current->options.assign(words.begin() + 1, words.end());
+      }
+      in_expected = false;
+    } else if (TrimWhitespace(line).empty()) {
+      current = nullptr;
+    } else if (line == "----") {
+      in_expected = true;
+    } else if (in_expected) {
+      current->expected.push_back(line);
+    } else {
+      current->sql += line + "\n";
+    }
+  }
+  return records;
+}
+
+bool Has(const Record& record, std::string_view option) {
+  return std::find(record.options.begin(), record.options.end(), option) != record.options.end();
+}
+
+Result<std::vector<std::string>> ResultLines(StatementResult& result, bool changelog,
+                                             bool columns) {
+  std::vector<std::string> lines;
+  if (result.kind != StatementResult::Kind::kRows) {
+    if (!result.message.empty()) lines.push_back(result.message);
+    return lines;
+  }
+  if (columns) {
+    std::string header;
+    for (const Field& field : result.schema->fields()) {
+      header += (header.empty() ? "" : " | ") + field.name;
+    }
+    lines.push_back(header);
+  }
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, result.rows->Next());
+    if (!batch.has_value()) break;
+    for (int64_t row = 0; row < batch->num_rows(); ++row) {
+      std::string line;
+      if (changelog) line = std::string(RowKindText(batch->row_kind(row)));
+      for (int c = 0; c < batch->num_columns(); ++c) {
+        if (!line.empty() || c > 0) line += " | ";
+        line += FormatCell(batch->column(c), row);
+      }
+      lines.push_back(std::move(line));
+    }
+  }
+  return lines;
+}
+
+class ScriptTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ScriptTest, Runs) {
+  std::filesystem::path path = kScriptDir / (GetParam() + ".test");
+  testing::TempDir dir;
+  Session session({.embedded_warehouse = (dir.path() / "warehouse").string(),
+                   .checkpoint_root = (dir.path() / "checkpoints").string()});
+  ASSERT_TRUE(session.Open().has_value());
+  for (Record& record : ReadRecords(path)) {
+    std::string where = fmt::format("{}:{}", path.string(), record.line);
+    std::string sql = Replace(Replace(record.sql, "${TMP}", dir.path().string()), "${SHARED}",
+                              testing::SharedDir().string());
+    auto statement = ParseStatement(sql);
+    auto result = statement.has_value()
+                      ? session.Execute(*statement)
+                      : Result<StatementResult>(std::unexpected(statement.error()));
+    if (record.kind == "statement" && Has(record, "error")) {
+      ASSERT_FALSE(result.has_value()) << where << ": expected an error, the statement succeeded";
+      EXPECT_NE(result.error().message().find(record.expected.front()), std::string::npos)
+          << where << ": expected an error with '" << record.expected.front() << "', got '"
+          << result.error().message() << "'";
+      continue;
+    }
+    ASSERT_TRUE(result.has_value()) << where << ": " << result.error().message();
+    if (record.kind == "statement") {
+      if (result->kind == StatementResult::Kind::kRows) {
+        ASSERT_TRUE(ResultLines(*result, false, false).has_value()) << where;
+      }
+      continue;
+    }
+    ASSERT_EQ(record.kind, "query") << where << ": unknown record kind";
+    auto lines = ResultLines(*result, Has(record, "changelog"), Has(record, "columns"));
+    ASSERT_TRUE(lines.has_value()) << where << ": " << lines.error().message();
+    std::vector<std::string> expected = record.expected;
+    if (Has(record, "rowsort")) {
+      auto first = lines->begin() + (Has(record, "columns") ? 1 : 0);
+      std::sort(first, lines->end());
+      std::sort(expected.begin() + (Has(record, "columns") ? 1 : 0), expected.end());
+    }
+    EXPECT_EQ(*lines, expected) << where;
+  }
+}
+
+std::vector<std::string> ScriptNames() {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(kScriptDir)) {
+    if (entry.path().extension() == ".test") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Scripts, ScriptTest, ::testing::ValuesIn(ScriptNames()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace floe::sql
