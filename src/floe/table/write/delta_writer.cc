@@ -5,6 +5,7 @@
 #include <set>
 
 #include "floe/batch/take.h"
+#include "floe/table/write/inserted_keys.h"
 #include "floe/table/write/row_key.h"
 
 namespace floe::table {
@@ -15,7 +16,7 @@ struct DeltaWriter::PartitionState {
   std::unique_ptr<EqualityDeleteWriter> equality;
   std::unique_ptr<PositionDeleteWriter> positions;
   // Keys inserted by this writer -> (index into paths, row position).
-  std::unordered_map<std::string, std::pair<uint32_t, int64_t>> inserted;
+  InsertedKeys inserted;
   std::vector<std::string> paths;
   std::set<uint32_t> referenced;
   // The current batch's rows of this partition.
@@ -23,6 +24,7 @@ struct DeltaWriter::PartitionState {
   std::vector<int64_t> insert_rows;
   std::vector<int64_t> delete_rows;
   const std::string* current_key = nullptr;
+  uint64_t current_hash = 0;
 };
 
 DeltaWriter::~DeltaWriter() = default;
@@ -99,27 +101,29 @@ Status DeltaWriter::Insert(PartitionState& s, int64_t row) {
     }
     s.next_pos = position.row;
   }
-  const std::pair<uint32_t, int64_t> here{static_cast<uint32_t>(s.paths.size() - 1),
-                                          (*s.next_pos)++};
+  const InsertedKeys::Location here{static_cast<uint32_t>(s.paths.size() - 1), (*s.next_pos)++};
   s.insert_rows.push_back(row);
-  auto [it, inserted] = s.inserted.try_emplace(*s.current_key, here);
-  if (!inserted) {
-    s.positions->Delete(s.paths[it->second.first], it->second.second);
-    s.referenced.insert(it->second.first);
-    it->second = here;
+  // One lookup does both halves of an upsert: the key's earlier row in this commit is deleted by
+  // position; a key not seen since the last commit is deleted by equality.
+  if (auto previous = s.inserted.Put(*s.current_key, s.current_hash, here)) {
+    DeletePosition(s, *previous);
+  } else if (upsert_) {
+    s.delete_rows.push_back(row);
   }
   return {};
 }
 
 void DeltaWriter::Delete(PartitionState& s, int64_t row) {
-  auto it = s.inserted.find(*s.current_key);
-  if (it != s.inserted.end()) {
-    s.positions->Delete(s.paths[it->second.first], it->second.second);
-    s.referenced.insert(it->second.first);
-    s.inserted.erase(it);
-    return;
+  if (auto previous = s.inserted.Remove(*s.current_key, s.current_hash)) {
+    DeletePosition(s, *previous);
+  } else {
+    s.delete_rows.push_back(row);
   }
-  s.delete_rows.push_back(row);
+}
+
+void DeltaWriter::DeletePosition(PartitionState& s, const InsertedKeys::Location& location) {
+  s.positions->Delete(s.paths[location.file], location.position);
+  s.referenced.insert(location.file);
 }
 
 Status DeltaWriter::Flush(PartitionState& s, const RecordBatch& batch) {
@@ -150,6 +154,8 @@ Status DeltaWriter::Write(const RecordBatch& batch) {
   }
   keys_.clear();
   AppendRowKeys(batch, key_columns_, keys_);
+  hashes_.resize(static_cast<size_t>(n));
+  for (int64_t row = 0; row < n; ++row) hashes_[row] = InsertedKeys::Hash(keys_[row]);
   std::vector<PartitionState*> touched;
   for (int64_t row = 0; row < n; ++row) {
     FLOE_ASSIGN_OR_RETURN(PartitionState * s, State(partition_of_row_[row]));
@@ -158,10 +164,10 @@ Status DeltaWriter::Write(const RecordBatch& batch) {
       touched.push_back(s);
     }
     s->current_key = &keys_[row];
+    s->current_hash = hashes_[row];
     switch (batch.row_kind(row)) {
       case RowKind::kInsert:
       case RowKind::kUpdateAfter:
-        if (upsert_) Delete(*s, row);
         FLOE_RETURN_IF_ERROR(Insert(*s, row));
         break;
       case RowKind::kUpdateBefore:

@@ -19,11 +19,11 @@
 
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "floe/table/write/data_file_writer.h"
 #include "floe/table/write/equality_delete_writer.h"
+#include "floe/table/write/inserted_keys.h"
 #include "floe/table/write/partitioner.h"
 #include "floe/table/write/position_delete_writer.h"
 #include "floe/table/write/writer_context.h"
@@ -46,6 +46,7 @@ class DeltaWriter {
   Result<PartitionState*> State(uint32_t partition);
   Status Insert(PartitionState& state, int64_t row);
   void Delete(PartitionState& state, int64_t row);
+  void DeletePosition(PartitionState& state, const InsertedKeys::Location& location);
   Status Flush(PartitionState& state, const RecordBatch& batch);
 
   WriterContext context_;
@@ -58,6 +59,7 @@ class DeltaWriter {
   std::vector<std::unique_ptr<PartitionState>> states_;
   std::vector<uint32_t> partition_of_row_;
   std::vector<std::string> keys_;
+  std::vector<uint64_t> hashes_;
 };
 
 }  // namespace floe::table
