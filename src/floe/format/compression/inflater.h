@@ -1,11 +1,10 @@
 #pragma once
 
 // Raw deflate decompression of many small streams in a row (Avro blocks), which is where manifest
-// reading spends most of its time: zlib's state (7 KB, plus its 32 KB window) is kept and reset
-// between streams instead of set up and torn down for each, and the output goes to one buffer that
-// is reused and only grows, never zero-filled. Output beyond a caller limit is a
-// kResourceExhausted error and nothing past the limit is allocated; corrupt or truncated input is
-// kCorruptData. Not thread-safe; one per reader.
+// reading spends much of its time: one libdeflate decompressor is kept for every stream, and the
+// output goes to one buffer that is reused and only grows, never zero-filled. Output beyond a
+// caller limit is a kResourceExhausted error and nothing past the limit is allocated; corrupt or
+// truncated input is kCorruptData. Not thread-safe; one per reader.
 
 #include <cstddef>
 #include <memory>
