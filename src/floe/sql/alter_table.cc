@@ -117,7 +117,7 @@ Status ModifyColumns(table::Table& table, const AlterTable& statement) {
     const std::string& name = column.column.name;
     const NestedField* field = schema->FindField(name);
     if (field == nullptr) {
-      return NotFound("column '{}' does not exist in table '{}'", name, table.ident().ToString());
+      return NotFound("column '{}' does not exist", name);
     }
     FLOE_ASSIGN_OR_RETURN(TypePtr type, ColumnType(column.column));
     FLOE_ASSIGN_OR_RETURN(bool same_type, SameType(*field->type, *type));
@@ -160,9 +160,9 @@ Result<std::string> FindPartitionField(const table::Table& table, const Partitio
       if (field.name == item.column && !field.transform.is_void()) return field.name;
     }
   }
-  return NotFound("table '{}' has no partition field {}{}", table.ident().ToString(),
-                  item.transform.empty() ? "" : item.transform + "(", item.column,
-                  item.transform.empty() ? "" : ")");
+  std::string written =
+      item.transform.empty() ? item.column : fmt::format("{}({})", item.transform, item.column);
+  return NotFound("the table has no partition field {}", written);
 }
 
 Status ChangePartitioning(table::Table& table, const AlterTable& statement) {
