@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -79,8 +80,8 @@ class QueryTest : public ::testing::Test {
       columns.push_back(std::move(column));
     }
     FLOE_ASSERT_OK_AND_ASSIGN(RecordBatch batch, RecordBatch::Make(schema, std::move(columns)));
-    FLOE_ASSERT_OK_AND_ASSIGN(auto writer,
-                              table::FanoutWriter::Make(setup->Context(table->metadata()->default_spec())));
+    FLOE_ASSERT_OK_AND_ASSIGN(
+        auto writer, table::FanoutWriter::Make(setup->Context(table->metadata()->default_spec())));
     FLOE_ASSERT_OK(writer->Write(batch));
     FLOE_ASSERT_OK_AND_ASSIGN(table::WriteResult written, writer->Close());
     auto append = table->NewFastAppend();
@@ -247,6 +248,98 @@ TEST_F(QueryTest, StreamingSelectSeesLaterSnapshotsUntilCancelled) {
   auto end = result.rows->Next();
   ASSERT_TRUE(end.has_value()) << end.error().ToString();
   EXPECT_FALSE(end->has_value());
+}
+
+TEST_F(QueryTest, MetadataTablesMatchTheTableMetadata) {
+  WriteSample();
+  FLOE_ASSERT_OK_AND_ASSIGN(ResolvedName resolved, session_.ResolveTable({{"db", "t"}}));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto catalog, session_.IcebergCatalog(resolved));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto table, table::Table::Load(catalog, resolved.ident()));
+  std::vector<std::string> expected;
+  for (const auto& snapshot : table->metadata()->snapshots()) {
+    expected.push_back(fmt::format("{} | {}", snapshot->snapshot_id, snapshot->operation()));
+  }
+  ASSERT_EQ(expected.size(), 2u);
+  EXPECT_EQ(Sorted(Floe("SELECT snapshot_id, operation FROM t$snapshots")), Sorted(expected));
+  // WriteSample committed one data file per snapshot of t.
+  EXPECT_EQ(Floe("SELECT COUNT(*) FROM t$files"), (std::vector<std::string>{"2"}));
+  EXPECT_EQ(Floe("SELECT SUM(record_count) FROM t$files"), (std::vector<std::string>{"6"}));
+}
+
+TEST_F(QueryTest, FilesystemConnectorMatchesDuckDB) {
+  std::string csv = (tmp_.path() / "events.csv").string();
+  {
+    std::ofstream out(csv);
+    out << "1,a,10\n2,b,20\n3,a,30\n4,,40\n";
+  }
+  Exec("USE CATALOG default_catalog");
+  Exec(
+      fmt::format("CREATE TABLE events (id BIGINT, category STRING, amount BIGINT) WITH "
+                  "('connector'='filesystem', 'path'='{}', 'format'='csv')",
+                  csv));
+  std::vector<std::string> rows =
+      Sorted(Floe("SELECT category, SUM(amount) FROM events WHERE id > 1 GROUP BY category"));
+  if (!testing::PeerInstalled("duckdb")) GTEST_SKIP() << "DuckDB peer not installed";
+  auto out = testing::RunPeer(
+      "duck", {fmt::format("SELECT category, sum(amount) AS s FROM read_csv('{}', header=false, "
+                           "columns={{'id': 'BIGINT', 'category': 'VARCHAR', 'amount': "
+                           "'BIGINT'}}) WHERE id > 1 GROUP BY category",
+                           csv)});
+  ASSERT_TRUE(out.has_value()) << out.error().ToString();
+  std::vector<std::string> expected;
+  std::istringstream lines(*out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.empty()) continue;
+    FLOE_ASSERT_OK_AND_ASSIGN(Json json, Json::Parse(line));
+    const Json* category = json.Find("category");
+    const Json* sum = json.Find("s");
+    ASSERT_TRUE(category != nullptr && sum != nullptr) << line;
+    expected.push_back(
+        fmt::format("{} | {}", category->is_null() ? std::string(kNullText) : category->as_string(),
+                    sum->is_string() ? sum->as_string() : sum->Dump()));
+  }
+  EXPECT_EQ(rows, Sorted(expected));
+}
+
+// The connector documentation's streaming reads, as written: from the current snapshot on, and
+// incrementally from a snapshot id.
+TEST_F(QueryTest, ConnectorDocumentationStreamingReads) {
+  Append("t", {{int64_t{1}, "a", int64_t{10}}});
+  FLOE_ASSERT_OK_AND_ASSIGN(ResolvedName resolved, session_.ResolveTable({{"db", "t"}}));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto catalog, session_.IcebergCatalog(resolved));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto table, table::Table::Load(catalog, resolved.ident()));
+  int64_t first = table->metadata()->current_snapshot()->snapshot_id;
+  Exec("SET execution.runtime-mode = streaming");
+  Exec("SET table.dynamic-table-options.enabled=true");
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      StatementResult all,
+      session_.ExecuteSql(
+          "SELECT * FROM t /*+ OPTIONS('streaming'='true', 'monitor-interval'='1s')*/ ;"));
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      StatementResult incremental,
+      session_.ExecuteSql(fmt::format("SELECT * FROM t /*+ OPTIONS('streaming'='true', "
+                                      "'monitor-interval'='1s', 'start-snapshot-id'='{}')*/ ;",
+                                      first)));
+  Append("t", {{int64_t{2}, "b", int64_t{20}}});
+  auto ids_until = [](StatementResult& result, int64_t last) {
+    std::vector<int64_t> ids;
+    while (std::find(ids.begin(), ids.end(), last) == ids.end()) {
+      auto next = result.rows->Next();
+      EXPECT_TRUE(next.has_value() && next->has_value());
+      if (!next.has_value() || !next->has_value()) break;
+      for (int64_t r = 0; r < (*next)->num_rows(); ++r) {
+        ids.push_back(GetValue((*next)->column(0), r).get<int64_t>());
+      }
+    }
+    result.rows->Cancel();
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  };
+  EXPECT_EQ(ids_until(all, 2), (std::vector<int64_t>{1, 2}));
+  std::vector<int64_t> later = ids_until(incremental, 2);
+  EXPECT_EQ(later.back(), 2);
+  EXPECT_EQ(std::count(later.begin(), later.end(), 2), 1);
 }
 
 }  // namespace
