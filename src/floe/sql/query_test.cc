@@ -279,7 +279,7 @@ TEST_F(QueryTest, FilesystemConnectorMatchesDuckDB) {
                   csv));
   std::vector<std::string> rows =
       Sorted(Floe("SELECT category, SUM(amount) FROM events WHERE id > 1 GROUP BY category"));
-  if (!testing::PeerInstalled("duckdb")) GTEST_SKIP() << "DuckDB peer not installed";
+  if (!testing::PeerInstalled("@duckdb/node-api")) GTEST_SKIP() << "DuckDB peer not installed";
   auto out = testing::RunPeer(
       "duck", {fmt::format("SELECT category, sum(amount) AS s FROM read_csv('{}', header=false, "
                            "columns={{'id': 'BIGINT', 'category': 'VARCHAR', 'amount': "

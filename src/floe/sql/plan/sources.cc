@@ -125,7 +125,8 @@ Result<Relation> PlanIcebergTable(PlannerContext& context, stream::TableLoader l
   context.Note(std::move(note));
 
   bool bounded = source->bounded();
-  stream::DataStream stream = context.env().FromSource(source, loader.ToString());
+  stream::DataStream stream =
+      context.env().FromSource(source, context.UniqueName(loader.ToString()));
   return Relation{.stream = stream,
                   .columns = ColumnsOf(*source->schema(), qualifier),
                   .bounded = bounded,
@@ -143,7 +144,8 @@ Result<Relation> PlanMetadataTable(PlannerContext& context, const ResolvedName& 
   FLOE_ASSIGN_OR_RETURN(std::vector<RecordBatch> batches, ReadMetadataTable(*table, which));
   context.Note(fmt::format("MetadataTable(table=[{}])", name.ToString()));
   auto source = std::make_shared<stream::CollectionSource>(schema, std::move(batches));
-  stream::DataStream stream = context.env().FromSource(source, name.ToString(), 1);
+  stream::DataStream stream =
+      context.env().FromSource(source, context.UniqueName(name.ToString()), 1);
   return Relation{.stream = stream, .columns = ColumnsOf(*schema, qualifier)};
 }
 
@@ -202,7 +204,7 @@ Result<Relation> PlanConnectorTable(PlannerContext& context, const ResolvedName&
   context.Note(fmt::format("{}Source(table=[{}]{})", connector, name.ToString(),
                            source->bounded() ? "" : ", unbounded"));
   bool bounded = source->bounded();
-  stream::DataStream stream = context.env().FromSource(source, name.ToString());
+  stream::DataStream stream = context.env().FromSource(source, context.UniqueName(name.ToString()));
   return Relation{.stream = stream, .columns = ColumnsOf(*schema, qualifier), .bounded = bounded};
 }
 
