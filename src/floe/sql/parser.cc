@@ -322,7 +322,9 @@ class Parser {
           }
           Next();
           like.options.emplace_back(AsciiUpper(mode.text), AsciiUpper(what.text));
-        } while (AcceptSymbol(","));
+          // Flink separates LIKE options with white space; commas are accepted too.
+        } while (AcceptSymbol(",") || PeekKeyword("INCLUDING") || PeekKeyword("EXCLUDING") ||
+                 PeekKeyword("OVERWRITING"));
         FLOE_RETURN_IF_ERROR(ExpectSymbol(")", "after LIKE options"));
       }
       create.like = std::move(like);
