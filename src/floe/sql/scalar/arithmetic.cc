@@ -214,8 +214,12 @@ Result<ScalarExprPtr> BindArithmetic(const Expr& expr, const Scope& scope) {
   }
   FLOE_ASSIGN_OR_RETURN(ScalarExprPtr left, Bind(*expr.args[0], scope));
   FLOE_ASSIGN_OR_RETURN(ScalarExprPtr right, Bind(*expr.args[1], scope));
-  const std::string text = TextOf(expr);
-  const ArithOp op = ParseOp(expr.op);
+  return MakeArithmetic(expr.op, std::move(left), std::move(right), expr, TextOf(expr));
+}
+
+Result<ScalarExprPtr> MakeArithmetic(std::string_view op_text, ScalarExprPtr left,
+                                     ScalarExprPtr right, const Expr& expr, std::string text) {
+  const ArithOp op = ParseOp(op_text);
   DataTypePtr lt = left->type();
   DataTypePtr rt = right->type();
   if (IsNullType(*lt)) lt = IsNullType(*rt) ? DataType::Int32() : rt;
@@ -225,7 +229,7 @@ Result<ScalarExprPtr> BindArithmetic(const Expr& expr, const Scope& scope) {
   if (IsString(*rt) && right->constant() && IsNumeric(*lt)) rt = lt;
   if (!IsNumeric(*lt) || !IsNumeric(*rt)) {
     return std::unexpected(
-        ErrorAt(expr, fmt::format("cannot apply '{}' to {} and {}", expr.op,
+        ErrorAt(expr, fmt::format("cannot apply '{}' to {} and {}", op_text,
                                   SqlTypeName(*left->type()), SqlTypeName(*right->type()))));
   }
   const std::string what = AtPosition(expr.position, text);
@@ -237,7 +241,7 @@ Result<ScalarExprPtr> BindArithmetic(const Expr& expr, const Scope& scope) {
     DataTypePtr type = DecimalResultType(op, *da, *db);
     FLOE_ASSIGN_OR_RETURN(left, Coerce(std::move(left), da));
     FLOE_ASSIGN_OR_RETURN(right, Coerce(std::move(right), db));
-    return MakeCall(expr.op, {std::move(left), std::move(right)}, type, true, text,
+    return MakeCall(std::string(op_text), {std::move(left), std::move(right)}, type, true, text,
                     [op, type, what](std::span<const Array> args, int64_t n) {
                       return DecimalKernel(op, args[0], args[1], type, n, what);
                     },
@@ -247,7 +251,7 @@ Result<ScalarExprPtr> BindArithmetic(const Expr& expr, const Scope& scope) {
   FLOE_ASSIGN_OR_RETURN(left, Coerce(std::move(left), type));
   FLOE_ASSIGN_OR_RETURN(right, Coerce(std::move(right), type));
   return MakeCall(
-      expr.op, {std::move(left), std::move(right)}, type, nullable, text,
+      std::string(op_text), {std::move(left), std::move(right)}, type, nullable, text,
       [op, type, what](std::span<const Array> args, int64_t n) -> Result<Array> {
         return DispatchFixed(type->kind(), [&](auto tag) -> Result<Array> {
           using T = decltype(tag);
