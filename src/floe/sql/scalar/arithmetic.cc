@@ -49,23 +49,6 @@ T Wrap(ArithOp op, T a, T b) {
   return 0;
 }
 
-template <typename T>
-T Floating(ArithOp op, T a, T b) {
-  switch (op) {
-    case ArithOp::kAdd:
-      return a + b;
-    case ArithOp::kSub:
-      return a - b;
-    case ArithOp::kMul:
-      return a * b;
-    case ArithOp::kDiv:
-      return a / b;
-    case ArithOp::kMod:
-      return std::fmod(a, b);
-  }
-  return 0;
-}
-
 // Integers and floating point, both operands already of the result type.
 template <typename T>
 Result<Array> NumericKernel(ArithOp op, const Array& a, const Array& b, const DataTypePtr& type,
@@ -76,7 +59,24 @@ Result<Array> NumericKernel(ArithOp op, const Array& a, const Array& b, const Da
   Array out = WithReaders<T, T>(a, b, n, [&](auto ra, auto rb) {
     return MakeFixed<T>(type, n, validity, [&](T* dst) {
       if constexpr (std::is_floating_point_v<T>) {
-        for (int64_t i = 0; i < n; ++i) dst[i] = Floating(op, ra[i], rb[i]);
+        // One loop per operator, so that each one vectorises.
+        switch (op) {
+          case ArithOp::kAdd:
+            for (int64_t i = 0; i < n; ++i) dst[i] = ra[i] + rb[i];
+            break;
+          case ArithOp::kSub:
+            for (int64_t i = 0; i < n; ++i) dst[i] = ra[i] - rb[i];
+            break;
+          case ArithOp::kMul:
+            for (int64_t i = 0; i < n; ++i) dst[i] = ra[i] * rb[i];
+            break;
+          case ArithOp::kDiv:
+            for (int64_t i = 0; i < n; ++i) dst[i] = ra[i] / rb[i];
+            break;
+          case ArithOp::kMod:
+            for (int64_t i = 0; i < n; ++i) dst[i] = std::fmod(ra[i], rb[i]);
+            break;
+        }
       } else if (op == ArithOp::kDiv || op == ArithOp::kMod) {
         for (int64_t i = 0; i < n; ++i) {
           const T divisor = rb[i];
