@@ -20,6 +20,9 @@ Error ErrorAt(const Expr& expr, std::string_view message);
 
 Result<ScalarExprPtr> BindLiteral(const Expr& expr);
 Result<ScalarExprPtr> BindArithmetic(const Expr& expr, const Scope& scope);
+// left op right for op in + - * / %, bound already; errors at `expr`.
+Result<ScalarExprPtr> MakeArithmetic(std::string_view op, ScalarExprPtr left, ScalarExprPtr right,
+                                     const Expr& expr, std::string text);
 Result<ScalarExprPtr> BindNegate(const Expr& expr, const Scope& scope);
 Result<ScalarExprPtr> BindComparison(const Expr& expr, const Scope& scope);
 Result<ScalarExprPtr> BindIn(const Expr& expr, const Scope& scope);

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "floe/batch/builder.h"
 #include "floe/sql/result_format.h"
 #include "floe/sql/scalar/columns.h"
 #include "floe/sql/scalar/decimal.h"
@@ -276,6 +277,24 @@ Result<Array> CastToString(const Array& input, const DataTypePtr& target) {
   return column.Finish();
 }
 
+// BINARY(n) as Flink casts to it: shorter values padded with zero bytes, longer ones cut.
+Result<Array> CastToFixed(const Array& input, const DataTypePtr& target) {
+  const size_t width = static_cast<size_t>(target->byte_width());
+  FixedSizeBinaryBuilder builder(target);
+  builder.Reserve(input.length());
+  std::string padded;
+  for (int64_t i = 0; i < input.length(); ++i) {
+    if (input.IsNull(i)) {
+      builder.AppendNull();
+      continue;
+    }
+    padded.assign(input.GetView(i).substr(0, width));
+    padded.resize(width, '\0');
+    builder.Append(padded);
+  }
+  return builder.Finish();
+}
+
 Result<Array> CastNumeric(const Array& input, const DataTypePtr& target, bool safe,
                           std::string_view what) {
   const DataType& from = *input.type();
@@ -389,7 +408,7 @@ bool CanCast(const DataType& from, const DataType& to) {
   if (IsString(to)) return true;
   if (IsString(from)) {
     return IsNumeric(to) || IsTemporal(to) || to.kind() == TypeKind::kBool ||
-           to.kind() == TypeKind::kBinary;
+           to.kind() == TypeKind::kBinary || to.kind() == TypeKind::kFixedSizeBinary;
   }
   const bool from_number = IsNumeric(from) || from.kind() == TypeKind::kBool;
   const bool to_number = IsNumeric(to) || to.kind() == TypeKind::kBool;
@@ -398,7 +417,7 @@ bool CanCast(const DataType& from, const DataType& to) {
   if (from.kind() == TypeKind::kTimestamp) return IsTemporal(to);
   if (from.kind() == TypeKind::kTime64) return to.kind() == TypeKind::kTime64;
   if (from.is_binary_like() || from.kind() == TypeKind::kFixedSizeBinary) {
-    return to.kind() == TypeKind::kBinary;
+    return to.kind() == TypeKind::kBinary || to.kind() == TypeKind::kFixedSizeBinary;
   }
   return false;
 }
@@ -428,6 +447,7 @@ Result<Array> CastArray(const Array& input, const DataTypePtr& target, bool safe
     return Array(target, input.length(), input.validity(), input.values(), input.data(), {},
                  input.null_count(), input.offset());
   }
+  if (target->kind() == TypeKind::kFixedSizeBinary) return CastToFixed(input, target);
   if (IsString(from)) return CastFromString(input, target, safe, what);
   const bool from_number = IsNumeric(from) || from.kind() == TypeKind::kBool;
   if (from_number) {

@@ -13,7 +13,12 @@ Result<Array> ColumnNode::Evaluate(const RecordBatch& input) const {
     return InvalidArgument("{}: the input has {} columns, no column {}", ToString(),
                            input.num_columns(), index_);
   }
-  return input.column(index_);
+  const Array& column = input.column(index_);
+  if (!column.type()->Equals(*type())) {
+    return InvalidArgument("{}: column {} is {}, not {} as bound", ToString(), index_,
+                           column.type()->ToString(), type()->ToString());
+  }
+  return column;
 }
 
 Result<Array> LiteralNode::Evaluate(const RecordBatch& input) const {

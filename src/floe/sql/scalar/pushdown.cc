@@ -83,94 +83,124 @@ std::optional<expr::Op> ComparisonOp(std::string_view op) {
   return std::nullopt;
 }
 
-expr::ExprPtr Convert(const ScalarExpr& e, const Scope& scope, bool partial);
+// A SQL predicate as two Iceberg filters: the rows where it is TRUE and the rows where it is
+// FALSE. SQL's three-valued logic needs both (NOT p is TRUE where p is FALSE, which is neither
+// where p is null), and Iceberg's negative predicates (!=, not_in, not_starts_with) are true for
+// a null value, where SQL's are not, so those also require the column to be present.
+struct Exact {
+  expr::ExprPtr is_true;
+  expr::ExprPtr is_false;
+};
 
-expr::ExprPtr ConvertComparison(const Node& node, expr::Op op, const Scope& scope) {
-  const ScalarExpr& left = *node.children()[0];
-  const ScalarExpr& right = *node.children()[1];
-  if (const ScopeColumn* column = ColumnOf(left, scope)) {
-    if (std::optional<Literal> literal = ConstantOf(right)) {
-      return expr::Predicate(op, column->name, {*literal});
-    }
-  }
-  if (const ScopeColumn* column = ColumnOf(right, scope)) {
-    if (std::optional<Literal> literal = ConstantOf(left)) {
-      return expr::Predicate(expr::FlipOp(op), column->name, {*literal});
-    }
-  }
-  return nullptr;
+expr::ExprPtr Present(const std::string& column, expr::ExprPtr predicate) {
+  return expr::And(std::move(predicate), expr::NotNull(column));
 }
 
-// The Iceberg form of a node, or null when it has none. With `partial`, an AND keeps the
-// conjuncts that convert (the rest stay in the residual filter); under OR and NOT every part must
-// convert.
-expr::ExprPtr Convert(const ScalarExpr& e, const Scope& scope, bool partial) {
+std::optional<Exact> ConvertComparison(const Node& node, expr::Op op, const Scope& scope) {
+  const ScalarExpr* left = node.children()[0].get();
+  const ScalarExpr* right = node.children()[1].get();
+  if (!ColumnOf(*left, scope)) {
+    std::swap(left, right);
+    op = expr::FlipOp(op);
+  }
+  const ScopeColumn* column = ColumnOf(*left, scope);
+  std::optional<Literal> literal = ConstantOf(*right);
+  if (!column || !literal) return std::nullopt;
+  const std::string& name = column->name;
+  expr::ExprPtr holds = expr::Predicate(op, name, {*literal});
+  expr::ExprPtr fails = expr::Predicate(expr::NegateOp(op), name, {*literal});
+  if (op == expr::Op::kNotEq) return Exact{Present(name, holds), fails};
+  if (op == expr::Op::kEq) return Exact{holds, Present(name, fails)};
+  return Exact{holds, fails};
+}
+
+std::optional<Exact> Convert(const ScalarExpr& e, const Scope& scope) {
   const Node& node = AsNode(e);
   const std::string& op = node.op();
   if (op == "AND" || op == "OR") {
-    const bool is_and = op == "AND";
-    expr::ExprPtr left = Convert(*node.children()[0], scope, partial && is_and);
-    expr::ExprPtr right = Convert(*node.children()[1], scope, partial && is_and);
-    if (is_and) {
-      if (!left || !right) return partial ? (left ? left : right) : nullptr;
-      return expr::And(left, right);
+    std::optional<Exact> left = Convert(*node.children()[0], scope);
+    std::optional<Exact> right = Convert(*node.children()[1], scope);
+    if (!left || !right) return std::nullopt;
+    if (op == "AND") {
+      return Exact{expr::And(left->is_true, right->is_true),
+                   expr::Or(left->is_false, right->is_false)};
     }
-    if (!left || !right) return nullptr;
-    return expr::Or(left, right);
+    return Exact{expr::Or(left->is_true, right->is_true),
+                 expr::And(left->is_false, right->is_false)};
   }
   if (op == "NOT") {
-    expr::ExprPtr inner = Convert(*node.children()[0], scope, false);
-    return inner ? expr::Not(inner) : nullptr;
+    std::optional<Exact> inner = Convert(*node.children()[0], scope);
+    if (!inner) return std::nullopt;
+    return Exact{inner->is_false, inner->is_true};
   }
   if (op == "IS NULL" || op == "IS NOT NULL") {
     const ScopeColumn* column = ColumnOf(*node.children()[0], scope);
-    if (!column) return nullptr;
-    return op == "IS NULL" ? expr::IsNull(column->name) : expr::NotNull(column->name);
+    if (!column) return std::nullopt;
+    expr::ExprPtr is_null = expr::IsNull(column->name);
+    expr::ExprPtr not_null = expr::NotNull(column->name);
+    return op == "IS NULL" ? Exact{is_null, not_null} : Exact{not_null, is_null};
   }
   if (std::optional<expr::Op> cmp = ComparisonOp(op)) return ConvertComparison(node, *cmp, scope);
   if (op == "IN" || op == "NOT IN") {
     const ScopeColumn* column = ColumnOf(*node.children()[0], scope);
-    if (!column) return nullptr;
+    if (!column) return std::nullopt;
     std::vector<Literal> literals;
     for (size_t i = 1; i < node.children().size(); ++i) {
       std::optional<Literal> literal = ConstantOf(*node.children()[i]);
-      // A null in the list makes NOT IN never true and IN no truer: leave such lists alone.
-      if (!literal) return nullptr;
+      // A null in the list makes the outcome null where it is not TRUE: leave such lists alone.
+      if (!literal) return std::nullopt;
       literals.push_back(*literal);
     }
-    return op == "IN" ? expr::In(column->name, std::move(literals))
-                      : expr::NotIn(column->name, std::move(literals));
+    expr::ExprPtr in = expr::In(column->name, literals);
+    expr::ExprPtr not_in = Present(column->name, expr::NotIn(column->name, literals));
+    return op == "IN" ? Exact{in, not_in} : Exact{not_in, in};
   }
   if (op == "BETWEEN" || op == "NOT BETWEEN") {
     const ScopeColumn* column = ColumnOf(*node.children()[0], scope);
     std::optional<Literal> low = ConstantOf(*node.children()[1]);
     std::optional<Literal> high = ConstantOf(*node.children()[2]);
-    if (!column || !low || !high) return nullptr;
-    if (op == "BETWEEN") {
-      return expr::And(expr::GreaterThanOrEqual(column->name, *low),
-                       expr::LessThanOrEqual(column->name, *high));
-    }
-    return expr::Or(expr::LessThan(column->name, *low), expr::GreaterThan(column->name, *high));
+    if (!column || !low || !high) return std::nullopt;
+    expr::ExprPtr inside = expr::And(expr::GreaterThanOrEqual(column->name, *low),
+                                     expr::LessThanOrEqual(column->name, *high));
+    expr::ExprPtr outside =
+        expr::Or(expr::LessThan(column->name, *low), expr::GreaterThan(column->name, *high));
+    return op == "BETWEEN" ? Exact{inside, outside} : Exact{outside, inside};
   }
   if (op == "STARTS_WITH" || op == "NOT STARTS_WITH") {
     const ScopeColumn* column = ColumnOf(*node.children()[0], scope);
     std::optional<Value> prefix = node.children()[1]->constant();
-    if (!column || !prefix || !prefix->is<std::string>()) return nullptr;
-    return op == "STARTS_WITH" ? expr::StartsWith(column->name, prefix->get<std::string>())
-                               : expr::NotStartsWith(column->name, prefix->get<std::string>());
+    if (!column || !prefix || !prefix->is<std::string>()) return std::nullopt;
+    const std::string& text = prefix->get<std::string>();
+    expr::ExprPtr starts = expr::StartsWith(column->name, text);
+    expr::ExprPtr not_starts = Present(column->name, expr::NotStartsWith(column->name, text));
+    return op == "STARTS_WITH" ? Exact{starts, not_starts} : Exact{not_starts, starts};
   }
   if (op == "literal") {
     std::optional<Value> value = e.constant();
-    if (value && value->is<bool>()) return value->get<bool>() ? expr::True() : expr::False();
+    if (value && value->is<bool>()) {
+      return value->get<bool>() ? Exact{expr::True(), expr::False()}
+                                : Exact{expr::False(), expr::True()};
+    }
   }
-  return nullptr;
+  return std::nullopt;
+}
+
+// The rows where the predicate may be TRUE: conjuncts that do not convert are left out (they
+// stay in the residual filter).
+expr::ExprPtr ConvertConjuncts(const ScalarExpr& e, const Scope& scope) {
+  const Node& node = AsNode(e);
+  if (node.op() == "AND") {
+    return expr::And(ConvertConjuncts(*node.children()[0], scope),
+                     ConvertConjuncts(*node.children()[1], scope));
+  }
+  std::optional<Exact> exact = Convert(e, scope);
+  return exact ? exact->is_true : expr::True();
 }
 
 }  // namespace
 
 expr::ExprPtr ToIcebergFilter(const ScalarExpr& predicate, const Scope& scope) {
-  expr::ExprPtr out = Convert(predicate, scope, true);
-  return out ? out : expr::True();
+  return ConvertConjuncts(predicate, scope);
 }
 
 }  // namespace floe::sql

@@ -184,9 +184,11 @@ TEST(ScalarExprTest, PushDownToIceberg) {
   EXPECT_EQ(pushed("id = 5"), "id = 5");
   EXPECT_EQ(pushed("5 < id"), "id > 5");
   EXPECT_EQ(pushed("id >= 3000000000"), "id >= 3000000000");
-  EXPECT_EQ(pushed("name <> 'a' AND id IS NOT NULL"), "(name != 'a' and id is not null)");
+  // SQL's <> and NOT are false for a null column, Iceberg's != is true: the column must be set.
+  EXPECT_EQ(pushed("name <> 'a' AND id IS NOT NULL"),
+            "((name != 'a' and name is not null) and id is not null)");
   EXPECT_EQ(pushed("id < 1 OR name IS NULL"), "(id < 1 or name is null)");
-  EXPECT_EQ(pushed("NOT (id <= 2)"), "not(id <= 2)");
+  EXPECT_EQ(pushed("NOT (id <= 2)"), "id > 2");
   EXPECT_EQ(pushed("day = '2024-01-02'"), "day = '2024-01-02'");
   // The part on a column without a field id stays in the residual filter.
   EXPECT_EQ(pushed("id > 1 AND computed > 2"), "id > 1");

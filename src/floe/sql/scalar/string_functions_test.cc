@@ -116,10 +116,10 @@ TEST(StringFunctionsTest, LikePrefixPushesDownAsStartsWith) {
     return ToIcebergFilter(**bound, scope)->ToString();
   };
   EXPECT_EQ(pushed("name LIKE 'ab%'"), "name starts_with 'ab'");
-  EXPECT_EQ(pushed("name NOT LIKE 'ab%'"), "name not_starts_with 'ab'");
+  EXPECT_EQ(pushed("name NOT LIKE 'ab%'"), "(name not_starts_with 'ab' and name is not null)");
   EXPECT_EQ(pushed("name LIKE 'a_%'"), "true");
   EXPECT_EQ(pushed("name IN ('a', 'b')"), "name in ('a', 'b')");
-  EXPECT_EQ(pushed("name NOT IN ('a')"), "name not in ('a')");
+  EXPECT_EQ(pushed("name NOT IN ('a')"), "(name not in ('a') and name is not null)");
 }
 
 }  // namespace
