@@ -440,17 +440,23 @@ class AggregateOperator : public stream::Operator {
       default:
         break;
     }
-    int32_t scale = bound.argument_type->scale();
-    int32_t result_scale = bound.result_type->scale();
-    __int128 scaled = 0;
-    if (__builtin_mul_overflow(acc.sum_decimal, Pow10(result_scale - scale), &scaled)) {
-      out.push_back('\0');  // unreachable for sums within DECIMAL(38) and scales up to 38
+    // Divide first, then scale quotient and remainder apart: sum * 10^d may not fit in 128 bits
+    // where the average does. An average beyond DECIMAL(38) is null, as Flink's decimal
+    // arithmetic gives on overflow.
+    __int128 factor = Pow10(bound.result_type->scale() - bound.argument_type->scale());
+    __int128 whole = acc.sum_decimal / acc.count;
+    __int128 rest = acc.sum_decimal % acc.count * factor;
+    __int128 fraction = rest / acc.count;
+    __int128 left = rest % acc.count;
+    if (2 * (left < 0 ? -left : left) >= acc.count) fraction += rest < 0 ? -1 : 1;
+    __int128 quotient = 0;
+    __int128 limit = Pow10(kMaxPrecision);
+    if (__builtin_mul_overflow(whole, factor, &quotient) || quotient >= limit ||
+        quotient <= -limit) {
+      out.push_back('\0');
       return;
     }
-    __int128 quotient = scaled / acc.count;
-    __int128 remainder = scaled % acc.count;
-    if (remainder < 0) remainder = -remainder;
-    if (2 * remainder >= acc.count) quotient += scaled < 0 ? -1 : 1;
+    quotient += fraction;
     PutFixed(out, quotient);
   }
 
