@@ -1,0 +1,57 @@
+// Math functions against DuckDB on the sample rows, and Flink's documented rounding (HALF_UP on
+// the decimal digits) where DuckDB rounds the binary double.
+
+#include <gtest/gtest.h>
+
+#include "floe/sql/scalar/peer_check.h"
+
+namespace floe::sql::scalar {
+namespace {
+
+using testing::EvalOne;
+using testing::ExpectSameAsDuckDb;
+
+TEST(MathFunctionsTest, LikeDuckDb) {
+  ExpectSameAsDuckDb({
+      {"ABS(i)", ""},
+      {"ABS(x)", ""},
+      {"ABS(dec)", ""},
+      {"SIGN(i)", ""},
+      {"SIGN(x)", ""},
+      {"CEIL(x)", ""},
+      {"CEILING(dec)", ""},
+      {"FLOOR(x)", ""},
+      {"FLOOR(dec)", ""},
+      {"ROUND(x)", ""},
+      {"ROUND(x, 1)", ""},
+      {"ROUND(dec, 1)", ""},
+      {"ROUND(dec)", ""},
+      {"ROUND(i, -1)", ""},
+      {"TRUNCATE(dec, 1)", "trunc(dec * 10) / 10"},
+      {"MOD(i, 5)", "i % 5"},
+      {"POWER(x, 2)", "pow(x, 2)"},
+      {"SQRT(ABS(x))", ""},
+      {"EXP(x / 1e10)", ""},
+      {"LN(ABS(x) + 1)", ""},
+      {"LOG10(ABS(x) + 1)", ""},
+      {"PI() * 2", ""},
+  });
+}
+
+TEST(MathFunctionsTest, FlinkRounding) {
+  // Flink rounds HALF_UP through BigDecimal.valueOf(double): 2.675 has the decimal digits 2.675
+  // and rounds to 2.68 (rounding the binary value 2.67499999... would give 2.67).
+  EXPECT_EQ(EvalOne("ROUND(2.675E0, 2)"), "2.6800000000000002");
+  EXPECT_EQ(EvalOne("ROUND(-2.5E0)"), "-3");
+  EXPECT_EQ(EvalOne("ROUND(2.5)"), "3");
+  EXPECT_EQ(EvalOne("ROUND(-1.55, 1)"), "-1.6");
+  EXPECT_EQ(EvalOne("TRUNCATE(-1.59, 1)"), "-1.5");
+  EXPECT_EQ(EvalOne("ROUND(1234, -2)"), "1200");
+  EXPECT_EQ(EvalOne("ROUND(1250, -2)"), "1300");
+  EXPECT_EQ(EvalOne("MOD(7, 0)"), "EVAL ERROR: line 1, column 1: MOD(7, 0): division by zero");
+  EXPECT_EQ(EvalOne("ABS('a')"),
+            "BIND ERROR: line 1, column 1: ABS: argument 1 must be a number, not STRING");
+}
+
+}  // namespace
+}  // namespace floe::sql::scalar
