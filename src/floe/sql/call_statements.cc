@@ -34,7 +34,12 @@ class Arguments {
   Arguments(std::string procedure, std::map<std::string, const Expr*> values)
       : procedure_(std::move(procedure)), values_(std::move(values)) {}
 
-  bool has(std::string_view name) const { return values_.contains(std::string(name)); }
+  // Given and not NULL (Spark treats a NULL argument as not given).
+  bool has(std::string_view name) const {
+    auto it = values_.find(std::string(name));
+    return it != values_.end() &&
+           !(it->second->kind == ExprKind::kLiteral && it->second->literal == LiteralKind::kNull);
+  }
   Result<Value> Get(std::string_view name) const;
   Result<std::string> String(std::string_view name) const;
   Result<int64_t> Long(std::string_view name) const;
@@ -194,7 +199,14 @@ Result<std::shared_ptr<table::Table>> LoadTable(Session& session, const std::str
     if (dot == std::string::npos) break;
     start = dot + 1;
   }
-  if (!catalog.empty() && name.parts.size() < 3) name.parts.insert(name.parts.begin(), catalog);
+  if (!catalog.empty() && name.parts.size() < 3) {
+    // In the catalog the procedure was called in: `t` in that catalog's current database.
+    if (name.parts.size() == 1) {
+      FLOE_ASSIGN_OR_RETURN(SessionCatalog * found, session.FindCatalog(catalog));
+      name.parts.insert(name.parts.begin(), found->current_database);
+    }
+    name.parts.insert(name.parts.begin(), catalog);
+  }
   FLOE_ASSIGN_OR_RETURN(ResolvedName resolved, session.ResolveTable(name));
   if (!resolved.metadata.empty()) {
     return InvalidArgument("'{}' is a metadata table, not a table", text);
