@@ -1,10 +1,9 @@
 #pragma once
 
-// The partition spec of a PARTITIONED BY clause (identity columns and the transforms bucket(N, c),
-// truncate(W, c), years/months/days/hours(c)) for a schema, with Iceberg's usual partition field
-// names (c, c_bucket, c_trunc, c_year, c_month, c_day, c_hour). Errors name the column or the
-// transform: an unknown column, an unknown transform, a missing or non-positive argument, a
-// transform the column's type does not allow.
+// The partition spec of a PARTITIONED BY clause for a schema (transforms as ddl_schema.h reads
+// them), with Iceberg's usual partition field names (c, c_bucket, c_trunc, c_year, c_month, c_day,
+// c_hour). Errors name the column or the transform: an unknown column or transform, a bad
+// argument, a transform the column's type does not allow.
 
 #include <vector>
 

@@ -6,11 +6,13 @@
 #include "floe/catalog/catalog.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
+#include "floe/sql/ddl_schema.h"
 #include "floe/sql/insert_columns.h"
 #include "floe/sql/jobs.h"
 #include "floe/sql/query_planner.h"
 #include "floe/sql/scalar/scalar_expr.h"
 #include "floe/sql/table_partitioning.h"
+#include "floe/sql/table_statements.h"
 #include "floe/stream/iceberg/iceberg_sink.h"
 #include "floe/stream/iceberg/sink_options.h"
 #include "floe/table/scan/batch_types.h"
@@ -31,11 +33,32 @@ struct Target {
   stream::TableLoader loader;
 };
 
+// A connector table of default_catalog: writable when it is WITH ('connector' = 'iceberg').
+Result<Target> LoadConnectorTarget(Session& session, ResolvedName name) {
+  const std::string key = name.ns.levels.front() + "." + name.table;
+  auto it = session.connector_tables().find(key);
+  if (it == session.connector_tables().end()) {
+    return NotFound("table '{}' does not exist", name.ToString());
+  }
+  std::string connector;
+  for (const auto& [option, value] : it->second.options) {
+    if (option == "connector") connector = value;
+  }
+  if (connector != "iceberg") {
+    return InvalidArgument("table '{}' is a '{}' connector table: floe writes only Iceberg tables",
+                           name.ToString(), connector);
+  }
+  FLOE_ASSIGN_OR_RETURN(stream::TableLoader loader, IcebergConnectorLoader(key, it->second));
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<table::Table> table, loader.Load());
+  return Target{.name = std::move(name), .table = std::move(table), .loader = std::move(loader)};
+}
+
 Result<Target> LoadTarget(Session& session, const ObjectName& written) {
   FLOE_ASSIGN_OR_RETURN(ResolvedName name, session.ResolveTable(written));
   if (!name.metadata.empty()) {
     return InvalidArgument("{} is a metadata table: it cannot be written", name.ToString());
   }
+  if (name.in_default_catalog()) return LoadConnectorTarget(session, std::move(name));
   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<catalog::Catalog> catalog, session.IcebergCatalog(name));
   FLOE_ASSIGN_OR_RETURN(bool exists, catalog->TableExists(name.ident()));
   if (!exists) return NotFound("table '{}' does not exist", name.ToString());
@@ -314,12 +337,10 @@ Result<StatementResult> ExecuteCreateTableAs(Session& session, const CreateTable
   }
   catalog::CreateTableRequest request{.schema = *schema};
   FLOE_ASSIGN_OR_RETURN(request.spec, BuildPartitionSpec(statement.partitioned_by, **schema));
-  for (const auto& [key, value] : statement.options) {
-    if (key == "location") {
-      request.location = value;
-    } else {
-      request.properties[key] = value;
-    }
+  FLOE_ASSIGN_OR_RETURN(request.properties, ToStringMap(statement.options, "WITH"));
+  if (auto it = request.properties.find("location"); it != request.properties.end()) {
+    request.location = it->second;
+    request.properties.erase(it);
   }
   FLOE_ASSIGN_OR_RETURN(bool ns_exists, catalog->NamespaceExists(name.ns));
   if (!ns_exists) {
