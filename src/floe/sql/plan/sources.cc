@@ -167,8 +167,7 @@ Result<BatchSchemaPtr> ConnectorSchema(const ConnectorTable& table) {
 
 Result<Relation> PlanConnectorTable(PlannerContext& context, const ResolvedName& name,
                                     const TableRef& ref, const std::string& qualifier,
-                                    [[maybe_unused]] const ColumnUse& use,
-                                    [[maybe_unused]] const Expr* where) {
+                                    const ColumnUse& use, const Expr* where) {
   std::string key = name.ns.ToString() + "." + name.table;
   auto& tables = context.session().connector_tables();
   auto found = tables.find(key);
@@ -181,8 +180,8 @@ Result<Relation> PlanConnectorTable(PlannerContext& context, const ResolvedName&
   std::string connector = options["connector"];
   options.erase("connector");
   if (connector == "iceberg") {
-    return Unsupported("table {}: reading 'iceberg' connector tables needs sql-ddl's loader",
-                       name.ToString());
+    FLOE_ASSIGN_OR_RETURN(stream::TableLoader loader, IcebergConnectorLoader(key, table));
+    return PlanIcebergTable(context, std::move(loader), ref, qualifier, use, where);
   }
   for (const auto& [option, value] : ref.hints) options[option] = value;
   FLOE_ASSIGN_OR_RETURN(BatchSchemaPtr schema, ConnectorSchema(table));
