@@ -1,37 +1,154 @@
 #include "floe/sql/scalar/scalar_expr.h"
 
+#include <fmt/core.h>
+
+#include "floe/batch/filter.h"
+#include "floe/sql/scalar/binder.h"
+#include "floe/sql/scalar/cast.h"
+#include "floe/sql/scalar/node.h"
+#include "floe/sql/scalar/type_rules.h"
+#include "floe/util/strings.h"
+
 namespace floe::sql {
 
-Result<int> Scope::Find(const std::vector<std::string>&, Position) const {
-  return Unsupported("expressions are not implemented yet");
+Result<ScalarExprPtr> BindScalar(const Expr& expr, const Scope& scope) {
+  return scalar::Bind(expr, scope);
 }
 
-Scope Scope::ForSchema(const BatchSchema&, std::string) { return Scope(); }
-
-Result<ScalarExprPtr> BindScalar(const Expr&, const Scope&) {
-  return Unsupported("expressions are not implemented yet");
+Result<ScalarExprPtr> CastScalar(ScalarExprPtr input, const DataTypePtr& target, bool safe) {
+  std::string text = fmt::format("{}({} AS {})", safe ? "TRY_CAST" : "CAST", input->ToString(),
+                                 scalar::SqlTypeName(*target));
+  return scalar::MakeCast(std::move(input), target, safe, std::move(text));
 }
 
-Result<ScalarExprPtr> CastScalar(ScalarExprPtr, const DataTypePtr&, bool) {
-  return Unsupported("CAST is not implemented yet");
+Result<DataTypePtr> ToBatchType(const DataType& type) {
+  auto param = [&](size_t i, int64_t fallback) {
+    return i < type.params.size() ? type.params[i] : fallback;
+  };
+  switch (type.kind) {
+    case TypeKind::kBoolean:
+      return floe::DataType::Bool();
+    case TypeKind::kTinyInt:
+      return floe::DataType::Int8();
+    case TypeKind::kSmallInt:
+      return floe::DataType::Int16();
+    case TypeKind::kInt:
+      return floe::DataType::Int32();
+    case TypeKind::kBigInt:
+      return floe::DataType::Int64();
+    case TypeKind::kFloat:
+      return floe::DataType::Float32();
+    case TypeKind::kDouble:
+      return floe::DataType::Float64();
+    case TypeKind::kDecimal: {
+      // Flink's DECIMAL is DECIMAL(10, 0).
+      const int64_t precision = param(0, 10);
+      const int64_t scale = param(1, 0);
+      if (precision < 1 || precision > 38 || scale < 0 || scale > precision) {
+        return InvalidArgument("DECIMAL({}, {}): precision must be 1..38 and scale 0..precision",
+                               precision, scale);
+      }
+      return floe::DataType::Decimal128(static_cast<int32_t>(precision),
+                                        static_cast<int32_t>(scale));
+    }
+    case TypeKind::kChar:
+    case TypeKind::kVarChar:
+    case TypeKind::kString:
+      return floe::DataType::String();
+    case TypeKind::kBinary:
+    case TypeKind::kVarBinary:
+    case TypeKind::kBytes:
+      return floe::DataType::Binary();
+    case TypeKind::kDate:
+      return floe::DataType::Date32();
+    case TypeKind::kTime:
+      return floe::DataType::Time64(TimeUnit::kMicro);
+    case TypeKind::kTimestamp:
+    case TypeKind::kTimestampLtz: {
+      const int64_t precision = param(0, 6);
+      if (precision < 0 || precision > 9) {
+        return InvalidArgument("TIMESTAMP({}): precision must be 0..9", precision);
+      }
+      return floe::DataType::Timestamp(precision > 6 ? TimeUnit::kNano : TimeUnit::kMicro,
+                                       type.kind == TypeKind::kTimestampLtz);
+    }
+    case TypeKind::kTimestampTz:
+      return Unsupported("TIMESTAMP WITH TIME ZONE is not supported (Flink has no such type)");
+    case TypeKind::kArray: {
+      FLOE_ASSIGN_OR_RETURN(DataTypePtr element, ToBatchType(type.elements.at(0)));
+      return floe::DataType::List(std::move(element), !type.elements[0].not_null);
+    }
+    case TypeKind::kMap: {
+      FLOE_ASSIGN_OR_RETURN(DataTypePtr key, ToBatchType(type.elements.at(0)));
+      FLOE_ASSIGN_OR_RETURN(DataTypePtr value, ToBatchType(type.elements.at(1)));
+      return floe::DataType::Map(std::move(key), std::move(value), !type.elements[1].not_null);
+    }
+    case TypeKind::kMultiset: {
+      // Flink stores a MULTISET<T> as a map from the element to its count.
+      FLOE_ASSIGN_OR_RETURN(DataTypePtr element, ToBatchType(type.elements.at(0)));
+      return floe::DataType::Map(std::move(element), floe::DataType::Int32(), false);
+    }
+    case TypeKind::kRow: {
+      std::vector<Field> fields;
+      for (const RowField& field : type.fields) {
+        FLOE_ASSIGN_OR_RETURN(DataTypePtr field_type, ToBatchType(field.type));
+        fields.push_back({field.name, std::move(field_type), !field.type.not_null, std::nullopt});
+      }
+      return floe::DataType::Struct(std::move(fields));
+    }
+    case TypeKind::kNull:
+      return floe::DataType::Null();
+  }
+  return Unsupported("unknown SQL type");
 }
 
-Result<DataTypePtr> ToBatchType(const DataType&) {
-  return Unsupported("types are not implemented yet");
+Result<Value> EvaluateConstant(const Expr& expr) {
+  FLOE_ASSIGN_OR_RETURN(ScalarExprPtr bound, BindScalar(expr, Scope()));
+  if (std::optional<Value> value = bound->constant()) return *std::move(value);
+  FLOE_ASSIGN_OR_RETURN(
+      RecordBatch one_row,
+      RecordBatch::Make(std::make_shared<BatchSchema>(std::vector<Field>{}), {}, 1));
+  FLOE_ASSIGN_OR_RETURN(Array value, bound->Evaluate(one_row));
+  return GetValue(value, 0);
 }
 
-Result<Value> EvaluateConstant(const Expr&) {
-  return Unsupported("expressions are not implemented yet");
+bool IsAggregateFunction(std::string_view name) {
+  static constexpr std::string_view kAggregates[] = {"COUNT", "SUM", "AVG", "MIN", "MAX"};
+  for (std::string_view aggregate : kAggregates) {
+    if (EqualsIgnoreCase(name, aggregate)) return true;
+  }
+  return false;
 }
 
-bool IsAggregateFunction(std::string_view) { return false; }
+bool ContainsAggregate(const Expr& expr) {
+  if (expr.kind == ExprKind::kFunction && expr.name.size() == 1 &&
+      IsAggregateFunction(expr.name[0])) {
+    return true;
+  }
+  for (const ExprPtr& arg : expr.args) {
+    if (arg && ContainsAggregate(*arg)) return true;
+  }
+  return false;
+}
 
-bool ContainsAggregate(const Expr&) { return false; }
-
-expr::ExprPtr ToIcebergFilter(const ScalarExpr&, const Scope&) { return expr::True(); }
-
-Result<RecordBatch> FilterBatch(const RecordBatch&, const ScalarExpr&) {
-  return Unsupported("filters are not implemented yet");
+Result<RecordBatch> FilterBatch(const RecordBatch& input, const ScalarExpr& predicate) {
+  if (predicate.type()->kind() != floe::TypeKind::kBool &&
+      predicate.type()->kind() != floe::TypeKind::kNull) {
+    return InvalidArgument("{}: a filter must be BOOLEAN, not {}", predicate.ToString(),
+                           scalar::SqlTypeName(*predicate.type()));
+  }
+  FLOE_ASSIGN_OR_RETURN(Array keep, predicate.Evaluate(input));
+  const int64_t n = input.num_rows();
+  std::vector<uint8_t> mask(n);
+  int64_t kept = 0;
+  if (keep.kind() == floe::TypeKind::kBool) {
+    for (int64_t i = 0; i < n; ++i) {
+      mask[i] = keep.IsValid(i) && keep.GetBool(i);
+      kept += mask[i];
+    }
+  }
+  if (kept == n) return input;
+  return floe::FilterBatch(input, mask);
 }
 
 }  // namespace floe::sql

@@ -1,0 +1,35 @@
+#pragma once
+
+// The scalar function table: each family (string, math, date/time, conditional) lists its
+// functions with their argument counts and a bind function that checks the argument types and
+// builds the node. BindFunction looks a call up here by its upper-case name.
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "floe/sql/ast.h"
+#include "floe/sql/scalar/names.h"
+#include "floe/sql/scalar/scalar_expr.h"
+
+namespace floe::sql::scalar {
+
+// Binds a call whose arguments are bound already (`call` is the parsed call, for its text and
+// position; when the function takes a unit keyword first, args[0] is null and the unit is
+// call.args[0]).
+using FunctionBinder = Result<ScalarExprPtr> (*)(const Expr& call, std::vector<ScalarExprPtr> args);
+
+struct FunctionDef {
+  std::string_view name;
+  int min_args;
+  int max_args;  // -1: any number
+  FunctionBinder bind;
+  bool unit_first = false;
+};
+
+std::span<const FunctionDef> StringFunctions();
+std::span<const FunctionDef> MathFunctions();
+std::span<const FunctionDef> DateTimeFunctions();
+std::span<const FunctionDef> ConditionalFunctions();
+
+}  // namespace floe::sql::scalar
