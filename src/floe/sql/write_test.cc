@@ -62,6 +62,9 @@ struct Row {
   std::string data;
   int64_t category;
   friend auto operator<=>(const Row&, const Row&) = default;
+  friend void PrintTo(const Row& row, std::ostream* out) {
+    *out << "(" << row.id << ", " << row.data << ", " << row.category << ")";
+  }
 };
 
 // The rows a bounded datagen source of `spec` generates.
