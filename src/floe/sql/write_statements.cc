@@ -11,7 +11,6 @@
 #include "floe/sql/jobs.h"
 #include "floe/sql/query_planner.h"
 #include "floe/sql/scalar/scalar_expr.h"
-#include "floe/sql/table_partitioning.h"
 #include "floe/sql/table_statements.h"
 #include "floe/stream/iceberg/iceberg_sink.h"
 #include "floe/stream/iceberg/sink_options.h"
@@ -336,7 +335,9 @@ Result<StatementResult> ExecuteCreateTableAs(Session& session, const CreateTable
     return std::unexpected(std::move(error));
   }
   catalog::CreateTableRequest request{.schema = *schema};
-  FLOE_ASSIGN_OR_RETURN(request.spec, BuildPartitionSpec(statement.partitioned_by, **schema));
+  if (!statement.partitioned_by.empty()) {
+    FLOE_ASSIGN_OR_RETURN(request.spec, ToPartitionSpec(**schema, statement.partitioned_by));
+  }
   FLOE_ASSIGN_OR_RETURN(request.properties, ToStringMap(statement.options, "WITH"));
   if (auto it = request.properties.find("location"); it != request.properties.end()) {
     request.location = it->second;
