@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "floe/sql/scalar/type_rules.h"
+
 namespace floe::sql {
 namespace {
 
@@ -28,8 +30,8 @@ Result<ScalarExprPtr> Coerce(const std::string& table_name, const Field& column,
   if (!cast.has_value()) {
     return InvalidArgument(
         "INSERT INTO {}: column '{}' is {}, and {} of type {} cannot be cast to it ({})",
-        table_name, column.name, column.type->ToString(), what, source->type()->ToString(),
-        cast.error().message());
+        table_name, column.name, scalar::SqlTypeName(*column.type), what,
+        scalar::SqlTypeName(*source->type()), cast.error().message());
   }
   return *cast;
 }
