@@ -5,6 +5,9 @@
 // filters, metadata tables, default_catalog's connector tables, VALUES) and the relational
 // operators (exec/relational.h). INSERT, CREATE TABLE AS and SELECT all start here.
 
+#include <string>
+#include <vector>
+
 #include "floe/sql/session.h"
 #include "floe/stream/data_stream.h"
 
@@ -15,6 +18,10 @@ struct PlannedQuery {
   stream::DataStream stream;
   // Rows may be retracted or updated (-U/+U/-D): a streaming aggregate, or a changelog source.
   bool changelog = false;
+  // Every source ends by itself (a batch read, VALUES, a bounded connector).
+  bool bounded = true;
+  // The plan for EXPLAIN: one line per source and operator, sources first.
+  std::vector<std::string> explain;
 };
 
 // `env` must have been made from the session's job configuration (SessionConfig::JobConfig), as

@@ -56,6 +56,9 @@ struct SessionCatalog {
   std::shared_ptr<catalog::Catalog> catalog;  // null for default_catalog
   StringMap properties;
   std::string current_database;  // the database USE picked while this catalog was current
+  // default_catalog only: the databases CREATE DATABASE made there (default_database is always
+  // there), with their properties.
+  std::map<std::string, StringMap, std::less<>> databases;
 };
 
 // A written object name resolved against the session.

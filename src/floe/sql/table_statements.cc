@@ -1,29 +1,68 @@
+// DROP TABLE and SHOW TABLES (table_statements.h); CREATE, ALTER and the descriptions have their
+// own files.
+
 #include "floe/sql/table_statements.h"
+
+#include <algorithm>
+
+#include "floe/sql/catalog_statements.h"
+#include "floe/sql/iceberg_tables.h"
 
 namespace floe::sql {
 
-Result<StatementResult> Execute(Session&, const CreateTable&) {
-  return Unsupported("CreateTable is not implemented yet");
+Result<StatementResult> Execute(Session& session, const DropTable& statement) {
+  FLOE_ASSIGN_OR_RETURN(ResolvedName name, ResolvePlainTable(session, statement.name));
+  if (name.in_default_catalog()) {
+    auto table = FindConnectorTable(session, name);
+    if (!table) {
+      if (statement.if_exists && table.error().kind() == ErrorKind::kNotFound) {
+        return StatementResult::Message(std::string(kStatementSucceeded));
+      }
+      return std::unexpected(std::move(table).error());
+    }
+    session.connector_tables().erase(ConnectorKey(name));
+    return StatementResult::Message(std::string(kStatementSucceeded));
+  }
+  auto table = LoadIcebergTable(session, name);
+  if (!table) {
+    if (statement.if_exists && table.error().kind() == ErrorKind::kNotFound) {
+      return StatementResult::Message(std::string(kStatementSucceeded));
+    }
+    return std::unexpected(std::move(table).error());
+  }
+  // Flink's catalog drops through Iceberg's dropTable(ident), which purges the table's files;
+  // with 'gc.enabled' = 'false' the files may be shared with other tables and are kept.
+  const StringMap& properties = (*table)->metadata()->properties();
+  auto gc = properties.find("gc.enabled");
+  bool purge = gc == properties.end() || gc->second != "false";
+  FLOE_RETURN_IF_ERROR((*table)->catalog().DropTable(name.ident(), purge));
+  return StatementResult::Message(std::string(kStatementSucceeded));
 }
 
-Result<StatementResult> Execute(Session&, const AlterTable&) {
-  return Unsupported("AlterTable is not implemented yet");
-}
-
-Result<StatementResult> Execute(Session&, const DropTable&) {
-  return Unsupported("DropTable is not implemented yet");
-}
-
-Result<StatementResult> Execute(Session&, const ShowTables&) {
-  return Unsupported("ShowTables is not implemented yet");
-}
-
-Result<StatementResult> Execute(Session&, const ShowCreateTable&) {
-  return Unsupported("ShowCreateTable is not implemented yet");
-}
-
-Result<StatementResult> Execute(Session&, const DescribeTable&) {
-  return Unsupported("DescribeTable is not implemented yet");
+Result<StatementResult> Execute(Session& session, const ShowTables& statement) {
+  ResolvedName database;
+  if (statement.database.has_value()) {
+    FLOE_ASSIGN_OR_RETURN(database, session.ResolveDatabase(*statement.database));
+  } else {
+    database.catalog = session.current_catalog();
+    database.ns.levels.push_back(session.current_database());
+  }
+  FLOE_RETURN_IF_ERROR(RequireDatabase(session, database));
+  std::vector<std::string> names;
+  if (database.in_default_catalog()) {
+    std::string prefix = database.ns.ToString() + ".";
+    for (const auto& [key, table] : session.connector_tables()) {
+      if (key.starts_with(prefix)) names.push_back(key.substr(prefix.size()));
+    }
+  } else {
+    FLOE_ASSIGN_OR_RETURN(auto catalog, session.IcebergCatalog(database));
+    FLOE_ASSIGN_OR_RETURN(auto idents, catalog->ListTables(database.ns));
+    for (const auto& ident : idents) names.push_back(ident.name);
+  }
+  std::ranges::sort(names);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string& name : names) rows.push_back({std::move(name)});
+  return StatementResult::StringTable({"table name"}, rows);
 }
 
 }  // namespace floe::sql

@@ -5,7 +5,10 @@
 // CREATE TABLE, DESCRIBE. In default_catalog, CREATE TABLE ... WITH ('connector' = ...) defines a
 // connector table of the session.
 
+#include <string_view>
+
 #include "floe/sql/session.h"
+#include "floe/stream/iceberg/table_loader.h"
 
 namespace floe::sql {
 
@@ -15,5 +18,16 @@ Result<StatementResult> Execute(Session& session, const DropTable& statement);
 Result<StatementResult> Execute(Session& session, const ShowTables& statement);
 Result<StatementResult> Execute(Session& session, const ShowCreateTable& statement);
 Result<StatementResult> Execute(Session& session, const DescribeTable& statement);
+
+// The Iceberg table behind a connector table WITH ('connector' = 'iceberg', 'catalog-name' = ...,
+// 'catalog-type' | 'catalog-impl', 'warehouse', 'uri', ..., 'catalog-database' (default
+// default_database), 'catalog-table' (default: the connector table's own name)), as the Flink
+// connector reads those options. `name` is the table's key in Session::connector_tables()
+// ("database.table"). Like the Flink connector, it creates the database and the table (from the
+// connector table's columns and key, its other options as table properties) when they are
+// missing, so a job's sources and sinks can load it. Errors: a missing catalog-name, the
+// catalog's errors, columns Iceberg cannot store.
+Result<stream::TableLoader> IcebergConnectorLoader(std::string_view name,
+                                                   const ConnectorTable& table);
 
 }  // namespace floe::sql

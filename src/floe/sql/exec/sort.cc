@@ -2,19 +2,9 @@
 
 namespace floe::sql::exec {
 
-Result<DataTypePtr> AggregateResultType(AggregateKind, const DataTypePtr&) {
-  return Unsupported("aggregates are not implemented yet");
-}
-Result<stream::DataStream> Aggregate(const stream::DataStream&, std::vector<int>,
-                                     std::vector<AggregateCall>) {
-  return Unsupported("GROUP BY is not implemented yet");
-}
 Result<stream::DataStream> Sort(const stream::DataStream&, std::vector<SortKey>,
                                 std::optional<int64_t>, int64_t) {
   return Unsupported("ORDER BY is not implemented yet");
-}
-Result<stream::DataStream> Limit(const stream::DataStream&, std::optional<int64_t>, int64_t) {
-  return Unsupported("LIMIT is not implemented yet");
 }
 Result<stream::DataStream> UnionAll(const std::vector<stream::DataStream>&) {
   return Unsupported("UNION ALL is not implemented yet");

@@ -1,0 +1,27 @@
+#pragma once
+
+// The hash aggregation behind exec::Aggregate, exposed so that tests can drive one subtask by
+// hand (stream/operator_test_harness.h), e.g. through a snapshot and a restore.
+//
+// State: one hash table of groups per subtask, in memory; MIN/MAX in streaming mode keep every
+// value of the group with its multiplicity (so that a retraction can reveal the next one), and
+// DISTINCT calls keep the group's distinct values. The table goes into each checkpoint as one
+// entry per subtask; restoring at another parallelism is refused, since the groups would no
+// longer be in the subtask their keys hash to.
+
+#include <vector>
+
+#include "floe/sql/exec/relational.h"
+
+namespace floe::sql::exec {
+
+// Checks the calls against `input` and gives the output schema (group columns, then calls).
+Result<BatchSchemaPtr> AggregateSchema(const BatchSchema& input,
+                                       const std::vector<int>& group_columns,
+                                       const std::vector<AggregateCall>& calls);
+
+stream::OperatorFactory AggregateOperatorFactory(BatchSchemaPtr input, BatchSchemaPtr output,
+                                                 std::vector<int> group_columns,
+                                                 std::vector<AggregateCall> calls);
+
+}  // namespace floe::sql::exec

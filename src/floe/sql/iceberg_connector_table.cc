@@ -1,0 +1,111 @@
+// IcebergConnectorLoader (table_statements.h): the Flink connector's 'connector' = 'iceberg' table.
+
+#include <algorithm>
+#include <array>
+
+#include "floe/sql/ddl_schema.h"
+#include "floe/sql/table_statements.h"
+
+namespace floe::sql {
+namespace {
+
+constexpr std::string_view kCatalogName = "catalog-name";
+constexpr std::string_view kCatalogDatabase = "catalog-database";
+constexpr std::string_view kCatalogTable = "catalog-table";
+constexpr std::string_view kDefaultConnectorDatabase = "default_database";
+
+// Options that say where the table is rather than what it is: they configure the catalog and are
+// not copied into the properties of a table the connector creates.
+constexpr std::array<std::string_view, 15> kCatalogOptions = {"connector",
+                                                              "type",
+                                                              "catalog-name",
+                                                              "catalog-type",
+                                                              "catalog-impl",
+                                                              "catalog-database",
+                                                              "catalog-table",
+                                                              "warehouse",
+                                                              "uri",
+                                                              "clients",
+                                                              "property-version",
+                                                              "cache-enabled",
+                                                              "cache.expiration-interval-ms",
+                                                              "hive-conf-dir",
+                                                              "hadoop-conf-dir"};
+
+bool IsCatalogOption(std::string_view key) {
+  return std::ranges::find(kCatalogOptions, key) != kCatalogOptions.end();
+}
+
+Status CreateMissing(catalog::Catalog& catalog, const catalog::TableIdentifier& ident,
+                     const ConnectorTable& table, const StringMap& options) {
+  FLOE_ASSIGN_OR_RETURN(bool ns_exists, catalog.NamespaceExists(ident.ns));
+  if (!ns_exists) {
+    auto created = catalog.CreateNamespace(ident.ns, {});
+    if (!created && created.error().kind() != ErrorKind::kAlreadyExists) return created;
+  }
+  FLOE_ASSIGN_OR_RETURN(bool table_exists, catalog.TableExists(ident));
+  if (table_exists) return {};
+  catalog::CreateTableRequest request;
+  FLOE_ASSIGN_OR_RETURN(request.schema, ToIcebergSchema(table.columns, table.primary_key));
+  for (const auto& [key, value] : options) {
+    if (key == "location") {
+      request.location = value;
+    } else if (!IsCatalogOption(key)) {
+      request.properties[key] = value;
+    }
+  }
+  if (table.comment.has_value()) request.properties["comment"] = *table.comment;
+  auto created = catalog.CreateTable(ident, request);
+  // Another job may have created it in the meantime: theirs is as good as ours.
+  if (!created && created.error().kind() != ErrorKind::kAlreadyExists) {
+    return std::unexpected(std::move(created).error());
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<stream::TableLoader> IcebergConnectorLoader(std::string_view name,
+                                                   const ConnectorTable& table) {
+  FLOE_ASSIGN_OR_RETURN(StringMap options, ToStringMap(table.options, "connector table"));
+  auto catalog_name = options.find(kCatalogName);
+  if (catalog_name == options.end() || catalog_name->second.empty()) {
+    return InvalidArgument(
+        "connector table '{}': 'connector' = 'iceberg' needs 'catalog-name' (and the catalog's "
+        "options: 'catalog-type', 'warehouse', 'uri'...)",
+        name);
+  }
+  std::string_view own_name = name.substr(name.rfind('.') + 1);
+  catalog::TableIdentifier ident;
+  auto database = options.find(kCatalogDatabase);
+  FLOE_ASSIGN_OR_RETURN(
+      ident.ns, catalog::Namespace::Parse(database != options.end() ? database->second
+                                                                    : kDefaultConnectorDatabase));
+  auto table_name = options.find(kCatalogTable);
+  ident.name = table_name != options.end() ? table_name->second : std::string(own_name);
+  FLOE_RETURN_IF_ERROR(catalog::Validate(ident));
+
+  StringMap catalog_properties;
+  for (const auto& [key, value] : options) {
+    if (key != "connector" && key != kCatalogName && key != kCatalogDatabase &&
+        key != kCatalogTable) {
+      catalog_properties[key] = value;
+    }
+  }
+  auto loader =
+      stream::TableLoader::FromCatalog(catalog_name->second, std::move(catalog_properties), ident);
+  auto catalog = loader.LoadCatalog();
+  if (!catalog) {
+    return std::unexpected(
+        std::move(catalog.error()).AddContext(fmt::format("connector table '{}'", name)));
+  }
+  auto created = CreateMissing(**catalog, ident, table, options);
+  if (!created) {
+    return std::unexpected(std::move(created.error())
+                               .AddContext(fmt::format("connector table '{}': {}.{}", name,
+                                                       catalog_name->second, ident.ToString())));
+  }
+  return loader;
+}
+
+}  // namespace floe::sql

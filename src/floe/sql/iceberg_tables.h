@@ -1,0 +1,24 @@
+#pragma once
+
+// Finding the tables DDL works on: an Iceberg table of a catalog, or a connector table of
+// default_catalog. Errors are kNotFound naming the table (or its database or catalog).
+
+#include <memory>
+#include <string>
+
+#include "floe/sql/session.h"
+#include "floe/table/table.h"
+
+namespace floe::sql {
+
+// The table a written name resolves to, with no metadata-table suffix allowed.
+Result<ResolvedName> ResolvePlainTable(Session& session, const ObjectName& name);
+
+Result<std::shared_ptr<table::Table>> LoadIcebergTable(Session& session, const ResolvedName& name);
+
+// "database.table", the key of Session::connector_tables().
+std::string ConnectorKey(const ResolvedName& name);
+// kNotFound naming the table.
+Result<ConnectorTable*> FindConnectorTable(Session& session, const ResolvedName& name);
+
+}  // namespace floe::sql

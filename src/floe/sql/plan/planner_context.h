@@ -1,0 +1,46 @@
+#pragma once
+
+// What the parts of the query planner share while they compile one query: the session, the
+// environment the job is built on, and the lines EXPLAIN shows. A Relation is a planned FROM item
+// or query: its stream and the columns expressions may name.
+
+#include <string>
+#include <vector>
+
+#include "floe/sql/scalar/scalar_expr.h"
+#include "floe/sql/session.h"
+#include "floe/stream/data_stream.h"
+
+namespace floe::sql::plan {
+
+struct Relation {
+  stream::DataStream stream;
+  // One per stream column, in order, with the qualifier the query names it by.
+  std::vector<ScopeColumn> columns;
+  // Every source under it ends by itself.
+  bool bounded = true;
+  // Rows may carry -U/+U/-D kinds.
+  bool changelog = false;
+
+  Scope scope() const { return Scope(columns); }
+};
+
+class PlannerContext {
+ public:
+  PlannerContext(Session& session, stream::StreamEnvironment& env) : session_(session), env_(env) {}
+
+  Session& session() { return session_; }
+  stream::StreamEnvironment& env() { return env_; }
+  bool batch() const { return env_.config().mode == stream::RuntimeMode::kBatch; }
+
+  // One EXPLAIN line for an operator; lines come in data-flow order (sources first).
+  void Note(std::string line) { notes_.push_back(std::move(line)); }
+  const std::vector<std::string>& notes() const { return notes_; }
+
+ private:
+  Session& session_;
+  stream::StreamEnvironment& env_;
+  std::vector<std::string> notes_;
+};
+
+}  // namespace floe::sql::plan

@@ -1,0 +1,258 @@
+#include "floe/sql/plan/sources.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <map>
+
+#include "floe/io/local_file_io.h"
+#include "floe/sql/metadata_tables.h"
+#include "floe/sql/plan/join.h"
+#include "floe/sql/plan/select.h"
+#include "floe/sql/printer.h"
+#include "floe/sql/table_statements.h"
+#include "floe/stream/collection_source.h"
+#include "floe/stream/connectors/datagen_source.h"
+#include "floe/stream/connectors/file_source.h"
+#include "floe/stream/iceberg/iceberg_source.h"
+#include "floe/table/table.h"
+#include "floe/util/strings.h"
+
+namespace floe::sql::plan {
+namespace {
+
+// The read options IcebergSource takes (source_options.h), the keys a hint may set.
+constexpr std::array<std::string_view, 15> kReadOptions = {"snapshot-id",
+                                                           "as-of-timestamp",
+                                                           "branch",
+                                                           "tag",
+                                                           "streaming",
+                                                           "monitor-interval",
+                                                           "starting-strategy",
+                                                           "start-snapshot-id",
+                                                           "start-snapshot-timestamp",
+                                                           "end-snapshot-id",
+                                                           "split-size",
+                                                           "split-lookback",
+                                                           "split-file-open-cost",
+                                                           "limit",
+                                                           "case-sensitive"};
+
+Status CheckHintsAllowed(PlannerContext& context, const TableRef& ref) {
+  if (ref.hints.empty()) return {};
+  FLOE_ASSIGN_OR_RETURN(bool enabled, context.session().config().dynamic_table_options_enabled());
+  if (!enabled) {
+    return InvalidArgument(
+        "OPTIONS hint on table {}: dynamic table options are disabled; SET '{}' = 'true' to use "
+        "them",
+        PrintName(ref.name), option::kDynamicOptions);
+  }
+  return {};
+}
+
+Result<StringMap> IcebergReadOptions(const TableRef& ref) {
+  StringMap options;
+  for (const auto& [key, value] : ref.hints) {
+    if (std::find(kReadOptions.begin(), kReadOptions.end(), key) == kReadOptions.end()) {
+      std::string known;
+      for (std::string_view option : kReadOptions) {
+        if (!known.empty()) known += ", ";
+        known += option;
+      }
+      return InvalidArgument("OPTIONS hint on table {}: unknown read option '{}' (known: {})",
+                             PrintName(ref.name), key, known);
+    }
+    options[key] = value;
+  }
+  return options;
+}
+
+std::string Qualifier(const TableRef& ref, const ResolvedName& name) {
+  return ref.alias ? *ref.alias : name.table;
+}
+
+std::string ListText(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) {
+    if (!text.empty()) text += ", ";
+    text += item;
+  }
+  return text;
+}
+
+Result<Relation> PlanIcebergTable(PlannerContext& context, stream::TableLoader loader,
+                                  const TableRef& ref, const std::string& qualifier,
+                                  const ColumnUse& use, const Expr* where) {
+  FLOE_ASSIGN_OR_RETURN(StringMap options, IcebergReadOptions(ref));
+  stream::IcebergSource::Builder builder = stream::IcebergSource::ForRows(loader);
+  builder.SetAll(options);
+  // A first build gives the table's columns (of the snapshot the options select).
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<stream::Source> whole, builder.Build());
+  std::vector<ScopeColumn> table_columns = ColumnsOf(*whole->schema(), qualifier);
+  Scope table_scope(table_columns);
+
+  std::string pushed;
+  if (where != nullptr) {
+    // A WHERE that does not bind here (it names another FROM item's column) is not pushed; the
+    // caller binds it against the whole scope and reports real errors.
+    auto predicate = BindScalar(*where, table_scope);
+    if (predicate.has_value()) {
+      expr::ExprPtr filter = ToIcebergFilter(**predicate, table_scope);
+      if (filter && filter->op() != expr::Op::kTrue) {
+        pushed = filter->ToString();
+        builder.Filter(std::move(filter));
+      }
+    }
+  }
+  std::vector<std::string> projected;
+  for (const ScopeColumn& column : table_columns) {
+    if (use.Needs(qualifier, column.name)) projected.push_back(column.name);
+  }
+  // COUNT(*) reads no column, but rows still have to come: read the narrowest one, the first.
+  if (projected.empty() && !table_columns.empty()) projected.push_back(table_columns[0].name);
+  builder.Project(projected);
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<stream::Source> source, builder.Build());
+
+  std::string note =
+      fmt::format("IcebergSource(table=[{}], fields=[{}]", loader.ToString(), ListText(projected));
+  if (!pushed.empty()) note += fmt::format(", filter=[{}]", pushed);
+  if (!options.empty()) {
+    std::vector<std::string> shown;
+    for (const auto& [key, value] : options) shown.push_back(key + "=" + value);
+    note += fmt::format(", options=[{}]", ListText(shown));
+  }
+  note += source->bounded() ? ")" : ", unbounded)";
+  context.Note(std::move(note));
+
+  bool bounded = source->bounded();
+  stream::DataStream stream = context.env().FromSource(source, loader.ToString());
+  return Relation{.stream = stream,
+                  .columns = ColumnsOf(*source->schema(), qualifier),
+                  .bounded = bounded,
+                  .changelog = !bounded};
+}
+
+Result<Relation> PlanMetadataTable(PlannerContext& context, const ResolvedName& name,
+                                   const std::string& qualifier) {
+  FLOE_ASSIGN_OR_RETURN(MetadataTable which, ParseMetadataTable(name.metadata));
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<catalog::Catalog> catalog,
+                        context.session().IcebergCatalog(name));
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<table::Table> table,
+                        table::Table::Load(std::move(catalog), name.ident()));
+  FLOE_ASSIGN_OR_RETURN(BatchSchemaPtr schema, MetadataTableSchema(*table, which));
+  FLOE_ASSIGN_OR_RETURN(std::vector<RecordBatch> batches, ReadMetadataTable(*table, which));
+  context.Note(fmt::format("MetadataTable(table=[{}])", name.ToString()));
+  auto source = std::make_shared<stream::CollectionSource>(schema, std::move(batches));
+  stream::DataStream stream = context.env().FromSource(source, name.ToString(), 1);
+  return Relation{.stream = stream, .columns = ColumnsOf(*schema, qualifier)};
+}
+
+std::unexpected<Error> WithTable(Error error, const ResolvedName& name) {
+  error.AddContext("table " + name.ToString());
+  return std::unexpected<Error>(std::move(error));
+}
+
+Result<BatchSchemaPtr> ConnectorSchema(const ConnectorTable& table) {
+  std::vector<Field> fields;
+  for (const ColumnDef& column : table.columns) {
+    FLOE_ASSIGN_OR_RETURN(DataTypePtr type, ToBatchType(column.type));
+    bool key = std::find(table.primary_key.begin(), table.primary_key.end(), column.name) !=
+               table.primary_key.end();
+    fields.push_back(Field{.name = column.name,
+                           .type = std::move(type),
+                           .nullable = !column.type.not_null && !column.primary_key && !key});
+  }
+  return std::make_shared<BatchSchema>(std::move(fields));
+}
+
+Result<Relation> PlanConnectorTable(PlannerContext& context, const ResolvedName& name,
+                                    const TableRef& ref, const std::string& qualifier,
+                                    const ColumnUse& use, const Expr* where) {
+  std::string key = name.ns.ToString() + "." + name.table;
+  auto& tables = context.session().connector_tables();
+  auto found = tables.find(key);
+  if (found == tables.end()) {
+    return NotFound("table {} does not exist", name.ToString());
+  }
+  const ConnectorTable& table = found->second;
+  std::map<std::string, std::string> options;
+  for (const auto& [option, value] : table.options) options[option] = value;
+  std::string connector = options["connector"];
+  options.erase("connector");
+  if (connector == "iceberg") {
+    FLOE_ASSIGN_OR_RETURN(stream::TableLoader loader, IcebergConnectorLoader(key, table));
+    return PlanIcebergTable(context, std::move(loader), ref, qualifier, use, where);
+  }
+  for (const auto& [option, value] : ref.hints) options[option] = value;
+  FLOE_ASSIGN_OR_RETURN(BatchSchemaPtr schema, ConnectorSchema(table));
+  std::shared_ptr<stream::Source> source;
+  if (connector == "datagen") {
+    auto made = stream::DatagenSource::Make(schema, options);
+    if (!made.has_value()) return WithTable(made.error(), name);
+    source = *made;
+  } else if (connector == "filesystem") {
+    auto made = stream::FileSource::Make(std::make_shared<io::LocalFileIO>(), schema, options);
+    if (!made.has_value()) return WithTable(made.error(), name);
+    source = *made;
+  } else {
+    return Unsupported(
+        "table {}: connector '{}' has no source in floe (datagen, filesystem, iceberg)",
+        name.ToString(), connector);
+  }
+  context.Note(fmt::format("{}Source(table=[{}]{})", connector, name.ToString(),
+                           source->bounded() ? "" : ", unbounded"));
+  bool bounded = source->bounded();
+  stream::DataStream stream = context.env().FromSource(source, name.ToString());
+  return Relation{.stream = stream, .columns = ColumnsOf(*schema, qualifier), .bounded = bounded};
+}
+
+Result<Relation> PlanTable(PlannerContext& context, const TableRef& ref, const ColumnUse& use,
+                           const Expr* where) {
+  FLOE_ASSIGN_OR_RETURN(ResolvedName name, context.session().ResolveTable(ref.name));
+  FLOE_RETURN_IF_ERROR(CheckHintsAllowed(context, ref));
+  std::string qualifier = Qualifier(ref, name);
+  if (name.in_default_catalog()) {
+    return PlanConnectorTable(context, name, ref, qualifier, use, where);
+  }
+  if (!name.metadata.empty()) return PlanMetadataTable(context, name, qualifier);
+  FLOE_ASSIGN_OR_RETURN(SessionCatalog * catalog, context.session().FindCatalog(name.catalog));
+  stream::TableLoader loader =
+      stream::TableLoader::FromCatalog(catalog->name, catalog->properties, name.ident());
+  return PlanIcebergTable(context, std::move(loader), ref, qualifier, use, where);
+}
+
+}  // namespace
+
+std::vector<ScopeColumn> ColumnsOf(const BatchSchema& schema, const std::string& qualifier) {
+  std::vector<ScopeColumn> columns;
+  for (const Field& field : schema.fields()) {
+    columns.push_back(ScopeColumn{.qualifier = qualifier,
+                                  .name = field.name,
+                                  .type = field.type,
+                                  .nullable = field.nullable,
+                                  .field_id = field.field_id});
+  }
+  return columns;
+}
+
+Result<Relation> PlanFrom(PlannerContext& context, const TableRef& ref, const ColumnUse& use,
+                          const Expr* where) {
+  switch (ref.kind) {
+    case TableRef::Kind::kTable:
+      return PlanTable(context, ref, use, where);
+    case TableRef::Kind::kSubquery: {
+      FLOE_ASSIGN_OR_RETURN(Relation relation, PlanQueryNode(context, *ref.query));
+      std::string qualifier = ref.alias.value_or("");
+      for (ScopeColumn& column : relation.columns) {
+        column.qualifier = qualifier;
+        column.field_id.reset();
+      }
+      return relation;
+    }
+    case TableRef::Kind::kJoin:
+      return PlanJoin(context, ref, use);
+  }
+  return InternalError("unknown FROM item");
+}
+
+}  // namespace floe::sql::plan
