@@ -7,6 +7,7 @@
 #include "floe/cli/append_command.h"
 #include "floe/cli/cat_command.h"
 #include "floe/cli/inspect_manifest.h"
+#include "floe/cli/run_command.h"
 #include "floe/cli/scan_command.h"
 
 namespace floe::cli {
@@ -34,6 +35,8 @@ void AddCommands(CLI::App& app, int& exit_code) {
   AddScanCommand(app, exit_code);
   AddInspectTable(*inspect, exit_code);
   AddAppendCommand(app, exit_code);
+  // SQL: run a script as a pipeline.
+  AddRunCommand(app, exit_code);
 }
 
 }  // namespace floe::cli

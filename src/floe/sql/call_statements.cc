@@ -10,10 +10,10 @@
 
 #include "floe/batch/value.h"
 #include "floe/expr/expression.h"
-#include "floe/spec/literal.h"
-#include "floe/spec/literal_text.h"
 #include "floe/sql/parser.h"
+#include "floe/sql/scalar/scalar_expr.h"
 #include "floe/table/actions/rewrite_data_files.h"
+#include "floe/table/scan/batch_types.h"
 #include "floe/table/table.h"
 #include "floe/table/update/expire_snapshots.h"
 #include "floe/table/update/manage_snapshots.h"
@@ -34,7 +34,12 @@ class Arguments {
   Arguments(std::string procedure, std::map<std::string, const Expr*> values)
       : procedure_(std::move(procedure)), values_(std::move(values)) {}
 
-  bool has(std::string_view name) const { return values_.contains(std::string(name)); }
+  // Given and not NULL (Spark treats a NULL argument as not given).
+  bool has(std::string_view name) const {
+    auto it = values_.find(std::string(name));
+    return it != values_.end() &&
+           !(it->second->kind == ExprKind::kLiteral && it->second->literal == LiteralKind::kNull);
+  }
   Result<Value> Get(std::string_view name) const;
   Result<std::string> String(std::string_view name) const;
   Result<int64_t> Long(std::string_view name) const;
@@ -52,64 +57,28 @@ class Arguments {
   std::map<std::string, const Expr*> values_;
 };
 
-// The value of an argument: a literal, a negated number, ARRAY[...] or MAP[...] / map(...) of
-// literals. Constant expressions beyond these are the scalar evaluator's.
-Result<Value> LiteralValue(const Expr& expr) {
-  switch (expr.kind) {
-    case ExprKind::kLiteral:
-      switch (expr.literal) {
-        case LiteralKind::kNull:
-          return Value();
-        case LiteralKind::kBoolean:
-          return Value(expr.text == "TRUE");
-        case LiteralKind::kInteger: {
-          int64_t value = 0;
-          auto [end, ec] =
-              std::from_chars(expr.text.data(), expr.text.data() + expr.text.size(), value);
-          if (ec != std::errc() || end != expr.text.data() + expr.text.size()) {
-            return InvalidArgument("integer {} is out of range", expr.text);
-          }
-          return Value(value);
-        }
-        case LiteralKind::kString:
-          return Value(expr.text);
-        case LiteralKind::kTimestamp: {
-          std::string text = expr.text;
-          if (size_t space = text.find(' '); space != std::string::npos) text[space] = 'T';
-          if (text.size() == 10) text += "T00:00";
-          FLOE_ASSIGN_OR_RETURN(int64_t micros, ParseTimestamp(text, 6, false));
-          return Value(TimestampValue{micros, TimeUnit::kMicro, false});
-        }
-        default:
-          return Unsupported("a {} literal as a procedure argument", expr.text);
-      }
-    case ExprKind::kUnary:
-      if (expr.op == "-" && expr.args.size() == 1) {
-        FLOE_ASSIGN_OR_RETURN(Value inner, LiteralValue(*expr.args[0]));
-        if (inner.is<int64_t>()) return Value(-inner.get<int64_t>());
-      }
-      break;
-    case ExprKind::kFunction: {
-      const std::string name = Lower(expr.name.back());
+// The value of an argument: a constant expression, or ARRAY[...] / MAP[...] / map(...) of
+// constants (collection constructors are argument syntax here; their elements are evaluated by
+// the scalar evaluator).
+Result<Value> ArgumentValue(const Expr& expr) {
+  if (expr.kind == ExprKind::kFunction && expr.name.size() == 1) {
+    const std::string name = Lower(expr.name[0]);
+    if (name == "array" || name == "map") {
       std::vector<Value> values;
       for (const ExprPtr& arg : expr.args) {
-        FLOE_ASSIGN_OR_RETURN(Value value, LiteralValue(*arg));
+        FLOE_ASSIGN_OR_RETURN(Value value, ArgumentValue(*arg));
         values.push_back(std::move(value));
       }
       if (name == "array") return Value(ListValue{std::move(values)});
-      if (name == "map") {
-        if (values.size() % 2 != 0) return InvalidArgument("MAP needs key, value pairs");
-        MapValue map;
-        for (size_t i = 0; i < values.size(); i += 2)
-          map.entries.emplace_back(values[i], values[i + 1]);
-        return Value(std::move(map));
+      if (values.size() % 2 != 0) return InvalidArgument("MAP needs key, value pairs");
+      MapValue map;
+      for (size_t i = 0; i < values.size(); i += 2) {
+        map.entries.emplace_back(values[i], values[i + 1]);
       }
-      break;
+      return Value(std::move(map));
     }
-    default:
-      break;
   }
-  return Unsupported("procedure arguments must be constants");
+  return EvaluateConstant(expr);
 }
 
 Result<Value> Arguments::Get(std::string_view name) const {
@@ -117,7 +86,7 @@ Result<Value> Arguments::Get(std::string_view name) const {
   if (it == values_.end()) {
     return InvalidArgument("{}: missing argument '{}'", procedure_, name);
   }
-  Result<Value> value = LiteralValue(*it->second);
+  Result<Value> value = ArgumentValue(*it->second);
   if (!value) {
     return InvalidArgument("{}: argument '{}': {}", procedure_, name, value.error().message());
   }
@@ -142,7 +111,9 @@ Result<int64_t> Arguments::TimestampMs(std::string_view name) const {
   if (!value.is<TimestampValue>()) {
     return std::unexpected(WrongType(name, "a TIMESTAMP or milliseconds since the epoch"));
   }
-  return FloorDiv(value.get<TimestampValue>().value, 1000);
+  // TIMESTAMP '...' is a wall-clock time, read as UTC.
+  const TimestampValue& ts = value.get<TimestampValue>();
+  return FloorDiv(ts.value, ts.unit == TimeUnit::kNano ? 1'000'000 : 1'000);
 }
 
 Result<std::vector<int64_t>> Arguments::LongArray(std::string_view name) const {
@@ -194,7 +165,14 @@ Result<std::shared_ptr<table::Table>> LoadTable(Session& session, const std::str
     if (dot == std::string::npos) break;
     start = dot + 1;
   }
-  if (!catalog.empty() && name.parts.size() < 3) name.parts.insert(name.parts.begin(), catalog);
+  if (!catalog.empty() && name.parts.size() < 3) {
+    // In the catalog the procedure was called in: `t` in that catalog's current database.
+    if (name.parts.size() == 1) {
+      FLOE_ASSIGN_OR_RETURN(SessionCatalog * found, session.FindCatalog(catalog));
+      name.parts.insert(name.parts.begin(), found->current_database);
+    }
+    name.parts.insert(name.parts.begin(), catalog);
+  }
   FLOE_ASSIGN_OR_RETURN(ResolvedName resolved, session.ResolveTable(name));
   if (!resolved.metadata.empty()) {
     return InvalidArgument("'{}' is a metadata table, not a table", text);
@@ -223,73 +201,22 @@ Result<StatementResult> OneRow(std::vector<Field> fields, std::vector<Value> row
 Field LongField(std::string name) { return Field{std::move(name), floe::DataType::Int64(), false}; }
 Field IntField(std::string name) { return Field{std::move(name), floe::DataType::Int32(), false}; }
 
-// A WHERE text such as "category = 'a' AND id > 10" as an Iceberg filter: comparisons of a
-// column with a literal, IS [NOT] NULL, IN lists, and AND / OR / NOT of those.
-Result<expr::ExprPtr> ToFilter(const Expr& e) {
-  auto literal = [](const Expr& x) -> Result<Literal> {
-    FLOE_ASSIGN_OR_RETURN(Value value, LiteralValue(x));
-    if (value.is<int64_t>()) return Literal::Long(value.get<int64_t>());
-    if (value.is<std::string>()) return Literal::String(value.get<std::string>());
-    if (value.is<bool>()) return Literal::Boolean(value.get<bool>());
-    if (value.is<TimestampValue>()) return Literal::Timestamp(value.get<TimestampValue>().value);
-    return Unsupported("this literal in a rewrite filter");
-  };
-  auto column = [](const Expr& x) -> Result<std::string> {
-    if (x.kind != ExprKind::kColumn) return Unsupported("rewrite filters compare a column");
-    std::string out;
-    for (const std::string& part : x.name) out += (out.empty() ? "" : ".") + part;
-    return out;
-  };
-  switch (e.kind) {
-    case ExprKind::kBinary: {
-      if (e.op == "AND" || e.op == "OR") {
-        FLOE_ASSIGN_OR_RETURN(expr::ExprPtr a, ToFilter(*e.args[0]));
-        FLOE_ASSIGN_OR_RETURN(expr::ExprPtr b, ToFilter(*e.args[1]));
-        return e.op == "AND" ? expr::And(a, b) : expr::Or(a, b);
-      }
-      bool flipped = e.args[0]->kind != ExprKind::kColumn;
-      FLOE_ASSIGN_OR_RETURN(std::string name, column(*e.args[flipped ? 1 : 0]));
-      FLOE_ASSIGN_OR_RETURN(Literal value, literal(*e.args[flipped ? 0 : 1]));
-      std::string op = e.op;
-      if (flipped) {
-        static const std::map<std::string, std::string> kFlip{
-            {"<", ">"}, {">", "<"}, {"<=", ">="}, {">=", "<="}};
-        if (auto it = kFlip.find(op); it != kFlip.end()) op = it->second;
-      }
-      if (op == "=") return expr::Equal(name, value);
-      if (op == "<>" || op == "!=") return expr::NotEqual(name, value);
-      if (op == "<") return expr::LessThan(name, value);
-      if (op == "<=") return expr::LessThanOrEqual(name, value);
-      if (op == ">") return expr::GreaterThan(name, value);
-      if (op == ">=") return expr::GreaterThanOrEqual(name, value);
-      break;
-    }
-    case ExprKind::kUnary:
-      if (e.op == "NOT") {
-        FLOE_ASSIGN_OR_RETURN(expr::ExprPtr inner, ToFilter(*e.args[0]));
-        return expr::Not(inner);
-      }
-      break;
-    case ExprKind::kIsNull: {
-      FLOE_ASSIGN_OR_RETURN(std::string name, column(*e.args[0]));
-      return e.negated ? expr::NotNull(name) : expr::IsNull(name);
-    }
-    case ExprKind::kIn: {
-      if (e.query) break;
-      FLOE_ASSIGN_OR_RETURN(std::string name, column(*e.args[0]));
-      std::vector<Literal> values;
-      for (size_t i = 1; i < e.args.size(); ++i) {
-        FLOE_ASSIGN_OR_RETURN(Literal value, literal(*e.args[i]));
-        values.push_back(std::move(value));
-      }
-      return e.negated ? expr::NotIn(name, values) : expr::In(name, values);
-    }
-    default:
-      break;
+// The files a WHERE text selects: its conjuncts that map to Iceberg predicates on the table's
+// columns. A conjunct that does not map selects more files, never fewer, and a rewrite of more
+// files changes no row.
+Result<expr::ExprPtr> WhereFilter(const table::Table& table, const std::string& where) {
+  Result<ExprPtr> parsed = ParseExpression(where);
+  if (!parsed) {
+    return InvalidArgument("rewrite_data_files: where '{}': {}", where, parsed.error().message());
   }
-  return Unsupported(
-      "rewrite_data_files: unsupported filter; use comparisons of a column with a "
-      "literal, IS NULL, IN, AND, OR and NOT");
+  FLOE_ASSIGN_OR_RETURN(std::vector<Field> fields,
+                        table::ToBatchFields(*table.metadata()->current_schema()));
+  const Scope scope = Scope::ForSchema(BatchSchema(std::move(fields)));
+  Result<ScalarExprPtr> bound = BindScalar(**parsed, scope);
+  if (!bound) {
+    return InvalidArgument("rewrite_data_files: where '{}': {}", where, bound.error().message());
+  }
+  return ToIcebergFilter(**bound, scope);
 }
 
 Result<StatementResult> RewriteDataFiles(Session& session, const std::string& catalog,
@@ -314,11 +241,7 @@ Result<StatementResult> RewriteDataFiles(Session& session, const std::string& ca
                         table::RewriteDataFilesOptions::Parse(option_map));
   if (args.has("where")) {
     FLOE_ASSIGN_OR_RETURN(std::string where, args.String("where"));
-    Result<ExprPtr> parsed = ParseExpression(where);
-    if (!parsed) {
-      return InvalidArgument("rewrite_data_files: where '{}': {}", where, parsed.error().message());
-    }
-    FLOE_ASSIGN_OR_RETURN(options.filter, ToFilter(**parsed));
+    FLOE_ASSIGN_OR_RETURN(options.filter, WhereFilter(*table, where));
   }
   FLOE_ASSIGN_OR_RETURN(table::RewriteDataFilesResult result,
                         table::RewriteDataFiles(*table, options));
