@@ -34,6 +34,8 @@ void AddCommands(CLI::App& app, int& exit_code) {
   AddScanCommand(app, exit_code);
   AddInspectTable(*inspect, exit_code);
   AddAppendCommand(app, exit_code);
+  // SQL: the Flink-style client.
+  AddSqlCommand(app, exit_code);
 }
 
 }  // namespace floe::cli
