@@ -21,6 +21,7 @@ namespace {
 
 constexpr const char* kPrompt = "floe> ";
 constexpr const char* kContinuationPrompt = "    > ";
+constexpr int kHistoryLines = 1000;
 
 Result<std::string> ReadScript(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -46,6 +47,7 @@ class LineReader {
     if (!terminal_) return;
     history_ = HistoryPath();
     using_history();
+    stifle_history(kHistoryLines);
     if (!history_.empty()) read_history(history_.c_str());
   }
 
@@ -122,6 +124,7 @@ int RunInteractive(SqlClient& client, std::FILE* out) {
       continue;
     }
     if (!line.has_value()) {
+      if (terminal) std::fputc('\n', out);  // Ctrl-D: leave the shell's prompt on a line of its own
       if (buffer.find_first_not_of(" \t\r\n") != std::string::npos) client.RunScript(buffer);
       break;
     }
