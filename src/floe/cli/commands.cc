@@ -35,7 +35,8 @@ void AddCommands(CLI::App& app, int& exit_code) {
   AddScanCommand(app, exit_code);
   AddInspectTable(*inspect, exit_code);
   AddAppendCommand(app, exit_code);
-  // SQL: run a script as a pipeline.
+  // SQL: the Flink-style client, and scripts run as pipelines.
+  AddSqlCommand(app, exit_code);
   AddRunCommand(app, exit_code);
 }
 

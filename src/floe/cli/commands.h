@@ -33,4 +33,7 @@ void AddInspectParquet(CLI::App& inspect, int& exit_code);
 // `convert IN OUT`: CSV or JSON lines into Parquet.
 void AddConvertCommand(CLI::App& app, int& exit_code);
 
+// `sql [--warehouse DIR] [-i FILE] [-f FILE | -e STATEMENTS]`: the SQL client (sql_command.h).
+void AddSqlCommand(CLI::App& app, int& exit_code);
+
 }  // namespace floe::cli
