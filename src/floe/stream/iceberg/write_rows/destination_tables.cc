@@ -111,10 +111,11 @@ Result<std::shared_ptr<table::Table>> DestinationTables::LoadOrCreate(
   for (const auto& [key, value] : destination.table_properties) request.properties[key] = value;
   ++catalog_requests_;
   auto created = catalog_->CreateTable(destination.table, request);
-  if (!created && created.error().kind() != ErrorKind::kAlreadyExists)
-    return std::unexpected(created.error());
   ++catalog_requests_;
-  return table::Table::Load(catalog_, destination.table);
+  auto table = table::Table::Load(catalog_, destination.table);
+  // A concurrent creator may have won (kAlreadyExists, or a lost commit race): its table will do.
+  if (!created && !table) return std::unexpected(created.error());
+  return table;
 }
 
 Result<DestinationTables::Entry*> DestinationTables::Get(const std::string& key,

@@ -32,6 +32,7 @@ Result<DynamicCommitter::TableCommitter*> DynamicCommitter::CommitterFor(
   FLOE_ASSIGN_OR_RETURN(catalog::TableIdentifier ident, catalog::TableIdentifier::Parse(table));
   SinkSpec sink = TableSinkSpec(spec_, ident, branch, equality_fields, upsert);
   sink.sink_id = sink_id_;
+  ++catalog_requests_;
   FLOE_ASSIGN_OR_RETURN(sink.table, table::Table::Load(catalog_, ident));
   auto state = std::make_unique<TableCommitter>();
   state->committer = std::make_unique<IcebergSinkCommitter>(std::move(sink));
@@ -111,6 +112,22 @@ Status DynamicCommitter::ProcessMessage(int /*input*/, Message message, Output& 
     FLOE_ASSIGN_OR_RETURN(
         TableCommitter * state,
         CommitterFor(files.table, files.branch, files.equality_fields, files.upsert, {}));
+    // A writer may have added a partition spec since this committer loaded the table: its
+    // manifests need the spec.
+    if (files.files) {
+      const TableMetadataPtr metadata = state->committer->table()->metadata();
+      bool known = true;
+      for (const auto& file : files.files->data_files) {
+        known &= metadata->SpecById(file.spec_id) != nullptr;
+      }
+      for (const auto& file : files.files->delete_files) {
+        known &= metadata->SpecById(file.spec_id) != nullptr;
+      }
+      if (!known) {
+        ++catalog_requests_;
+        FLOE_RETURN_IF_ERROR(state->committer->table()->Refresh());
+      }
+    }
     FLOE_RETURN_IF_ERROR(state->committer->ProcessMessage(
         0,
         Message{SinkWriteResult{.checkpoint_id = result->checkpoint_id,
@@ -170,6 +187,11 @@ Status DynamicCommitter::Finish(Output& output) {
 void DynamicCommitter::CollectCommitted(const std::string& table, IcebergSinkCommitter& committer) {
   for (SnapshotPtr& snapshot : committer.TakeCommitted()) {
     committed_.emplace_back(table, std::move(snapshot));
+    ++catalog_requests_;
+  }
+  if (context_.metrics != nullptr) {
+    context_.metrics->Set(fmt::format("{}.catalogRequests", context_.operator_name),
+                          catalog_requests_);
   }
 }
 

@@ -20,6 +20,9 @@
 // notification are emitted before the next barrier (a notification cannot emit), those of the end
 // of input at once.
 //
+// Metrics: "<operator>.catalogRequests" (table loads and commits), besides each table committer's
+// own under "<operator> <table>".
+//
 // What can go wrong: the table committers' errors (malformed state, failed commits), a message
 // that is not a DynamicWriteResult.
 
@@ -71,6 +74,7 @@ class DynamicCommitter : public Operator {
   std::map<std::string, std::unique_ptr<TableCommitter>, std::less<>> committers_;  // by table
   std::vector<std::pair<std::string, SnapshotPtr>> committed_;  // not emitted yet
   int64_t last_commit_ms_ = 0;
+  int64_t catalog_requests_ = 0;  // table loads and commits (a commit's retries not counted)
 };
 
 }  // namespace floe::stream
