@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "floe/batch/value.h"
+#include "floe/stream/metrics.h"
 #include "floe/table/table.h"
 #include "floe/util/clock.h"
 #include "floe/util/json.h"
@@ -128,6 +129,7 @@ Status DynamicCommitter::ProcessMessage(int /*input*/, Message message, Output& 
         FLOE_RETURN_IF_ERROR(state->committer->table()->Refresh());
       }
     }
+    state->refresh = true;
     FLOE_RETURN_IF_ERROR(state->committer->ProcessMessage(
         0,
         Message{SinkWriteResult{.checkpoint_id = result->checkpoint_id,
@@ -170,6 +172,7 @@ Status DynamicCommitter::NotifyCheckpointComplete(int64_t checkpoint_id) {
   }
   last_commit_ms_ = now;
   for (auto& [table, state] : committers_) {
+    FLOE_RETURN_IF_ERROR(RefreshIfWritten(*state));
     FLOE_RETURN_IF_ERROR(state->committer->NotifyCheckpointComplete(checkpoint_id));
     CollectCommitted(table, *state->committer);
   }
@@ -178,10 +181,21 @@ Status DynamicCommitter::NotifyCheckpointComplete(int64_t checkpoint_id) {
 
 Status DynamicCommitter::Finish(Output& output) {
   for (auto& [table, state] : committers_) {
+    FLOE_RETURN_IF_ERROR(RefreshIfWritten(*state));
     FLOE_RETURN_IF_ERROR(state->committer->Finish(state->output));
     CollectCommitted(table, *state->committer);
   }
   return EmitCommitted(output);
+}
+
+Status DynamicCommitter::RefreshIfWritten(TableCommitter& state) {
+  // Writers may have evolved the table since it was loaded here: the snapshot must carry the
+  // schema its files were written with (readers such as ClickHouse read a snapshot by its schema
+  // id). Every file of this round was written before its barrier, so a refresh now sees its schema.
+  if (!state.refresh) return Ok();
+  state.refresh = false;
+  ++catalog_requests_;
+  return state.committer->table()->Refresh();
 }
 
 void DynamicCommitter::CollectCommitted(const std::string& table, IcebergSinkCommitter& committer) {

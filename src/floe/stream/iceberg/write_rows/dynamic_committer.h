@@ -59,7 +59,9 @@ class DynamicCommitter : public Operator {
   struct TableCommitter {
     std::unique_ptr<IcebergSinkCommitter> committer;
     CapturingOutput output;
+    bool refresh = false;  // files arrived since the last commit round
   };
+  Status RefreshIfWritten(TableCommitter& state);
   Result<TableCommitter*> CommitterFor(const std::string& table, const std::string& branch,
                                        const std::vector<std::string>& equality_fields, bool upsert,
                                        std::vector<std::string> restored);

@@ -26,6 +26,8 @@ int64_t ArrayBytes(const Array& array) {
 }
 
 constexpr int64_t kDecayAt = int64_t{1} << 20;
+// Keys are not split before this many rows were seen: early shares say little.
+constexpr int64_t kMinObserved = 1024;
 
 }  // namespace
 
@@ -85,6 +87,7 @@ Status DynamicChannelSelector::SelectChannels(const RecordBatch& batch, int num_
     rows_of_key[keys_[i]].push_back(static_cast<int64_t>(i));
   }
   const auto writers = static_cast<uint64_t>(num_channels);
+  row_hash_.assign(static_cast<size_t>(batch.num_rows()), 0);
   for (const auto& [key, indices] : rows_of_key) {
     const uint64_t key_hash = Fnv1a(key);
     FLOE_ASSIGN_OR_RETURN(KeyPartitioner * partitioner, PartitionerFor(std::string(key), rows));
@@ -105,27 +108,32 @@ Status DynamicChannelSelector::SelectChannels(const RecordBatch& batch, int num_
       }
     }
     for (size_t j = 0; j < indices.size(); ++j) {
-      const int64_t row = indices[j];
-      const uint64_t hash = partitioner->partitioner
-                                ? partitioner->hash_of_partition[partition_of_row_[j]]
-                                : key_hash;
-      uint64_t channel = hash % writers;
-      if (options_.autosharding) {
-        int64_t& volume = volume_[hash];
-        ++volume;
-        if (++total_ >= kDecayAt) {
-          for (auto& [h, v] : volume_) v /= 2;
-          total_ /= 2;
-        }
+      row_hash_[static_cast<size_t>(indices[j])] =
+          partitioner->partitioner ? partitioner->hash_of_partition[partition_of_row_[j]]
+                                   : key_hash;
+    }
+  }
+  // Volumes are counted in row order, so that no key looks hot for being counted first.
+  for (size_t row = 0; row < row_hash_.size(); ++row) {
+    const uint64_t hash = row_hash_[row];
+    uint64_t channel = hash % writers;
+    if (options_.autosharding) {
+      int64_t& volume = volume_[hash];
+      ++volume;
+      if (++total_ >= kDecayAt) {
+        for (auto& [h, v] : volume_) v /= 2;
+        total_ /= 2;
+      }
+      if (total_ >= kMinObserved) {
         // How many writers' worth of rows this key carries: its share times the writers.
         const double worth = static_cast<double>(volume) * static_cast<double>(writers) /
-                             static_cast<double>(std::max<int64_t>(total_, 1));
+                             static_cast<double>(total_);
         const auto shards = static_cast<uint64_t>(
             std::clamp<double>(std::floor(worth), 1.0, static_cast<double>(writers)));
         if (shards > 1) channel = (hash + next_shard_[hash]++ % shards) % writers;
       }
-      channels[static_cast<size_t>(row)] = static_cast<int32_t>(channel);
     }
+    channels[row] = static_cast<int32_t>(channel);
   }
   return Ok();
 }

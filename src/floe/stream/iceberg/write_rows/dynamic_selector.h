@@ -11,8 +11,9 @@
 //   - autosharding: the selector counts the rows it has seen per (destination, partition) and
 //     spreads a key over as many writers as its share of the volume is worth (a key with 90% of the
 //     rows over 90% of the writers, at least one), dealing its rows round-robin; keys with less
-//     than one writer's worth stay on one writer, so their files do not get smaller. Counts decay
-//     (halved past 2^20 rows) so that the shares follow a changing stream.
+//     than one writer's worth stay on one writer, so their files do not get smaller. No key is
+//     split before 1024 rows were seen; counts decay (halved past 2^20 rows) so that the shares
+//     follow a changing stream.
 //
 // What can go wrong: the destinations' errors (template fields), bad partition fields.
 
@@ -58,6 +59,7 @@ class DynamicChannelSelector : public ChannelSelector {
   std::map<std::string, std::unique_ptr<KeyPartitioner>, std::less<>> partitioners_;
   std::vector<std::string> keys_;
   std::vector<uint32_t> partition_of_row_;
+  std::vector<uint64_t> row_hash_;
   // Autosharding: rows seen per (destination, partition) hash, and the round-robin position.
   std::unordered_map<uint64_t, int64_t> volume_;
   std::unordered_map<uint64_t, uint32_t> next_shard_;

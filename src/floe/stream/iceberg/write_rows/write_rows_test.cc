@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <ostream>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -64,6 +65,9 @@ struct Expected {
   int64_t v = 0;
   std::string note;  // "\N" for null, as ClickHouse's TSV writes it
   friend bool operator==(const Expected&, const Expected&) = default;
+  friend std::ostream& operator<<(std::ostream& os, const Expected& e) {
+    return os << "{" << e.v << "," << e.note << "}";
+  }
 };
 Expected ExpectedRow(int64_t id, int64_t v, int64_t from) {
   if (id < from) return {v, "\\N"};
@@ -200,7 +204,8 @@ TEST_F(WriteRowsTest, FiftyTablesWithSchemaChangesMidStream) {
   ASSERT_EQ(expected.size(), static_cast<size_t>(kTables));
   EXPECT_EQ(ReadByClickHouse(TableNames(kTables), /*with_note=*/true), expected);
   for (const std::string& name : TableNames(kTables)) {
-    const Schema& schema = *Load(name)->metadata()->current_schema();
+    const TableMetadataPtr metadata = Load(name)->metadata();
+    const Schema& schema = *metadata->current_schema();
     ASSERT_NE(schema.FindField("note"), nullptr) << name;
     EXPECT_EQ(schema.FindField("v")->type->ToString(), "long") << name;
     for (const SnapshotPtr& snapshot : Snapshots(name)) {
@@ -396,7 +401,9 @@ TEST_F(WriteRowsTest, AutoshardingSpreadsAHotKeyByVolume) {
   }
   EXPECT_GE(writers_of["hot"].size(), 3U);
   for (const auto& [key, writers] : writers_of) {
-    if (key != "hot") EXPECT_EQ(writers.size(), 1U) << key;
+    if (key != "hot") {
+      EXPECT_EQ(writers.size(), 1U) << key;
+    }
   }
 }
 
