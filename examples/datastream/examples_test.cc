@@ -157,8 +157,8 @@ TEST(ExamplesTest, WriteRowsFansOutToTables) {
   for (int region = 0; region < 4; ++region) {
     for (int kind = 0; kind < 3; ++kind) {
       if (region + kind > 0) sql += " UNION ALL ";
-      sql += "SELECT id FROM icebergLocal('" + warehouse + "/db/events_" +
-             std::to_string(region) + "_" + std::to_string(kind) + "')";
+      sql += "SELECT id FROM icebergLocal('" + warehouse + "/db/events_" + std::to_string(region) +
+             "_" + std::to_string(kind) + "')";
     }
   }
   sql += ")";

@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
   const bool bounded = argc > 2;
   auto schema = std::make_shared<const BatchSchema>(std::vector<Field>{
       Field{"id", DataType::Int64(), false}, Field{"region", DataType::Int32(), false},
-      Field{"kind", DataType::Int32(), false}, Field{"amount", DataType::Double(), true}});
+      Field{"kind", DataType::Int32(), false}, Field{"amount", DataType::Float64(), true}});
   std::map<std::string, std::string> options = {{"rows-per-second", bounded ? "0" : "20000"},
                                                 {"fields.id.kind", "sequence"},
                                                 {"fields.id.start", "0"},
