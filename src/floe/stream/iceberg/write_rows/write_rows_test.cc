@@ -376,6 +376,53 @@ TEST_F(WriteRowsTest, RestoreCommitsPendingCheckpointsOnce) {
   }
 }
 
+// Widening float -> double and decimal(9, 2) -> decimal(18, 2), a required column made optional,
+// and a column the rows stop carrying written as null: the table's schema says so, and ClickHouse
+// reads every row with its value.
+TEST_F(WriteRowsTest, EvolutionWidensAndRelaxesColumns) {
+  if (!PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  auto now = std::make_shared<std::atomic<int64_t>>(0);
+  HandDriven job(HandSpec(CatalogProperties(), 0, now));
+  FLOE_ASSERT_OK(job.writer->Open());
+  FLOE_ASSERT_OK(job.committer->Open());
+  auto batch = [](std::vector<Field> fields, std::vector<std::vector<Value>> columns) {
+    std::vector<Array> arrays;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      arrays.push_back(MakeArray(fields[i].type, columns[i]).value());
+    }
+    return RecordBatch::Make(std::make_shared<const BatchSchema>(std::move(fields)),
+                             std::move(arrays))
+        .value();
+  };
+  const Field t{"t", DataType::String(), false};
+  FLOE_ASSERT_OK(job.writer->ProcessBatch(
+      batch({t, Field{"id", DataType::Int64(), false}, Field{"f", DataType::Float32(), false},
+             Field{"d", DataType::Decimal128(9, 2), false}},
+            {{"w"}, {int64_t{1}}, {1.5F}, {DecimalValue{12345, 9, 2}}})));
+  FLOE_ASSERT_OK(job.Checkpoint(1));
+  FLOE_ASSERT_OK(job.committer->NotifyCheckpointComplete(1));
+  FLOE_ASSERT_OK(job.writer->ProcessBatch(
+      batch({t, Field{"id", DataType::Int64(), true}, Field{"f", DataType::Float64(), false},
+             Field{"d", DataType::Decimal128(18, 2), false}},
+            {{"w"}, {int64_t{2}}, {2.25}, {DecimalValue{123456789012345, 18, 2}}})));
+  FLOE_ASSERT_OK(job.writer->ProcessBatch(
+      batch({t, Field{"id", DataType::Int64(), true}}, {{"w"}, {int64_t{3}}})));
+  FLOE_ASSERT_OK(job.Checkpoint(2));
+  FLOE_ASSERT_OK(job.committer->NotifyCheckpointComplete(2));
+
+  const TableMetadataPtr metadata = Load("w")->metadata();
+  const Schema& schema = *metadata->current_schema();
+  EXPECT_FALSE(schema.FindField("id")->required);
+  EXPECT_FALSE(schema.FindField("f")->required);
+  EXPECT_EQ(schema.FindField("f")->type->ToString(), "double");
+  EXPECT_EQ(schema.FindField("d")->type->ToString(), "decimal(18, 2)");
+  auto out = RunPeer(
+      "ch",
+      {"SELECT id, f, d FROM icebergLocal('" + metadata->location() + "') ORDER BY id", "TSV"});
+  ASSERT_TRUE(out.has_value()) << out.error().message();
+  EXPECT_EQ(*out, "1\t1.5\t123.45\n2\t2.25\t1234567890123.45\n3\t\\N\t\\N\n");
+}
+
 // One destination with 90% of the rows: the selector spreads it over several writers by volume;
 // the other destinations stay on one writer each.
 TEST_F(WriteRowsTest, AutoshardingSpreadsAHotKeyByVolume) {
