@@ -56,12 +56,13 @@ std::vector<std::string> Expected(int64_t rows, int64_t keys, int64_t seed) {
 
 // Kills the job up to `kills` times at random moments, restarting it each time; then lets it
 // complete. Returns how many kills landed (the job had not completed by itself yet).
-int KillAndRestartUntilDone(const std::vector<std::string>& args, int kills, uint32_t seed) {
+int KillAndRestartUntilDone(const std::vector<std::string>& args, int kills, uint32_t seed,
+                            const std::string& example = "datagen_to_iceberg") {
   std::mt19937 random(seed);
   std::uniform_int_distribution<int64_t> delay_ms(50, std::max<int64_t>(50, MaxDelayMs()));
   int landed = 0;
   for (int attempt = 0;; ++attempt) {
-    pid_t pid = Spawn("datagen_to_iceberg", args);
+    pid_t pid = Spawn(example, args);
     if (pid <= 0) return landed;
     if (attempt < kills) {
       std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(random)));
@@ -126,6 +127,34 @@ TEST(CrashTest, UpsertSurvivesKillsWithTheLatestRowPerKey) {
     start = end + 1;
   }
   EXPECT_EQ(Sorted(lines), expected);
+}
+
+// write_rows (WriteRows into twelve tables by region and kind) killed and restarted until done:
+// ClickHouse finds every generated id exactly once over all the tables.
+TEST(CrashTest, WriteRowsSurvivesKillsWithEveryRowOnceAcrossTables) {
+  if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  floe::testing::TempDir dir;
+  const std::string warehouse = dir.path().string() + "/wh";
+  const int64_t rows = Rows();
+  int landed = KillAndRestartUntilDone(
+      {warehouse, std::to_string(rows), dir.path().string() + "/checkpoints", Rate(), Interval()},
+      Kills(), 3, "write_rows");
+  EXPECT_GT(landed, 0);
+  std::string sql = "SELECT count(), uniqExact(id), min(id), max(id) FROM (";
+  for (int region = 0; region < 4; ++region) {
+    for (int kind = 0; kind < 3; ++kind) {
+      if (region + kind > 0) sql += " UNION ALL ";
+      sql += "SELECT id FROM icebergLocal('" + warehouse + "/db/events_" + std::to_string(region) +
+             "_" + std::to_string(kind) + "')";
+    }
+  }
+  sql += ")";
+  auto out = floe::testing::RunPeer("ch", {sql, "TSV"});
+  ASSERT_TRUE(out.has_value()) << out.error().message();
+  EXPECT_EQ(*out, std::to_string(rows) + "\t" + std::to_string(rows) + "\t0\t" +
+                      std::to_string(rows - 1) + "\n");
+  std::cout << "write_rows: " << rows << " rows over 12 tables, " << landed
+            << " SIGKILLs landed before completion\n";
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "example_test_support.h"
 #include "floe/stream/connectors/datagen_source.h"
+#include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
 
 namespace floe::examples::test {
@@ -140,6 +141,30 @@ TEST(ExamplesTest, DatagenToIcebergWritesEveryRowOnceAndARerunAddsNothing) {
                        scratch)
                 .exit_code,
             1);
+}
+
+// write_rows, bounded: 3000 generated events into the tables of their (region, kind); ClickHouse
+// counts every row once over the twelve tables, and the example printed one line per snapshot.
+TEST(ExamplesTest, WriteRowsFansOutToTables) {
+  if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  floe::testing::TempDir dir;
+  const std::string warehouse = dir.path().string() + "/wh";
+  Ran run = RunExample("write_rows", {warehouse, "3000", dir.path().string() + "/checkpoints"},
+                       dir.path().string());
+  ASSERT_EQ(run.exit_code, 0);
+  EXPECT_FALSE(run.lines.empty());
+  std::string sql = "SELECT count(), uniqExact(id) FROM (";
+  for (int region = 0; region < 4; ++region) {
+    for (int kind = 0; kind < 3; ++kind) {
+      if (region + kind > 0) sql += " UNION ALL ";
+      sql += "SELECT id FROM icebergLocal('" + warehouse + "/db/events_" + std::to_string(region) +
+             "_" + std::to_string(kind) + "')";
+    }
+  }
+  sql += ")";
+  auto out = floe::testing::RunPeer("ch", {sql, "TSV"});
+  ASSERT_TRUE(out.has_value()) << out.error().message();
+  EXPECT_EQ(*out, "3000\t3000\n");
 }
 
 }  // namespace

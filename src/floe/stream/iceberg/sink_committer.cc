@@ -67,7 +67,11 @@ Status IcebergSinkCommitter::Open(const OperatorContext& context) {
   job_name_ = context.job_name;
   metrics_ = context.metrics;
   sink_id_ = spec_.sink_id.empty() ? DefaultSinkId(job_name_, name_) : spec_.sink_id;
-  FLOE_ASSIGN_OR_RETURN(table_, spec_.loader.Load());
+  if (spec_.table) {
+    table_ = spec_.table;
+  } else {
+    FLOE_ASSIGN_OR_RETURN(table_, spec_.loader.Load());
+  }
   FLOE_ASSIGN_OR_RETURN(
       options_, SinkOptions::Resolve(*table_->metadata(), spec_.options, spec_.equality_columns));
   FLOE_RETURN_IF_ERROR(Restore(context.restored_state));
@@ -273,6 +277,7 @@ Status IcebergSinkCommitter::Finish(Output& output) {
 }
 
 Status IcebergSinkCommitter::CommitUpTo(int64_t checkpoint_id) {
+  if (spec_.commit_pending_together) return CommitTogether(checkpoint_id);
   while (!pending_.empty() && pending_.begin()->first <= checkpoint_id) {
     auto it = pending_.begin();
     if (it->second.empty()) {
@@ -286,6 +291,40 @@ Status IcebergSinkCommitter::CommitUpTo(int64_t checkpoint_id) {
     pending_.erase(it);
   }
   return Ok();
+}
+
+Status IcebergSinkCommitter::CommitTogether(int64_t checkpoint_id) {
+  // One snapshot tagged with the highest checkpoint: a restore skips every checkpoint at or below
+  // it, so the merged checkpoints stay exactly once. Checkpoints of different runs (only right
+  // after a restore) commit separately, since their ids are not comparable.
+  std::map<std::string, std::pair<int64_t, Pending>> by_run;
+  while (!pending_.empty() && pending_.begin()->first <= checkpoint_id) {
+    auto it = pending_.begin();
+    const std::string run_id = it->second.run_id.empty() ? run_id_ : it->second.run_id;
+    auto& [last, merged] = by_run[run_id];
+    last = it->first;
+    merged.run_id = run_id;
+    std::move(it->second.data_files.begin(), it->second.data_files.end(),
+              std::back_inserter(merged.data_files));
+    std::move(it->second.delete_files.begin(), it->second.delete_files.end(),
+              std::back_inserter(merged.delete_files));
+    merged.referenced_data_files.merge(it->second.referenced_data_files);
+    std::move(it->second.manifests.begin(), it->second.manifests.end(),
+              std::back_inserter(merged.manifests));
+    pending_.erase(it);
+  }
+  for (auto& [run_id, last_and_merged] : by_run) {
+    auto& [last, merged] = last_and_merged;
+    if (merged.empty() && ++continuous_empty_ % options_.max_continuous_empty_commits != 0) {
+      continue;
+    }
+    FLOE_RETURN_IF_ERROR(Commit(last, merged));
+  }
+  return Ok();
+}
+
+std::vector<SnapshotPtr> IcebergSinkCommitter::TakeCommitted() {
+  return std::exchange(committed_, {});
 }
 
 Status IcebergSinkCommitter::Commit(int64_t checkpoint_id, Pending& pending) {
@@ -323,6 +362,15 @@ Status IcebergSinkCommitter::Commit(int64_t checkpoint_id, Pending& pending) {
     FLOE_RETURN_IF_ERROR(append->Commit());
   }
   continuous_empty_ = 0;
+  {
+    const TableMetadataPtr metadata = table_->metadata();
+    const SnapshotRef* ref = metadata->FindRef(options_.branch);
+    if (ref != nullptr) {
+      if (SnapshotPtr snapshot = metadata->SnapshotById(ref->snapshot_id)) {
+        committed_.push_back(std::move(snapshot));
+      }
+    }
+  }
   // The temporary manifests served their purpose once the commit is known to have succeeded.
   for (const manifest::ManifestFile& m : pending.manifests) {
     (void)table_->io()->Delete(m.manifest_path);

@@ -72,6 +72,13 @@ class IcebergSinkCommitter : public Operator {
                                                          std::string_view sink_id,
                                                          std::string_view run_id);
 
+  // The snapshots committed since the last call, oldest first (WriteRows' result stream).
+  std::vector<SnapshotPtr> TakeCommitted();
+  const SinkOptions& options() const { return options_; }
+  const std::vector<std::string>& equality_columns() const { return spec_.equality_columns; }
+  // The table this committer commits to (after Open).
+  const std::shared_ptr<table::Table>& table() const { return table_; }
+
   struct Pending {
     std::string run_id;
     std::vector<manifest::DataFile> data_files;
@@ -85,6 +92,7 @@ class IcebergSinkCommitter : public Operator {
   Status Restore(const std::vector<std::string>& entries);
   Status WriteManifests(int64_t checkpoint_id, Pending& pending);
   Status CommitUpTo(int64_t checkpoint_id);
+  Status CommitTogether(int64_t checkpoint_id);
   Status Commit(int64_t checkpoint_id, Pending& pending);
 
   SinkSpec spec_;
@@ -98,6 +106,7 @@ class IcebergSinkCommitter : public Operator {
   Pending current_;                     // files received since the last snapshot
   std::map<int64_t, Pending> pending_;  // by checkpoint id, not committed yet
   int continuous_empty_ = 0;
+  std::vector<SnapshotPtr> committed_;
 };
 
 }  // namespace floe::stream

@@ -21,7 +21,11 @@ Status IcebergSinkWriter::Open(const OperatorContext& context) {
   name_ = context.operator_name;
   subtask_ = context.subtask_index;
   metrics_ = context.metrics;
-  FLOE_ASSIGN_OR_RETURN(table_, spec_.loader.Load());
+  if (spec_.table) {
+    table_ = spec_.table;
+  } else {
+    FLOE_ASSIGN_OR_RETURN(table_, spec_.loader.Load());
+  }
   TableMetadataPtr metadata = table_->metadata();
   FLOE_ASSIGN_OR_RETURN(options_,
                         SinkOptions::Resolve(*metadata, spec_.options, spec_.equality_columns));

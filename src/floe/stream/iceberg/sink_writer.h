@@ -51,6 +51,11 @@ struct SinkSpec {
   std::map<std::string, std::string> options;
   std::vector<std::string> equality_columns;
   std::string sink_id;  // empty: derived from the job and operator names
+  // The table when the caller has it loaded already (WriteRows' writers); else loaded by `loader`.
+  std::shared_ptr<table::Table> table;
+  // Commit all pending checkpoints <= N in one snapshot (tagged N) instead of one per checkpoint:
+  // WriteRows' triggering frequency commits several checkpoints at once.
+  bool commit_pending_together = false;
 };
 
 class IcebergSinkWriter : public Operator {

@@ -1,0 +1,256 @@
+#include "floe/stream/iceberg/write_rows/destination_tables.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "floe/spec/schema_update.h"
+#include "floe/table/scan/batch_types.h"
+#include "floe/table/scan/schema_projection.h"
+#include "floe/table/table.h"
+#include "floe/table/update/update_schema.h"
+#include "floe/table/update/update_spec.h"
+#include "floe/util/clock.h"
+
+namespace floe::stream {
+namespace {
+
+// Schema and spec changes lost to a concurrent writer are recomputed this many times.
+constexpr int kEvolveAttempts = 8;
+
+// The edits that make the table's schema take rows of `columns`.
+struct SchemaEdits {
+  std::vector<std::pair<std::string, TypePtr>> add;
+  std::vector<std::pair<std::string, TypePtr>> widen;
+  std::vector<std::string> make_optional;
+  std::vector<std::string> drop;
+  bool empty() const {
+    return add.empty() && widen.empty() && make_optional.empty() && drop.empty();
+  }
+};
+
+Result<SchemaEdits> EditsFor(const TableMetadata& metadata, const BatchSchema& columns,
+                             bool drop_unused, const std::string& table) {
+  const Schema& schema = *metadata.current_schema();
+  SchemaEdits edits;
+  std::set<std::string, std::less<>> seen;
+  for (const Field& field : columns.fields()) {
+    seen.insert(field.name);
+    int32_t next_id = 1;
+    auto type = table::FromBatchType(*field.type, &next_id);
+    if (!type) {
+      return InvalidArgument("write rows to {}: column '{}': {}", table, field.name,
+                             type.error().message());
+    }
+    const NestedField* existing = schema.FindField(field.name);
+    if (existing == nullptr) {
+      edits.add.emplace_back(field.name, *type);
+      continue;
+    }
+    if (!existing->type->Equals(**type)) {
+      if (existing->type->is_primitive() && (*type)->is_primitive() &&
+          IsPromotionAllowed(*existing->type, **type, metadata.format_version())) {
+        edits.widen.emplace_back(field.name, *type);
+      } else if (!(existing->type->is_primitive() && (*type)->is_primitive() &&
+                   IsPromotionAllowed(**type, *existing->type, metadata.format_version()))) {
+        return InvalidArgument(
+            "write rows to {}: column '{}' is {} in the table, the rows hold {}, and neither "
+            "can become the other",
+            table, field.name, existing->type->ToString(), (*type)->ToString());
+      }
+    }
+    if (existing->required && field.nullable) edits.make_optional.push_back(field.name);
+  }
+  for (const NestedField& column : schema.fields()) {
+    if (seen.contains(column.name)) continue;
+    if (drop_unused) {
+      edits.drop.push_back(column.name);
+    } else if (column.required && !column.initial_default) {
+      edits.make_optional.push_back(column.name);
+    }
+  }
+  return edits;
+}
+
+std::string ColumnsKey(const BatchSchema& columns) { return columns.ToString(); }
+
+}  // namespace
+
+DestinationTables::DestinationTables(std::shared_ptr<catalog::Catalog> catalog,
+                                     DynamicDestinations destinations,
+                                     DestinationTablesOptions options)
+    : catalog_(std::move(catalog)),
+      destinations_(std::move(destinations)),
+      options_(std::move(options)) {}
+DestinationTables::~DestinationTables() = default;
+
+int64_t DestinationTables::Now() const { return options_.clock ? options_.clock() : NowMs(); }
+
+Result<std::shared_ptr<table::Table>> DestinationTables::LoadOrCreate(
+    const Destination& destination, const BatchSchema& columns) {
+  ++catalog_requests_;
+  auto loaded = table::Table::Load(catalog_, destination.table);
+  if (loaded || loaded.error().kind() != ErrorKind::kNotFound) return loaded;
+  // Created on first sight, namespace too; a concurrent creator may win either race.
+  ++catalog_requests_;
+  Status ns = catalog_->CreateNamespace(destination.table.ns, {});
+  if (!ns && ns.error().kind() != ErrorKind::kAlreadyExists) return std::unexpected(ns.error());
+  SchemaPtr schema;
+  if (destination.schema) {
+    schema = *destination.schema;
+  } else {
+    std::vector<Field> fields = columns.fields();
+    for (Field& field : fields) field.field_id.reset();
+    FLOE_ASSIGN_OR_RETURN(schema, table::SchemaFromBatchFields(fields));
+  }
+  catalog::CreateTableRequest request;
+  request.schema = schema;
+  FLOE_ASSIGN_OR_RETURN(request.spec, ParsePartitionFields(destination.partition_fields, *schema));
+  FLOE_ASSIGN_OR_RETURN(request.sort_order, ParseSortFields(destination.sort_fields, *schema));
+  request.properties = {{"format-version", "2"}};
+  for (const auto& [key, value] : destination.table_properties) request.properties[key] = value;
+  ++catalog_requests_;
+  auto created = catalog_->CreateTable(destination.table, request);
+  ++catalog_requests_;
+  auto table = table::Table::Load(catalog_, destination.table);
+  // A concurrent creator may have won (kAlreadyExists, or a lost commit race): its table will do.
+  if (!created && !table) return std::unexpected(created.error());
+  return table;
+}
+
+Result<DestinationTables::Entry*> DestinationTables::Get(const std::string& key,
+                                                         const BatchSchema& columns) {
+  auto it = entries_.find(key);
+  if (it == entries_.end()) {
+    FLOE_ASSIGN_OR_RETURN(Destination destination, destinations_.Describe(key));
+    FLOE_RETURN_IF_ERROR(catalog::Validate(destination.table));
+    auto entry = std::make_unique<Entry>();
+    FLOE_ASSIGN_OR_RETURN(entry->table, LoadOrCreate(destination, columns));
+    entry->destination = std::move(destination);
+    entry->refreshed_ms = Now();
+    FLOE_RETURN_IF_ERROR(EvolveSpec(*entry));
+    it = entries_.emplace(key, std::move(entry)).first;
+  }
+  Entry& entry = *it->second;
+  if (Now() - entry.refreshed_ms >= options_.refresh_interval_ms) {
+    const int32_t schema_id = entry.table->metadata()->current_schema_id();
+    const int32_t spec_id = entry.table->metadata()->default_spec_id();
+    ++catalog_requests_;
+    FLOE_RETURN_IF_ERROR(entry.table->Refresh());
+    entry.refreshed_ms = Now();
+    FLOE_ASSIGN_OR_RETURN(bool spec_changed, EvolveSpec(entry));
+    if (spec_changed || schema_id != entry.table->metadata()->current_schema_id() ||
+        spec_id != entry.table->metadata()->default_spec_id()) {
+      ++entry.version;
+    }
+  }
+  auto checked_key = std::make_pair(key, ColumnsKey(columns));
+  auto checked = checked_.find(checked_key);
+  if (checked != checked_.end() && checked->second == entry.version) return &entry;
+  FLOE_ASSIGN_OR_RETURN(bool changed, Evolve(entry, columns));
+  if (changed) ++entry.version;
+  checked_[std::move(checked_key)] = entry.version;
+  return &entry;
+}
+
+Result<bool> DestinationTables::Evolve(Entry& entry, const BatchSchema& columns) {
+  const std::string name = entry.destination.table.ToString();
+  bool changed = false;
+  for (int attempt = 0; attempt < kEvolveAttempts; ++attempt) {
+    FLOE_ASSIGN_OR_RETURN(SchemaEdits edits, EditsFor(*entry.table->metadata(), columns,
+                                                      options_.drop_unused_columns, name));
+    if (edits.empty()) return changed;
+    auto update = entry.table->NewUpdateSchema();
+    for (auto& [column, type] : edits.add) update->AddColumn(column, type);
+    for (auto& [column, type] : edits.widen) update->UpdateColumnType(column, type);
+    for (const std::string& column : edits.make_optional) update->MakeOptional(column);
+    for (const std::string& column : edits.drop) update->DeleteColumn(column);
+    ++catalog_requests_;
+    Status committed = update->Commit();
+    if (committed) return true;
+    if (committed.error().kind() == ErrorKind::kCommitStateUnknown)
+      return std::unexpected(committed.error());
+    // Another writer may have made (part of) the same change: recompute on fresh metadata.
+    ++catalog_requests_;
+    FLOE_RETURN_IF_ERROR(entry.table->Refresh());
+    changed = true;
+    if (attempt + 1 == kEvolveAttempts) return std::unexpected(committed.error());
+  }
+  return changed;
+}
+
+Result<bool> DestinationTables::EvolveSpec(Entry& entry) {
+  if (entry.destination.partition_fields.empty()) return false;
+  for (int attempt = 0; attempt < kEvolveAttempts; ++attempt) {
+    const TableMetadataPtr metadata = entry.table->metadata();
+    FLOE_ASSIGN_OR_RETURN(
+        PartitionSpecPtr wanted,
+        ParsePartitionFields(entry.destination.partition_fields, *metadata->current_schema()));
+    const PartitionSpec& current = *metadata->default_spec();
+    auto same = [](const PartitionField& a, const PartitionField& b) {
+      return a.source_ids == b.source_ids && a.transform == b.transform;
+    };
+    std::vector<const PartitionField*> add;
+    std::vector<std::string> remove;
+    for (const PartitionField& field : wanted->fields()) {
+      bool found = false;
+      for (const PartitionField& have : current.fields()) found |= same(field, have);
+      if (!found) add.push_back(&field);
+    }
+    for (const PartitionField& have : current.fields()) {
+      bool found = false;
+      for (const PartitionField& field : wanted->fields()) found |= same(field, have);
+      if (!found && !have.transform.is_void()) remove.push_back(have.name);
+    }
+    if (add.empty() && remove.empty()) return attempt > 0;
+    auto update = entry.table->NewUpdateSpec();
+    for (const std::string& name : remove) update->RemoveField(name);
+    for (const PartitionField* field : add) {
+      const NestedField* source = metadata->current_schema()->FindField(field->source_id());
+      update->AddField(source->name, field->transform, field->name);
+    }
+    ++catalog_requests_;
+    Status committed = update->Commit();
+    if (committed) return true;
+    if (committed.error().kind() == ErrorKind::kCommitStateUnknown ||
+        attempt + 1 == kEvolveAttempts) {
+      return std::unexpected(committed.error());
+    }
+    ++catalog_requests_;
+    FLOE_RETURN_IF_ERROR(entry.table->Refresh());
+  }
+  return true;
+}
+
+Result<RecordBatch> ConformToTable(const RecordBatch& rows, const Schema& schema,
+                                   const BatchSchemaPtr& table_columns) {
+  if (*rows.schema() == *table_columns) return rows;
+  std::vector<Array> columns;
+  const auto fields = schema.fields();
+  columns.reserve(fields.size());
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const NestedField& target = fields[i];
+    const int index = rows.schema()->FindFieldIndex(target.name);
+    if (index < 0) {
+      FLOE_ASSIGN_OR_RETURN(Array missing, table::MissingArray(target, rows.num_rows()));
+      columns.push_back(std::move(missing));
+    } else if (rows.field(index).type->Equals(*table_columns->field(static_cast<int>(i)).type)) {
+      columns.push_back(rows.column(index));
+    } else {
+      FLOE_ASSIGN_OR_RETURN(Array projected,
+                            table::ProjectArray(rows.column(index), rows.field(index), target));
+      columns.push_back(std::move(projected));
+    }
+  }
+  for (const Field& field : rows.schema()->fields()) {
+    if (schema.FindField(field.name) == nullptr) {
+      return InvalidArgument("write rows: column '{}' is not in the table's schema ({})",
+                             field.name, table_columns->ToString());
+    }
+  }
+  std::optional<Buffer> kinds;
+  if (rows.has_row_kinds()) kinds = Buffer::CopyOf(rows.row_kinds().data(), rows.num_rows());
+  return RecordBatch::Make(table_columns, std::move(columns), rows.num_rows(), std::move(kinds));
+}
+
+}  // namespace floe::stream

@@ -1,0 +1,534 @@
+// WriteRows in jobs run by the runtime and driven by hand: dynamic destinations over 50 tables with
+// schema changes mid-stream, a failure and restart across many tables, the triggering frequency,
+// autosharding, and what the builder refuses. Tables are read back by ClickHouse (icebergLocal),
+// an engine independent of floe; the expected rows are recomputed from the datagen's pure
+// function.
+
+#include "floe/stream/iceberg/write_rows/write_rows.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "floe/batch/value.h"
+#include "floe/stream/collect_sink.h"
+#include "floe/stream/connectors/datagen_source.h"
+#include "floe/stream/iceberg/write_rows/dynamic_committer.h"
+#include "floe/stream/iceberg/write_rows/dynamic_selector.h"
+#include "floe/stream/iceberg/write_rows/dynamic_writer.h"
+#include "floe/stream/operator_test_harness.h"
+#include "floe/stream/runtime/test_jobs.h"
+#include "floe/table/scan/table_scan.h"
+#include "floe/table/table.h"
+#include "floe/testing/peers.h"
+#include "floe/testing/testing.h"
+
+namespace floe::stream {
+namespace {
+
+using floe::testing::PeerInstalled;
+using floe::testing::RunPeer;
+
+// id long (sequence), t int (which table, random in [0, tables)), v int (random).
+BatchSchemaPtr GenSchema() {
+  return std::make_shared<const BatchSchema>(std::vector<Field>{
+      Field{"id", DataType::Int64(), false}, Field{"t", DataType::Int32(), false},
+      Field{"v", DataType::Int32(), false}});
+}
+
+std::shared_ptr<DatagenSource> Datagen(int64_t rows, int tables, int64_t batch_size) {
+  return DatagenSource::Make(GenSchema(), {{"number-of-rows", std::to_string(rows)},
+                                           {"rows-per-second", "0"},
+                                           {"batch-size", std::to_string(batch_size)},
+                                           {"fields.id.kind", "sequence"},
+                                           {"fields.id.start", "0"},
+                                           {"fields.id.end", std::to_string(rows - 1)},
+                                           {"fields.t.min", "0"},
+                                           {"fields.t.max", std::to_string(tables - 1)},
+                                           {"fields.v.min", "0"},
+                                           {"fields.v.max", "1000000"}})
+      .value();
+}
+
+// From row `from` on, rows evolve: v becomes a long (plus 2^32, so that it needs one) and a new
+// string column note = "n<id>" appears. A batch holding any such row is sent in the new shape,
+// with note null and v unchanged for its earlier rows, so the expected values depend on the row
+// only.
+struct Expected {
+  int64_t v = 0;
+  std::string note;  // "\N" for null, as ClickHouse's TSV writes it
+  friend bool operator==(const Expected&, const Expected&) = default;
+  friend std::ostream& operator<<(std::ostream& os, const Expected& e) {
+    return os << "{" << e.v << "," << e.note << "}";
+  }
+};
+Expected ExpectedRow(int64_t id, int64_t v, int64_t from) {
+  if (id < from) return {v, "\\N"};
+  return {v + (int64_t{1} << 32), fmt::format("n{}", id)};
+}
+
+Result<RecordBatch> Evolve(const RecordBatch& batch, int64_t from) {
+  const Array& ids = batch.column(0);
+  bool evolved = false;
+  for (int64_t i = 0; i < batch.num_rows(); ++i) evolved |= ids.Value<int64_t>(i) >= from;
+  if (!evolved) return batch;
+  std::vector<Value> v, note;
+  for (int64_t i = 0; i < batch.num_rows(); ++i) {
+    const int64_t id = ids.Value<int64_t>(i);
+    const Expected e = ExpectedRow(id, batch.column(2).Value<int32_t>(i), from);
+    v.emplace_back(e.v);
+    note.emplace_back(id < from ? Value() : Value(e.note));
+  }
+  auto schema = std::make_shared<const BatchSchema>(std::vector<Field>{
+      Field{"id", DataType::Int64(), false}, Field{"t", DataType::Int32(), false},
+      Field{"v", DataType::Int64(), false}, Field{"note", DataType::String(), true}});
+  FLOE_ASSIGN_OR_RETURN(Array v_array, MakeArray(DataType::Int64(), v));
+  FLOE_ASSIGN_OR_RETURN(Array note_array, MakeArray(DataType::String(), note));
+  return RecordBatch::Make(schema, {batch.column(0), batch.column(1), v_array, note_array});
+}
+
+// table name -> id -> expected values, from the datagen's pure function.
+std::map<std::string, std::map<int64_t, Expected>> ExpectedTables(const DatagenSource& source,
+                                                                  int64_t rows, int64_t from) {
+  std::vector<int64_t> indices(static_cast<size_t>(rows));
+  for (int64_t i = 0; i < rows; ++i) indices[static_cast<size_t>(i)] = i;
+  RecordBatch all = source.GenerateRows(indices).value();
+  std::map<std::string, std::map<int64_t, Expected>> tables;
+  for (int64_t i = 0; i < rows; ++i) {
+    const int64_t id = all.column(0).Value<int64_t>(i);
+    tables[fmt::format("t_{}", all.column(1).Value<int32_t>(i))][id] =
+        ExpectedRow(id, all.column(2).Value<int32_t>(i), from);
+  }
+  return tables;
+}
+
+class WriteRowsTest : public ::testing::Test {
+ protected:
+  StringMap CatalogProperties() const {
+    return {{"catalog-type", "hadoop"}, {"warehouse", (dir_.path() / "wh").string()}};
+  }
+  std::shared_ptr<catalog::Catalog> Catalog() const {
+    return catalog::CreateCatalog("lake", CatalogProperties()).value();
+  }
+  std::shared_ptr<table::Table> Load(const std::string& name) const {
+    return table::Table::Load(Catalog(), catalog::TableIdentifier::Parse("db." + name).value())
+        .value();
+  }
+  std::vector<SnapshotPtr> Snapshots(const std::string& name) const {
+    auto metadata = Load(name)->metadata();
+    std::vector<SnapshotPtr> out;
+    const SnapshotRef* ref = metadata->FindRef("main");
+    for (SnapshotPtr s = ref ? metadata->SnapshotById(ref->snapshot_id) : nullptr; s != nullptr;
+         s = s->parent_snapshot_id ? metadata->SnapshotById(*s->parent_snapshot_id) : nullptr) {
+      out.insert(out.begin(), s);
+    }
+    return out;
+  }
+
+  // Every table's rows as ClickHouse reads them: name -> id -> (v, note); fails on an id seen
+  // twice in a table.
+  std::map<std::string, std::map<int64_t, Expected>> ReadByClickHouse(
+      const std::vector<std::string>& tables, bool with_note) {
+    std::string sql;
+    for (const std::string& name : tables) {
+      if (!sql.empty()) sql += " UNION ALL ";
+      sql += fmt::format("SELECT '{}' AS t, id, v, {} FROM icebergLocal('{}')", name,
+                         with_note ? "note" : "NULL", Load(name)->metadata()->location());
+    }
+    auto out = RunPeer("ch", {sql, "TSV"});
+    EXPECT_TRUE(out.has_value()) << (out ? "" : out.error().message());
+    std::map<std::string, std::map<int64_t, Expected>> read;
+    if (!out) return read;
+    std::istringstream lines(*out);
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (line.empty()) continue;
+      std::vector<std::string> cells;
+      std::istringstream parts(line);
+      std::string cell;
+      while (std::getline(parts, cell, '\t')) cells.push_back(cell);
+      EXPECT_EQ(cells.size(), 4U) << line;
+      if (cells.size() != 4) continue;
+      const int64_t id = std::stoll(cells[1]);
+      auto [it, inserted] = read[cells[0]].emplace(id, Expected{std::stoll(cells[2]), cells[3]});
+      EXPECT_TRUE(inserted) << cells[0] << ": id " << id << " twice";
+    }
+    return read;
+  }
+
+  floe::testing::TempDir dir_;
+};
+
+std::vector<std::string> TableNames(int tables) {
+  std::vector<std::string> names;
+  for (int t = 0; t < tables; ++t) names.push_back(fmt::format("t_{}", t));
+  return names;
+}
+
+// 50 tables from one datagen stream, two writer subtasks evolving the same tables concurrently
+// (a new column and int -> long half way): every table holds exactly its rows, by ClickHouse.
+TEST_F(WriteRowsTest, FiftyTablesWithSchemaChangesMidStream) {
+  if (!PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  constexpr int64_t kRows = 6000;
+  constexpr int kTables = 50;
+  constexpr int64_t kFrom = kRows / 2;
+  auto source = Datagen(kRows, kTables, 150);
+  StreamEnvironment env({.parallelism = 2,
+                         .checkpoint_interval_ms = 20,
+                         .checkpoint_dir = (dir_.path() / "checkpoints").string()});
+  DataStream rows = env.FromSource(source, "datagen");
+  DataStream evolving = rows.Transform(
+      "evolve", GenSchema(),
+      testing::Lambda([](int, RecordBatch batch) -> Result<std::optional<RecordBatch>> {
+        FLOE_ASSIGN_OR_RETURN(RecordBatch out, Evolve(batch, kFrom));
+        return out;
+      }));
+  FLOE_ASSERT_OK_AND_ASSIGN(DataStream snapshots, WriteRows::Of(evolving)
+                                                      .Catalog("lake", CatalogProperties())
+                                                      .To(std::string("db.t_{t}"))
+                                                      .PartitionFields({"bucket(id, 4)"})
+                                                      .SinkId("fifty")
+                                                      .Apply());
+  auto committed = env.Collect(snapshots, "committed");
+  FLOE_ASSERT_OK_AND_ASSIGN(JobResult result, env.Execute("fifty-tables"));
+  (void)result;
+
+  const auto expected = ExpectedTables(*source, kRows, kFrom);
+  ASSERT_EQ(expected.size(), static_cast<size_t>(kTables));
+  EXPECT_EQ(ReadByClickHouse(TableNames(kTables), /*with_note=*/true), expected);
+  for (const std::string& name : TableNames(kTables)) {
+    const TableMetadataPtr metadata = Load(name)->metadata();
+    const Schema& schema = *metadata->current_schema();
+    ASSERT_NE(schema.FindField("note"), nullptr) << name;
+    EXPECT_EQ(schema.FindField("v")->type->ToString(), "long") << name;
+    for (const SnapshotPtr& snapshot : Snapshots(name)) {
+      EXPECT_EQ(snapshot->summary.at("floe.sink-id"), "fifty");
+    }
+  }
+  // The result stream names every snapshot the tables hold.
+  std::set<std::pair<std::string, int64_t>> reported;
+  for (const RecordBatch& batch : committed->batches()) {
+    for (int64_t i = 0; i < batch.num_rows(); ++i) {
+      reported.emplace(std::string(batch.column(0).GetString(i)),
+                       batch.column(1).Value<int64_t>(i));
+    }
+  }
+  std::set<std::pair<std::string, int64_t>> held;
+  for (const std::string& name : TableNames(kTables)) {
+    for (const SnapshotPtr& snapshot : Snapshots(name)) {
+      if (snapshot->summary.contains("floe.sink-id"))
+        held.emplace("db." + name, snapshot->snapshot_id);
+    }
+  }
+  EXPECT_EQ(reported, held);
+}
+
+// A streaming job over 20 tables fails once in the middle and restarts from its latest
+// checkpoint: ClickHouse finds every row exactly once in its table.
+TEST_F(WriteRowsTest, FailureAndRestartAcrossManyTablesIsExactlyOnce) {
+  if (!PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  constexpr int64_t kRows = 8000;
+  constexpr int kTables = 20;
+  auto source = Datagen(kRows, kTables, 100);
+  StreamEnvironment env({.parallelism = 2,
+                         .checkpoint_interval_ms = 10,
+                         .checkpoint_dir = (dir_.path() / "checkpoints").string(),
+                         .restart = {.max_attempts = 2, .delay_ms = 0}});
+  auto failed = std::make_shared<std::atomic<int>>(0);
+  auto seen = std::make_shared<std::atomic<int>>(0);
+  DataStream rows = env.FromSource(source, "datagen");
+  DataStream slow = rows.Transform(
+      "slow", GenSchema(),
+      testing::Lambda([failed, seen](int, RecordBatch batch) -> Result<std::optional<RecordBatch>> {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        if (++*seen == 50 && failed->exchange(1) == 0) return IOError("injected failure");
+        return batch;
+      }));
+  FLOE_ASSERT_OK(WriteRows::Of(slow)
+                     .Catalog("lake", CatalogProperties())
+                     .To(std::string("db.t_{t}"))
+                     .WithDistributionMode(DistributionMode::kHash)
+                     .SinkId("crash")
+                     .Apply());
+  FLOE_ASSERT_OK_AND_ASSIGN(JobResult result, env.Execute("crash-many-tables"));
+  EXPECT_EQ(result.restarts, 1);
+  EXPECT_EQ(ReadByClickHouse(TableNames(kTables), /*with_note=*/false),
+            ExpectedTables(*source, kRows, /*from=*/kRows));
+}
+
+// Drives a writer and the committer by hand with a fake clock.
+struct HandDriven {
+  std::shared_ptr<std::atomic<int64_t>> now = std::make_shared<std::atomic<int64_t>>(0);
+  std::unique_ptr<testing::OperatorHarness> writer;
+  std::unique_ptr<testing::OperatorHarness> committer;
+
+  HandDriven(const WriteRowsSpec& spec, std::vector<std::string> restored = {}) {
+    OperatorContext context{.job_name = "hand", .operator_name = "writer"};
+    writer =
+        std::make_unique<testing::OperatorHarness>(std::make_unique<DynamicWriter>(spec), context);
+    context.operator_name = "committer";
+    context.restored_state = std::move(restored);
+    committer = std::make_unique<testing::OperatorHarness>(std::make_unique<DynamicCommitter>(spec),
+                                                           context);
+  }
+  // One checkpoint: the writer's files to the committer, both snapshot.
+  Result<std::vector<std::string>> Checkpoint(int64_t id) {
+    FLOE_RETURN_IF_ERROR(writer->SnapshotState(id));
+    for (Message& message : writer->output().TakeMessages()) {
+      FLOE_RETURN_IF_ERROR(committer->ProcessMessage(std::move(message)));
+    }
+    return committer->SnapshotState(id);
+  }
+};
+
+// Rows (id, t) for tables "a" and "b".
+RecordBatch TwoTableRows(int64_t first, int64_t count) {
+  std::vector<Value> ids, ts;
+  for (int64_t i = first; i < first + count; ++i) {
+    ids.emplace_back(i);
+    ts.emplace_back(i % 2 == 0 ? "a" : "b");
+  }
+  auto schema = std::make_shared<const BatchSchema>(std::vector<Field>{
+      Field{"id", DataType::Int64(), false}, Field{"t", DataType::String(), false}});
+  return RecordBatch::Make(schema, {MakeArray(DataType::Int64(), ids).value(),
+                                    MakeArray(DataType::String(), ts).value()})
+      .value();
+}
+
+WriteRowsSpec HandSpec(const StringMap& catalog, int64_t frequency_ms,
+                       std::shared_ptr<std::atomic<int64_t>> now) {
+  WriteRowsSpec spec;
+  spec.catalog_name = "lake";
+  spec.catalog_properties = catalog;
+  spec.destinations = DynamicDestinations::Template("db.{t}").value();
+  spec.sink_id = "hand";
+  spec.triggering_frequency_ms = frequency_ms;
+  spec.clock = [now] { return now->load(); };
+  spec.tables.clock = spec.clock;
+  return spec;
+}
+
+// Checkpoints every second, triggering frequency 3 s: one snapshot per table every third
+// checkpoint, tagged with the last checkpoint it covers; the rest commits at the end of input.
+TEST_F(WriteRowsTest, TriggeringFrequencyCommitsOneSnapshotPerTablePerTrigger) {
+  auto now = std::make_shared<std::atomic<int64_t>>(0);
+  HandDriven job(HandSpec(CatalogProperties(), 3000, now));
+  job.now = now;
+  FLOE_ASSERT_OK(job.writer->Open());
+  FLOE_ASSERT_OK(job.committer->Open());
+  for (int64_t checkpoint = 1; checkpoint <= 10; ++checkpoint) {
+    FLOE_ASSERT_OK(job.writer->ProcessBatch(TwoTableRows(checkpoint * 100, 10)));
+    FLOE_ASSERT_OK(job.Checkpoint(checkpoint));
+    *now += 1000;
+    FLOE_ASSERT_OK(job.committer->NotifyCheckpointComplete(checkpoint));
+  }
+  for (const std::string name : {"a", "b"}) {
+    std::vector<std::string> ids;
+    for (const SnapshotPtr& s : Snapshots(name)) ids.push_back(s->summary.at("floe.checkpoint-id"));
+    EXPECT_EQ(ids, (std::vector<std::string>{"3", "6", "9"})) << name;
+  }
+  FLOE_ASSERT_OK(job.writer->Finish());
+  for (Message& message : job.writer->output().TakeMessages()) {
+    FLOE_ASSERT_OK(job.committer->ProcessMessage(std::move(message)));
+  }
+  FLOE_ASSERT_OK(job.committer->Finish());
+  EXPECT_EQ(Snapshots("a").size(), 4U);
+  EXPECT_EQ(Snapshots("b").size(), 4U);
+  // The result rows: one per snapshot of each table.
+  int64_t reported = 0;
+  for (const RecordBatch& batch : job.committer->output().batches) reported += batch.num_rows();
+  EXPECT_EQ(reported, 8);
+}
+
+// A crash after checkpoint 2 was taken but before it was committed (trigger not due): the restored
+// committer commits checkpoints 1 and 2 at once, exactly once; restoring the same state again (a
+// lost response) commits nothing more.
+TEST_F(WriteRowsTest, RestoreCommitsPendingCheckpointsOnce) {
+  auto now = std::make_shared<std::atomic<int64_t>>(0);
+  std::vector<std::string> state;
+  {
+    HandDriven job(HandSpec(CatalogProperties(), 60'000, now));
+    FLOE_ASSERT_OK(job.writer->Open());
+    FLOE_ASSERT_OK(job.committer->Open());
+    FLOE_ASSERT_OK(job.writer->ProcessBatch(TwoTableRows(0, 10)));
+    FLOE_ASSERT_OK(job.Checkpoint(1));
+    FLOE_ASSERT_OK(job.committer->NotifyCheckpointComplete(1));
+    FLOE_ASSERT_OK(job.writer->ProcessBatch(TwoTableRows(10, 10)));
+    FLOE_ASSERT_OK_AND_ASSIGN(state, job.Checkpoint(2));
+  }
+  EXPECT_TRUE(Snapshots("a").empty());
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    HandDriven job(HandSpec(CatalogProperties(), 60'000, now), state);
+    FLOE_ASSERT_OK(job.committer->Open());
+  }
+  for (const std::string name : {"a", "b"}) {
+    auto snapshots = Snapshots(name);
+    ASSERT_EQ(snapshots.size(), 1U) << name;
+    EXPECT_EQ(snapshots[0]->summary.at("floe.checkpoint-id"), "2");
+    EXPECT_EQ(snapshots[0]->summary.at("added-records"), "10");
+  }
+}
+
+// Widening float -> double and decimal(9, 2) -> decimal(18, 2), a required column made optional,
+// and a column the rows stop carrying written as null: the table's schema says so, and ClickHouse
+// reads every row with its value.
+TEST_F(WriteRowsTest, EvolutionWidensAndRelaxesColumns) {
+  if (!PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  auto now = std::make_shared<std::atomic<int64_t>>(0);
+  HandDriven job(HandSpec(CatalogProperties(), 0, now));
+  FLOE_ASSERT_OK(job.writer->Open());
+  FLOE_ASSERT_OK(job.committer->Open());
+  auto batch = [](std::vector<Field> fields, std::vector<std::vector<Value>> columns) {
+    std::vector<Array> arrays;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      arrays.push_back(MakeArray(fields[i].type, columns[i]).value());
+    }
+    return RecordBatch::Make(std::make_shared<const BatchSchema>(std::move(fields)),
+                             std::move(arrays))
+        .value();
+  };
+  const Field t{"t", DataType::String(), false};
+  FLOE_ASSERT_OK(job.writer->ProcessBatch(
+      batch({t, Field{"id", DataType::Int64(), false}, Field{"f", DataType::Float32(), false},
+             Field{"d", DataType::Decimal128(9, 2), false}},
+            {{"w"}, {int64_t{1}}, {1.5F}, {DecimalValue{12345, 9, 2}}})));
+  FLOE_ASSERT_OK(job.Checkpoint(1));
+  FLOE_ASSERT_OK(job.committer->NotifyCheckpointComplete(1));
+  FLOE_ASSERT_OK(job.writer->ProcessBatch(
+      batch({t, Field{"id", DataType::Int64(), true}, Field{"f", DataType::Float64(), false},
+             Field{"d", DataType::Decimal128(18, 2), false}},
+            {{"w"}, {int64_t{2}}, {2.25}, {DecimalValue{123456789012345, 18, 2}}})));
+  FLOE_ASSERT_OK(job.writer->ProcessBatch(
+      batch({t, Field{"id", DataType::Int64(), true}}, {{"w"}, {int64_t{3}}})));
+  FLOE_ASSERT_OK(job.Checkpoint(2));
+  FLOE_ASSERT_OK(job.committer->NotifyCheckpointComplete(2));
+
+  const TableMetadataPtr metadata = Load("w")->metadata();
+  const Schema& schema = *metadata->current_schema();
+  EXPECT_FALSE(schema.FindField("id")->required);
+  EXPECT_FALSE(schema.FindField("f")->required);
+  EXPECT_EQ(schema.FindField("f")->type->ToString(), "double");
+  EXPECT_EQ(schema.FindField("d")->type->ToString(), "decimal(18, 2)");
+  auto out = RunPeer(
+      "ch",
+      {"SELECT id, f, d FROM icebergLocal('" + metadata->location() + "') ORDER BY id", "TSV"});
+  ASSERT_TRUE(out.has_value()) << out.error().message();
+  EXPECT_EQ(*out, "1\t1.5\t123.45\n2\t2.25\t1234567890123.45\n3\t\\N\t\\N\n");
+}
+
+// One destination with 90% of the rows: the selector spreads it over several writers by volume;
+// the other destinations stay on one writer each.
+TEST_F(WriteRowsTest, AutoshardingSpreadsAHotKeyByVolume) {
+  WriteRowsSpec spec = HandSpec(CatalogProperties(), 0, std::make_shared<std::atomic<int64_t>>(0));
+  DynamicChannelSelector selector(spec, {.autosharding = true}, 0);
+  std::map<std::string, std::set<int32_t>> writers_of;
+  std::vector<int32_t> channels;
+  for (int b = 0; b < 20; ++b) {
+    std::vector<Value> ids, ts;
+    for (int i = 0; i < 1000; ++i) {
+      ids.emplace_back(int64_t{b} * 1000 + i);
+      ts.emplace_back(i % 10 == 0 ? fmt::format("cold{}", (i / 10) % 9) : std::string("hot"));
+    }
+    auto schema = std::make_shared<const BatchSchema>(std::vector<Field>{
+        Field{"id", DataType::Int64(), false}, Field{"t", DataType::String(), false}});
+    RecordBatch batch = RecordBatch::Make(schema, {MakeArray(DataType::Int64(), ids).value(),
+                                                   MakeArray(DataType::String(), ts).value()})
+                            .value();
+    FLOE_ASSERT_OK(selector.SelectChannels(batch, 4, channels));
+    for (int i = 0; i < 1000; ++i) {
+      writers_of[ts[i].get<std::string>()].insert(channels[i]);
+    }
+  }
+  EXPECT_GE(writers_of["hot"].size(), 3U);
+  for (const auto& [key, writers] : writers_of) {
+    if (key != "hot") {
+      EXPECT_EQ(writers.size(), 1U) << key;
+    }
+  }
+}
+
+// In a job: the hot table gets one file per writer it was spread over, never more; each cold table
+// one file; every row once.
+TEST_F(WriteRowsTest, AutoshardingInAJobKeepsFilesFew) {
+  std::vector<RecordBatch> batches;
+  for (int b = 0; b < 10; ++b) {
+    std::vector<Value> ids, ts;
+    for (int i = 0; i < 500; ++i) {
+      ids.emplace_back(int64_t{b} * 500 + i);
+      ts.emplace_back(i % 10 == 0 ? fmt::format("cold{}", i % 3) : std::string("hot"));
+    }
+    auto schema = std::make_shared<const BatchSchema>(std::vector<Field>{
+        Field{"id", DataType::Int64(), false}, Field{"t", DataType::String(), false}});
+    batches.push_back(RecordBatch::Make(schema, {MakeArray(DataType::Int64(), ids).value(),
+                                                 MakeArray(DataType::String(), ts).value()})
+                          .value());
+  }
+  auto schema = batches[0].schema();
+  StreamEnvironment env({.mode = RuntimeMode::kBatch, .parallelism = 1});
+  DataStream rows = env.FromSource(std::make_shared<CollectionSource>(schema, batches), "rows");
+  FLOE_ASSERT_OK(WriteRows::Of(rows)
+                     .Catalog("lake", CatalogProperties())
+                     .To(std::string("db.{t}"))
+                     .WithDistributionMode(DistributionMode::kHash)
+                     .WithAutosharding()
+                     .WriteParallelism(4)
+                     .Apply());
+  FLOE_ASSERT_OK(env.Execute("autoshard"));
+  auto files_of = [&](const std::string& name) {
+    auto table = Load(name);
+    table::TableScan scan(table->metadata(), table->io());
+    auto files = scan.PlanFiles().value();
+    int64_t records = 0;
+    for (const auto& task : files) records += task.data_file->record_count;
+    return std::make_pair(files.size(), records);
+  };
+  auto [hot_files, hot_rows] = files_of("hot");
+  EXPECT_GE(hot_files, 2U);
+  EXPECT_LE(hot_files, 4U);
+  EXPECT_EQ(hot_rows, 4500);
+  for (int c = 0; c < 3; ++c) {
+    auto [files, records] = files_of(fmt::format("cold{}", c));
+    EXPECT_EQ(files, 1U);
+    EXPECT_GT(records, 0);
+  }
+}
+
+TEST_F(WriteRowsTest, RefusesWhatBeamRefuses) {
+  StreamEnvironment env({.parallelism = 1,
+                         .checkpoint_interval_ms = 100,
+                         .checkpoint_dir = (dir_.path() / "checkpoints").string()});
+  DataStream bounded = env.FromSource(testing::RowsSource(1, 10), "bounded");
+  DataStream endless = env.FromSource(std::make_shared<testing::EndlessSource>(10), "endless");
+  auto base = [&](DataStream input) {
+    WriteRows write = WriteRows::Of(std::move(input));
+    write.Catalog("lake", CatalogProperties()).To(std::string("db.t_{g}"));
+    return write;
+  };
+  auto message = [](Result<DataStream> result) {
+    return result ? std::string() : result.error().message();
+  };
+  EXPECT_NE(
+      message(base(bounded).WithDistributionMode(DistributionMode::kRange).Apply()).find("RANGE"),
+      std::string::npos);
+  EXPECT_NE(message(base(bounded).WithAutosharding().Apply()).find("HASH"), std::string::npos);
+  EXPECT_NE(message(base(bounded).WithTriggeringFrequency(std::chrono::seconds(1)).Apply())
+                .find("bounded"),
+            std::string::npos);
+  EXPECT_NE(message(base(endless).Apply()).find("WithTriggeringFrequency"), std::string::npos);
+  EXPECT_NE(message(base(bounded).Keep({"k"}).Drop({"v"}).Apply()).find("at most one"),
+            std::string::npos);
+  WriteRows missing = WriteRows::Of(bounded);
+  missing.Catalog("lake", CatalogProperties()).To(std::string("db.t_{nope}"));
+  EXPECT_NE(message(missing.Apply()).find("nope"), std::string::npos);
+  EXPECT_TRUE(base(endless).WithTriggeringFrequency(std::chrono::seconds(1)).Apply().has_value());
+}
+
+}  // namespace
+}  // namespace floe::stream
