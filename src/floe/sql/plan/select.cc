@@ -8,15 +8,26 @@
 #include "floe/sql/exec/relational.h"
 #include "floe/sql/plan/aggregate.h"
 #include "floe/sql/plan/ast_rewrite.h"
-#include "floe/sql/plan/common_type.h"
 #include "floe/sql/plan/names.h"
 #include "floe/sql/plan/project.h"
 #include "floe/sql/plan/sources.h"
 #include "floe/sql/printer.h"
+#include "floe/sql/scalar/type_rules.h"
 #include "floe/stream/collection_source.h"
 
 namespace floe::sql::plan {
 namespace {
+
+// The type both sides of a UNION column (or the rows of a VALUES column) become: Flink's
+// widening, as the binder applies it to CASE and IN (scalar/type_rules.h).
+Result<DataTypePtr> UnifiedType(const DataTypePtr& a, const DataTypePtr& b, std::string_view what) {
+  std::optional<DataTypePtr> common = scalar::CommonType(a, b);
+  if (!common) {
+    return InvalidArgument("{}: types {} and {} have no common type", what, a->ToString(),
+                           b->ToString());
+  }
+  return *common;
+}
 
 // ORDER BY, LIMIT and OFFSET as the select block resolved them: sort keys over the projected
 // columns (the output columns, then hidden ones computed only to sort by).
@@ -163,9 +174,9 @@ Result<Relation> PlanUnion(PlannerContext& context, const Query& query) {
   }
   std::vector<DataTypePtr> types;
   for (size_t i = 0; i < left.columns.size(); ++i) {
-    FLOE_ASSIGN_OR_RETURN(DataTypePtr type, CommonType(left.columns[i].type, right.columns[i].type,
-                                                       fmt::format("UNION column {} ({})", i + 1,
-                                                                   left.columns[i].name)));
+    FLOE_ASSIGN_OR_RETURN(DataTypePtr type, UnifiedType(left.columns[i].type, right.columns[i].type,
+                                                        fmt::format("UNION column {} ({})", i + 1,
+                                                                    left.columns[i].name)));
     types.push_back(std::move(type));
   }
   FLOE_ASSIGN_OR_RETURN(left, CastColumns(context, std::move(left), types));
@@ -195,8 +206,8 @@ Result<Relation> PlanValues(PlannerContext& context, const Query& query) {
     for (size_t c = 0; c < width; ++c) {
       FLOE_ASSIGN_OR_RETURN(ScalarExprPtr bound, BindScalar(*row[c], empty));
       if (types[c]) {
-        FLOE_ASSIGN_OR_RETURN(
-            types[c], CommonType(types[c], bound->type(), fmt::format("VALUES column EXPR${}", c)));
+        FLOE_ASSIGN_OR_RETURN(types[c], UnifiedType(types[c], bound->type(),
+                                                    fmt::format("VALUES column EXPR${}", c)));
       } else {
         types[c] = bound->type();
       }
