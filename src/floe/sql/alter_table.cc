@@ -89,15 +89,6 @@ void Position(SchemaUpdate& update, const std::string& name, const ColumnPositio
   if (position.kind == ColumnPosition::Kind::kAfter) update.MoveAfter(name, position.after);
 }
 
-// The key named in the column list of ADD/MODIFY (inline or PRIMARY KEY (...)), if any.
-Result<std::optional<std::vector<std::string>>> NewKey(const AlterTable& statement) {
-  std::vector<ColumnDef> columns;
-  for (const AlterColumn& column : statement.columns) columns.push_back(column.column);
-  FLOE_ASSIGN_OR_RETURN(std::vector<std::string> key, PrimaryKeyOf(columns, statement.primary_key));
-  if (key.empty()) return std::nullopt;
-  return key;
-}
-
 Status AddColumns(table::Table& table, const AlterTable& statement) {
   auto update = table.NewUpdateSchema();
   for (const AlterColumn& column : statement.columns) {
@@ -112,9 +103,9 @@ Status AddColumns(table::Table& table, const AlterTable& statement) {
       Position(u, column.column.name, column.position);
     });
   }
-  FLOE_ASSIGN_OR_RETURN(auto key, NewKey(statement));
-  if (key.has_value()) {
-    update->Edit([key = *key](SchemaUpdate& u) { u.SetIdentifierFields(key); });
+  // A PRIMARY KEY in the column list (inline or not; the parser lists both) replaces the key.
+  if (!statement.primary_key.empty()) {
+    update->Edit([&statement](SchemaUpdate& u) { u.SetIdentifierFields(statement.primary_key); });
   }
   return update->Commit();
 }
@@ -126,7 +117,7 @@ Status ModifyColumns(table::Table& table, const AlterTable& statement) {
     const std::string& name = column.column.name;
     const NestedField* field = schema->FindField(name);
     if (field == nullptr) {
-      return NotFound("column '{}' does not exist in table '{}'", name, table.ident().ToString());
+      return NotFound("column '{}' does not exist", name);
     }
     FLOE_ASSIGN_OR_RETURN(TypePtr type, ColumnType(column.column));
     FLOE_ASSIGN_OR_RETURN(bool same_type, SameType(*field->type, *type));
@@ -145,9 +136,9 @@ Status ModifyColumns(table::Table& table, const AlterTable& statement) {
       Position(u, name, column.position);
     });
   }
-  FLOE_ASSIGN_OR_RETURN(auto key, NewKey(statement));
-  if (key.has_value()) {
-    update->Edit([key = *key](SchemaUpdate& u) { u.SetIdentifierFields(key); });
+  // A PRIMARY KEY in the column list (inline or not; the parser lists both) replaces the key.
+  if (!statement.primary_key.empty()) {
+    update->Edit([&statement](SchemaUpdate& u) { u.SetIdentifierFields(statement.primary_key); });
   }
   return update->Commit();
 }
@@ -169,9 +160,9 @@ Result<std::string> FindPartitionField(const table::Table& table, const Partitio
       if (field.name == item.column && !field.transform.is_void()) return field.name;
     }
   }
-  return NotFound("table '{}' has no partition field {}{}", table.ident().ToString(),
-                  item.transform.empty() ? "" : item.transform + "(", item.column,
-                  item.transform.empty() ? "" : ")");
+  std::string written =
+      item.transform.empty() ? item.column : fmt::format("{}({})", item.transform, item.column);
+  return NotFound("the table has no partition field {}", written);
 }
 
 Status ChangePartitioning(table::Table& table, const AlterTable& statement) {

@@ -1,9 +1,486 @@
 #include "floe/sql/call_statements.h"
 
-namespace floe::sql {
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
 
-Result<StatementResult> Execute(Session&, const Call&) {
-  return Unsupported("Call is not implemented yet");
+#include "floe/batch/value.h"
+#include "floe/expr/expression.h"
+#include "floe/spec/literal.h"
+#include "floe/spec/literal_text.h"
+#include "floe/sql/parser.h"
+#include "floe/table/actions/rewrite_data_files.h"
+#include "floe/table/table.h"
+#include "floe/table/update/expire_snapshots.h"
+#include "floe/table/update/manage_snapshots.h"
+#include "floe/util/calendar.h"
+
+namespace floe::sql {
+namespace {
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  std::ranges::transform(out, out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+// The arguments of one call by parameter name, checked against the procedure's parameters.
+class Arguments {
+ public:
+  Arguments(std::string procedure, std::map<std::string, const Expr*> values)
+      : procedure_(std::move(procedure)), values_(std::move(values)) {}
+
+  bool has(std::string_view name) const { return values_.contains(std::string(name)); }
+  Result<Value> Get(std::string_view name) const;
+  Result<std::string> String(std::string_view name) const;
+  Result<int64_t> Long(std::string_view name) const;
+  // A TIMESTAMP literal (UTC), or milliseconds since the epoch.
+  Result<int64_t> TimestampMs(std::string_view name) const;
+  Result<std::vector<int64_t>> LongArray(std::string_view name) const;
+  Result<std::map<std::string, std::string>> StringMap(std::string_view name) const;
+
+ private:
+  Error WrongType(std::string_view name, std::string_view expected) const {
+    return InvalidArgument("{}: argument '{}' must be {}", procedure_, name, expected).error();
+  }
+
+  std::string procedure_;
+  std::map<std::string, const Expr*> values_;
+};
+
+// The value of an argument: a literal, a negated number, ARRAY[...] or MAP[...] / map(...) of
+// literals. Constant expressions beyond these are the scalar evaluator's.
+Result<Value> LiteralValue(const Expr& expr) {
+  switch (expr.kind) {
+    case ExprKind::kLiteral:
+      switch (expr.literal) {
+        case LiteralKind::kNull:
+          return Value();
+        case LiteralKind::kBoolean:
+          return Value(expr.text == "TRUE");
+        case LiteralKind::kInteger: {
+          int64_t value = 0;
+          auto [end, ec] =
+              std::from_chars(expr.text.data(), expr.text.data() + expr.text.size(), value);
+          if (ec != std::errc() || end != expr.text.data() + expr.text.size()) {
+            return InvalidArgument("integer {} is out of range", expr.text);
+          }
+          return Value(value);
+        }
+        case LiteralKind::kString:
+          return Value(expr.text);
+        case LiteralKind::kTimestamp: {
+          std::string text = expr.text;
+          if (size_t space = text.find(' '); space != std::string::npos) text[space] = 'T';
+          if (text.size() == 10) text += "T00:00";
+          FLOE_ASSIGN_OR_RETURN(int64_t micros, ParseTimestamp(text, 6, false));
+          return Value(TimestampValue{micros, TimeUnit::kMicro, false});
+        }
+        default:
+          return Unsupported("a {} literal as a procedure argument", expr.text);
+      }
+    case ExprKind::kUnary:
+      if (expr.op == "-" && expr.args.size() == 1) {
+        FLOE_ASSIGN_OR_RETURN(Value inner, LiteralValue(*expr.args[0]));
+        if (inner.is<int64_t>()) return Value(-inner.get<int64_t>());
+      }
+      break;
+    case ExprKind::kFunction: {
+      const std::string name = Lower(expr.name.back());
+      std::vector<Value> values;
+      for (const ExprPtr& arg : expr.args) {
+        FLOE_ASSIGN_OR_RETURN(Value value, LiteralValue(*arg));
+        values.push_back(std::move(value));
+      }
+      if (name == "array") return Value(ListValue{std::move(values)});
+      if (name == "map") {
+        if (values.size() % 2 != 0) return InvalidArgument("MAP needs key, value pairs");
+        MapValue map;
+        for (size_t i = 0; i < values.size(); i += 2)
+          map.entries.emplace_back(values[i], values[i + 1]);
+        return Value(std::move(map));
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return Unsupported("procedure arguments must be constants");
+}
+
+Result<Value> Arguments::Get(std::string_view name) const {
+  auto it = values_.find(std::string(name));
+  if (it == values_.end()) {
+    return InvalidArgument("{}: missing argument '{}'", procedure_, name);
+  }
+  Result<Value> value = LiteralValue(*it->second);
+  if (!value) {
+    return InvalidArgument("{}: argument '{}': {}", procedure_, name, value.error().message());
+  }
+  return value;
+}
+
+Result<std::string> Arguments::String(std::string_view name) const {
+  FLOE_ASSIGN_OR_RETURN(Value value, Get(name));
+  if (!value.is<std::string>()) return std::unexpected(WrongType(name, "a string"));
+  return value.get<std::string>();
+}
+
+Result<int64_t> Arguments::Long(std::string_view name) const {
+  FLOE_ASSIGN_OR_RETURN(Value value, Get(name));
+  if (!value.is<int64_t>()) return std::unexpected(WrongType(name, "an integer"));
+  return value.get<int64_t>();
+}
+
+Result<int64_t> Arguments::TimestampMs(std::string_view name) const {
+  FLOE_ASSIGN_OR_RETURN(Value value, Get(name));
+  if (value.is<int64_t>()) return value.get<int64_t>();
+  if (!value.is<TimestampValue>()) {
+    return std::unexpected(WrongType(name, "a TIMESTAMP or milliseconds since the epoch"));
+  }
+  return FloorDiv(value.get<TimestampValue>().value, 1000);
+}
+
+Result<std::vector<int64_t>> Arguments::LongArray(std::string_view name) const {
+  FLOE_ASSIGN_OR_RETURN(Value value, Get(name));
+  if (!value.is<ListValue>()) return std::unexpected(WrongType(name, "an ARRAY of integers"));
+  std::vector<int64_t> out;
+  for (const Value& element : value.get<ListValue>().elements) {
+    if (!element.is<int64_t>()) return std::unexpected(WrongType(name, "an ARRAY of integers"));
+    out.push_back(element.get<int64_t>());
+  }
+  return out;
+}
+
+Result<std::map<std::string, std::string>> Arguments::StringMap(std::string_view name) const {
+  FLOE_ASSIGN_OR_RETURN(Value value, Get(name));
+  if (!value.is<MapValue>()) return std::unexpected(WrongType(name, "a MAP of strings"));
+  std::map<std::string, std::string> out;
+  for (const auto& [key, item] : value.get<MapValue>().entries) {
+    if (!key.is<std::string>() || !item.is<std::string>()) {
+      return std::unexpected(WrongType(name, "a MAP of strings"));
+    }
+    out[key.get<std::string>()] = item.get<std::string>();
+  }
+  return out;
+}
+
+// ---- procedures ----
+
+struct Procedure {
+  std::string_view name;
+  std::vector<std::string_view> parameters;  // in positional order
+  std::vector<std::string_view> required;
+  std::function<Result<StatementResult>(Session&, const std::string& catalog, const Arguments&)>
+      run;
+};
+
+// `db.t` (or `t`, `cat.db.t`) from a string argument, in the catalog the procedure was called in.
+Result<std::shared_ptr<table::Table>> LoadTable(Session& session, const std::string& catalog,
+                                                const std::string& text) {
+  ObjectName name;
+  size_t start = 0;
+  while (true) {
+    size_t dot = text.find('.', start);
+    std::string part = text.substr(start, dot == std::string::npos ? dot : dot - start);
+    if (part.size() >= 2 && part.front() == '`' && part.back() == '`') {
+      part = part.substr(1, part.size() - 2);
+    }
+    name.parts.push_back(std::move(part));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  if (!catalog.empty() && name.parts.size() < 3) name.parts.insert(name.parts.begin(), catalog);
+  FLOE_ASSIGN_OR_RETURN(ResolvedName resolved, session.ResolveTable(name));
+  if (!resolved.metadata.empty()) {
+    return InvalidArgument("'{}' is a metadata table, not a table", text);
+  }
+  FLOE_ASSIGN_OR_RETURN(auto iceberg, session.IcebergCatalog(resolved));
+  Result<std::shared_ptr<table::Table>> table = table::Table::Load(iceberg, resolved.ident());
+  if (!table && table.error().kind() == ErrorKind::kNotFound) {
+    return NotFound("table '{}' does not exist", resolved.ToString());
+  }
+  return table;
+}
+
+Result<StatementResult> OneRow(std::vector<Field> fields, std::vector<Value> row) {
+  auto schema = std::make_shared<const BatchSchema>(std::move(fields));
+  std::vector<Array> arrays;
+  for (int i = 0; i < schema->num_fields(); ++i) {
+    FLOE_ASSIGN_OR_RETURN(Array array, MakeArray(schema->field(i).type, {&row[i], 1}));
+    arrays.push_back(std::move(array));
+  }
+  FLOE_ASSIGN_OR_RETURN(RecordBatch batch, RecordBatch::Make(schema, std::move(arrays), 1));
+  std::vector<RecordBatch> batches;
+  batches.push_back(std::move(batch));
+  return StatementResult::Rows(schema, std::make_unique<InMemoryRows>(std::move(batches)));
+}
+
+Field LongField(std::string name) { return Field{std::move(name), floe::DataType::Int64(), false}; }
+Field IntField(std::string name) { return Field{std::move(name), floe::DataType::Int32(), false}; }
+
+// A WHERE text such as "category = 'a' AND id > 10" as an Iceberg filter: comparisons of a
+// column with a literal, IS [NOT] NULL, IN lists, and AND / OR / NOT of those.
+Result<expr::ExprPtr> ToFilter(const Expr& e) {
+  auto literal = [](const Expr& x) -> Result<Literal> {
+    FLOE_ASSIGN_OR_RETURN(Value value, LiteralValue(x));
+    if (value.is<int64_t>()) return Literal::Long(value.get<int64_t>());
+    if (value.is<std::string>()) return Literal::String(value.get<std::string>());
+    if (value.is<bool>()) return Literal::Boolean(value.get<bool>());
+    if (value.is<TimestampValue>()) return Literal::Timestamp(value.get<TimestampValue>().value);
+    return Unsupported("this literal in a rewrite filter");
+  };
+  auto column = [](const Expr& x) -> Result<std::string> {
+    if (x.kind != ExprKind::kColumn) return Unsupported("rewrite filters compare a column");
+    std::string out;
+    for (const std::string& part : x.name) out += (out.empty() ? "" : ".") + part;
+    return out;
+  };
+  switch (e.kind) {
+    case ExprKind::kBinary: {
+      if (e.op == "AND" || e.op == "OR") {
+        FLOE_ASSIGN_OR_RETURN(expr::ExprPtr a, ToFilter(*e.args[0]));
+        FLOE_ASSIGN_OR_RETURN(expr::ExprPtr b, ToFilter(*e.args[1]));
+        return e.op == "AND" ? expr::And(a, b) : expr::Or(a, b);
+      }
+      bool flipped = e.args[0]->kind != ExprKind::kColumn;
+      FLOE_ASSIGN_OR_RETURN(std::string name, column(*e.args[flipped ? 1 : 0]));
+      FLOE_ASSIGN_OR_RETURN(Literal value, literal(*e.args[flipped ? 0 : 1]));
+      std::string op = e.op;
+      if (flipped) {
+        static const std::map<std::string, std::string> kFlip{
+            {"<", ">"}, {">", "<"}, {"<=", ">="}, {">=", "<="}};
+        if (auto it = kFlip.find(op); it != kFlip.end()) op = it->second;
+      }
+      if (op == "=") return expr::Equal(name, value);
+      if (op == "<>" || op == "!=") return expr::NotEqual(name, value);
+      if (op == "<") return expr::LessThan(name, value);
+      if (op == "<=") return expr::LessThanOrEqual(name, value);
+      if (op == ">") return expr::GreaterThan(name, value);
+      if (op == ">=") return expr::GreaterThanOrEqual(name, value);
+      break;
+    }
+    case ExprKind::kUnary:
+      if (e.op == "NOT") {
+        FLOE_ASSIGN_OR_RETURN(expr::ExprPtr inner, ToFilter(*e.args[0]));
+        return expr::Not(inner);
+      }
+      break;
+    case ExprKind::kIsNull: {
+      FLOE_ASSIGN_OR_RETURN(std::string name, column(*e.args[0]));
+      return e.negated ? expr::NotNull(name) : expr::IsNull(name);
+    }
+    case ExprKind::kIn: {
+      if (e.query) break;
+      FLOE_ASSIGN_OR_RETURN(std::string name, column(*e.args[0]));
+      std::vector<Literal> values;
+      for (size_t i = 1; i < e.args.size(); ++i) {
+        FLOE_ASSIGN_OR_RETURN(Literal value, literal(*e.args[i]));
+        values.push_back(std::move(value));
+      }
+      return e.negated ? expr::NotIn(name, values) : expr::In(name, values);
+    }
+    default:
+      break;
+  }
+  return Unsupported(
+      "rewrite_data_files: unsupported filter; use comparisons of a column with a "
+      "literal, IS NULL, IN, AND, OR and NOT");
+}
+
+Result<StatementResult> RewriteDataFiles(Session& session, const std::string& catalog,
+                                         const Arguments& args) {
+  FLOE_ASSIGN_OR_RETURN(std::string name, args.String("table"));
+  FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(session, catalog, name));
+  if (args.has("strategy")) {
+    FLOE_ASSIGN_OR_RETURN(std::string strategy, args.String("strategy"));
+    if (Lower(strategy) != "binpack") {
+      return Unsupported("rewrite_data_files: strategy '{}' is not supported (only binpack)",
+                         strategy);
+    }
+  }
+  if (args.has("sort_order")) {
+    return Unsupported("rewrite_data_files: sort_order is not supported (only binpack)");
+  }
+  std::map<std::string, std::string> option_map;
+  if (args.has("options")) {
+    FLOE_ASSIGN_OR_RETURN(option_map, args.StringMap("options"));
+  }
+  FLOE_ASSIGN_OR_RETURN(table::RewriteDataFilesOptions options,
+                        table::RewriteDataFilesOptions::Parse(option_map));
+  if (args.has("where")) {
+    FLOE_ASSIGN_OR_RETURN(std::string where, args.String("where"));
+    Result<ExprPtr> parsed = ParseExpression(where);
+    if (!parsed) {
+      return InvalidArgument("rewrite_data_files: where '{}': {}", where, parsed.error().message());
+    }
+    FLOE_ASSIGN_OR_RETURN(options.filter, ToFilter(**parsed));
+  }
+  FLOE_ASSIGN_OR_RETURN(table::RewriteDataFilesResult result,
+                        table::RewriteDataFiles(*table, options));
+  return OneRow({IntField("rewritten_data_files_count"), IntField("added_data_files_count"),
+                 LongField("rewritten_bytes_count"), IntField("failed_data_files_count")},
+                {result.rewritten_data_files, result.added_data_files, result.rewritten_bytes,
+                 result.failed_data_files});
+}
+
+Result<StatementResult> ExpireSnapshots(Session& session, const std::string& catalog,
+                                        const Arguments& args) {
+  FLOE_ASSIGN_OR_RETURN(std::string name, args.String("table"));
+  FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(session, catalog, name));
+  std::unique_ptr<table::ExpireSnapshots> expire = table->NewExpireSnapshots();
+  if (args.has("older_than")) {
+    FLOE_ASSIGN_OR_RETURN(int64_t ms, args.TimestampMs("older_than"));
+    expire->ExpireOlderThan(ms);
+  }
+  if (args.has("retain_last")) {
+    FLOE_ASSIGN_OR_RETURN(int64_t n, args.Long("retain_last"));
+    if (n < 1 || n > INT32_MAX) {
+      return InvalidArgument("expire_snapshots: retain_last must be at least 1, got {}", n);
+    }
+    expire->RetainLast(static_cast<int32_t>(n));
+  }
+  if (args.has("snapshot_ids")) {
+    FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> ids, args.LongArray("snapshot_ids"));
+    for (int64_t id : ids) expire->ExpireSnapshotId(id);
+  }
+  FLOE_RETURN_IF_ERROR(expire->Commit());
+  const auto& counts = expire->deleted_counts();
+  return OneRow(
+      {LongField("deleted_data_files_count"), LongField("deleted_position_delete_files_count"),
+       LongField("deleted_equality_delete_files_count"), LongField("deleted_manifest_files_count"),
+       LongField("deleted_manifest_lists_count"), LongField("deleted_statistics_files_count")},
+      {counts.data_files, counts.position_delete_files, counts.equality_delete_files,
+       counts.manifests, counts.manifest_lists, int64_t{0}});
+}
+
+// rollback_to_snapshot, rollback_to_timestamp and set_current_snapshot: one ManageSnapshots step.
+Result<StatementResult> MoveCurrent(Session& session, const std::string& catalog,
+                                    const Arguments& args, std::string_view procedure) {
+  FLOE_ASSIGN_OR_RETURN(std::string name, args.String("table"));
+  FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(session, catalog, name));
+  const std::optional<int64_t> previous = table->metadata()->current_snapshot_id();
+  std::unique_ptr<table::ManageSnapshots> manage = table->NewManageSnapshots();
+  if (procedure == "rollback_to_snapshot") {
+    FLOE_ASSIGN_OR_RETURN(int64_t id, args.Long("snapshot_id"));
+    manage->RollbackTo(id);
+  } else if (procedure == "rollback_to_timestamp") {
+    FLOE_ASSIGN_OR_RETURN(int64_t ms, args.TimestampMs("timestamp"));
+    manage->RollbackToTime(ms);
+  } else if (args.has("snapshot_id") == args.has("ref")) {
+    return InvalidArgument("set_current_snapshot: give exactly one of snapshot_id and ref");
+  } else if (args.has("snapshot_id")) {
+    FLOE_ASSIGN_OR_RETURN(int64_t id, args.Long("snapshot_id"));
+    manage->SetCurrentSnapshot(id);
+  } else {
+    FLOE_ASSIGN_OR_RETURN(std::string ref, args.String("ref"));
+    const SnapshotRef* found = table->metadata()->FindRef(ref);
+    if (found == nullptr) {
+      return NotFound("set_current_snapshot: table '{}' has no branch or tag '{}'", name, ref);
+    }
+    manage->SetCurrentSnapshot(found->snapshot_id);
+  }
+  FLOE_RETURN_IF_ERROR(manage->Commit());
+  const std::optional<int64_t> current = table->metadata()->current_snapshot_id();
+  return OneRow({Field{"previous_snapshot_id", floe::DataType::Int64(), true},
+                 Field{"current_snapshot_id", floe::DataType::Int64(), true}},
+                {previous ? Value(*previous) : Value(), current ? Value(*current) : Value()});
+}
+
+const std::vector<Procedure>& Procedures() {
+  static const std::vector<Procedure> kProcedures{
+      {"rewrite_data_files",
+       {"table", "strategy", "sort_order", "options", "where"},
+       {"table"},
+       RewriteDataFiles},
+      {"expire_snapshots",
+       {"table", "older_than", "retain_last", "max_concurrent_deletes", "stream_results",
+        "snapshot_ids"},
+       {"table"},
+       ExpireSnapshots},
+      {"rollback_to_snapshot",
+       {"table", "snapshot_id"},
+       {"table", "snapshot_id"},
+       [](Session& s, const std::string& c, const Arguments& a) {
+         return MoveCurrent(s, c, a, "rollback_to_snapshot");
+       }},
+      {"rollback_to_timestamp",
+       {"table", "timestamp"},
+       {"table", "timestamp"},
+       [](Session& s, const std::string& c, const Arguments& a) {
+         return MoveCurrent(s, c, a, "rollback_to_timestamp");
+       }},
+      {"set_current_snapshot",
+       {"table", "snapshot_id", "ref"},
+       {"table"},
+       [](Session& s, const std::string& c, const Arguments& a) {
+         return MoveCurrent(s, c, a, "set_current_snapshot");
+       }},
+  };
+  return kProcedures;
+}
+
+}  // namespace
+
+Result<StatementResult> Execute(Session& session, const Call& statement) {
+  const std::vector<std::string>& parts = statement.procedure.parts;
+  std::string written;
+  for (const std::string& part : parts) written += (written.empty() ? "" : ".") + part;
+  if (parts.size() < 2 || parts.size() > 3 || Lower(parts[parts.size() - 2]) != "system") {
+    return InvalidArgument("procedure '{}' must be named [catalog.]system.<procedure>", written);
+  }
+  const std::string catalog = parts.size() == 3 ? parts[0] : "";
+  if (!catalog.empty()) FLOE_RETURN_IF_ERROR(session.FindCatalog(catalog));
+  const std::string name = Lower(parts.back());
+  const auto& procedures = Procedures();
+  auto procedure = std::ranges::find(procedures, name, &Procedure::name);
+  if (procedure == procedures.end()) {
+    std::string known;
+    for (const Procedure& p : procedures)
+      known += (known.empty() ? "" : ", ") + std::string(p.name);
+    return NotFound("unknown procedure '{}'; known: {}", written, known);
+  }
+
+  std::map<std::string, const Expr*> values;
+  size_t position = 0;
+  bool named_seen = false;
+  for (const CallArgument& argument : statement.arguments) {
+    std::string parameter;
+    if (argument.name) {
+      named_seen = true;
+      parameter = Lower(*argument.name);
+      if (std::ranges::find(procedure->parameters, parameter) == procedure->parameters.end()) {
+        std::string known;
+        for (std::string_view p : procedure->parameters) {
+          known += (known.empty() ? "" : ", ") + std::string(p);
+        }
+        return InvalidArgument("{}: unknown argument '{}'; its arguments are {}", name,
+                               *argument.name, known);
+      }
+    } else {
+      if (named_seen) {
+        return InvalidArgument("{}: positional arguments must come before named ones", name);
+      }
+      if (position >= procedure->parameters.size()) {
+        return InvalidArgument("{}: too many arguments (it takes {})", name,
+                               procedure->parameters.size());
+      }
+      parameter = std::string(procedure->parameters[position++]);
+    }
+    if (!values.emplace(parameter, argument.value.get()).second) {
+      return InvalidArgument("{}: argument '{}' is given twice", name, parameter);
+    }
+  }
+  for (std::string_view required : procedure->required) {
+    if (!values.contains(std::string(required))) {
+      return InvalidArgument("{}: missing required argument '{}'", name, required);
+    }
+  }
+  return procedure->run(session, catalog, Arguments(name, std::move(values)));
 }
 
 }  // namespace floe::sql

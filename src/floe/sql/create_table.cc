@@ -110,7 +110,7 @@ Result<StatementResult> CreateConnectorTable(Session& session, const ResolvedNam
   table.comment = statement.comment;
   table.options = statement.options;
   table.columns = statement.columns;
-  FLOE_ASSIGN_OR_RETURN(table.primary_key, PrimaryKeyOf(statement.columns, statement.primary_key));
+  table.primary_key = PrimaryKeyOf(statement.columns, statement.primary_key);
   if (statement.like.has_value()) {
     FLOE_ASSIGN_OR_RETURN(LikeParts parts, ReadLikeOptions(*statement.like));
     FLOE_ASSIGN_OR_RETURN(LikeSource source, LoadLikeSource(session, *statement.like));

@@ -9,25 +9,15 @@
 
 namespace floe::sql {
 
-Result<std::vector<std::string>> PrimaryKeyOf(const std::vector<ColumnDef>& columns,
-                                              const std::vector<std::string>& table_key) {
+std::vector<std::string> PrimaryKeyOf(const std::vector<ColumnDef>& columns,
+                                      const std::vector<std::string>& table_key) {
+  // The parser lists inline keys in the table-level key too; a tree built by hand may not.
+  if (!table_key.empty()) return table_key;
   std::vector<std::string> key;
   for (const ColumnDef& column : columns) {
     if (column.primary_key) key.push_back(column.name);
   }
-  if (!key.empty() && !table_key.empty()) {
-    return InvalidArgument(
-        "a table has one primary key: it is given both inline (column '{}') "
-        "and as PRIMARY KEY (...)",
-        key.front());
-  }
-  if (key.size() > 1) {
-    return InvalidArgument(
-        "more than one column is marked PRIMARY KEY ('{}', '{}'): use PRIMARY KEY ({}, {}) NOT "
-        "ENFORCED for a composite key",
-        key[0], key[1], key[0], key[1]);
-  }
-  return key.empty() ? table_key : key;
+  return key;
 }
 
 Result<SchemaPtr> ToIcebergSchema(const std::vector<ColumnDef>& columns,
@@ -40,7 +30,7 @@ Result<SchemaPtr> ToIcebergSchema(const std::vector<ColumnDef>& columns,
       }
     }
   }
-  FLOE_ASSIGN_OR_RETURN(std::vector<std::string> key, PrimaryKeyOf(columns, table_key));
+  std::vector<std::string> key = PrimaryKeyOf(columns, table_key);
   FLOE_ASSIGN_OR_RETURN(std::vector<NestedField> fields, ToIcebergFields(columns, key));
   std::vector<int32_t> identifier_ids;
   for (const std::string& name : key) {

@@ -16,15 +16,14 @@
 
 namespace floe::sql {
 
-// The columns as an Iceberg schema with provisional field ids (the catalog renumbers them). The key
-// is the inline PRIMARY KEY columns and the table-level list, which must not both be given; its
-// columns become required identifier fields.
+// The columns as an Iceberg schema with provisional field ids (the catalog renumbers them). The
+// key's columns (PrimaryKeyOf) become required identifier fields.
 Result<SchemaPtr> ToIcebergSchema(const std::vector<ColumnDef>& columns,
                                   const std::vector<std::string>& table_key);
 
-// The key of a column list: the table-level one, or the columns marked PRIMARY KEY inline.
-Result<std::vector<std::string>> PrimaryKeyOf(const std::vector<ColumnDef>& columns,
-                                              const std::vector<std::string>& table_key);
+// The key of a column list: the table-level one, else the columns marked PRIMARY KEY inline.
+std::vector<std::string> PrimaryKeyOf(const std::vector<ColumnDef>& columns,
+                                      const std::vector<std::string>& table_key);
 
 // bucket(16, id) -> Transform::Bucket(16); an identity column has an empty transform name.
 Result<Transform> ToTransform(const PartitionField& field);

@@ -322,7 +322,9 @@ class Parser {
           }
           Next();
           like.options.emplace_back(AsciiUpper(mode.text), AsciiUpper(what.text));
-        } while (AcceptSymbol(","));
+          // Flink separates LIKE options with white space; commas are accepted too.
+        } while (AcceptSymbol(",") || PeekKeyword("INCLUDING") || PeekKeyword("EXCLUDING") ||
+                 PeekKeyword("OVERWRITING"));
         FLOE_RETURN_IF_ERROR(ExpectSymbol(")", "after LIKE options"));
       }
       create.like = std::move(like);
@@ -1134,6 +1136,9 @@ class Parser {
       }
     }
     if (!PeekIdentifier()) return Expected("an expression", "");
+    if ((PeekKeyword("ARRAY") || PeekKeyword("MAP")) && PeekSymbol("[", 1)) {
+      return ParseConstructor();
+    }
     if (PeekSymbol("(", 1)) return ParseFunction();
     ExprPtr expr = MakeExpr(ExprKind::kColumn, token.position);
     expr->name.push_back(Next().text);
@@ -1145,6 +1150,21 @@ class Parser {
       FLOE_ASSIGN_OR_RETURN(std::string part, ParseIdentifier("column name after '.'"));
       expr->name.push_back(std::move(part));
     }
+    return expr;
+  }
+
+  // ARRAY[a, b] and MAP[k, v, ...]: a function named ARRAY or MAP over the elements.
+  Result<ExprPtr> ParseConstructor() {
+    ExprPtr expr = MakeExpr(ExprKind::kFunction, Peek().position);
+    expr->name.push_back(AsciiUpper(Next().text));
+    Next();
+    if (!PeekSymbol("]")) {
+      do {
+        FLOE_ASSIGN_OR_RETURN(ExprPtr element, ParseExpr());
+        expr->args.push_back(std::move(element));
+      } while (AcceptSymbol(","));
+    }
+    FLOE_RETURN_IF_ERROR(ExpectSymbol("]", fmt::format("to close {}[", expr->name[0])));
     return expr;
   }
 

@@ -538,6 +538,13 @@ std::string PrintExpr(const Expr& expr) {
     case ExprKind::kCast:
       return expr.op + "(" + PrintExpr(*expr.args[0]) + " AS " + PrintType(expr.type) + ")";
     case ExprKind::kFunction: {
+      if ((expr.name[0] == "ARRAY" || expr.name[0] == "MAP") && !expr.star && !expr.distinct) {
+        std::string out = expr.name[0] + "[";
+        for (std::size_t i = 0; i < expr.args.size(); ++i) {
+          out += (i > 0 ? ", " : "") + PrintExpr(*expr.args[i]);
+        }
+        return out + "]";
+      }
       std::string out = FunctionName(expr.name[0]) + "(";
       if (expr.star) return out + "*)";
       if (expr.distinct) out += "DISTINCT ";

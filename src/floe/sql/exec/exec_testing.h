@@ -115,15 +115,26 @@ inline std::string RowText(const RecordBatch& batch, int64_t row) {
   return line;
 }
 
-// Every row (all must be inserts), sorted.
-inline std::vector<std::string> SortedRows(const std::vector<RecordBatch>& batches) {
+// Every row (all must be inserts), in order.
+inline std::vector<std::string> Rows(const std::vector<RecordBatch>& batches) {
   std::vector<std::string> rows;
   for (const RecordBatch& batch : batches) {
     for (int64_t r = 0; r < batch.num_rows(); ++r) rows.push_back(RowText(batch, r));
   }
+  return rows;
+}
+
+inline std::vector<std::string> SortedRows(const std::vector<RecordBatch>& batches) {
+  std::vector<std::string> rows = Rows(batches);
   std::sort(rows.begin(), rows.end());
   return rows;
 }
+
+// The columns of RandomTable as DuckDB output columns c0..c8, and their kinds for DuckRows.
+constexpr const char* kAllColumns =
+    "k_int AS c0, k_str AS c1, v_int AS c2, v_big AS c3, v_dbl AS c4, v_dec AS c5, v_date AS c6, "
+    "v_ts AS c7, v_bool AS c8";
+constexpr const char* kAllKinds = "vvvvdvvtv";
 
 // Applies a changelog (+I/+U add a row, -U/-D remove one) and gives the rows left, sorted; a
 // removal of a row that is not there is reported as a row "MISSING <row>".
@@ -162,17 +173,20 @@ inline std::string DuckCell(std::string_view expr, char kind) {
 }
 
 // Runs `query` (whose columns are c0, c1, ...) in DuckDB with `t` bound to the Parquet file and
-// gives its rows in the common text form, sorted.
+// gives its rows in the common text form, sorted unless `in_order`. `t` has a column
+// file_row_number: the row's position in the file (the order one source subtask reads it in).
 inline Result<std::vector<std::string>> DuckRows(const std::filesystem::path& parquet,
-                                                 const std::string& query, std::string_view kinds) {
+                                                 const std::string& query, std::string_view kinds,
+                                                 bool in_order = false) {
   std::string cells;
   for (size_t i = 0; i < kinds.size(); ++i) {
     if (i > 0) cells += ", '|', ";
     cells += fmt::format("COALESCE({}, 'NULL')", DuckCell(fmt::format("c{}", i), kinds[i]));
   }
-  std::string sql =
-      fmt::format("WITH t AS (SELECT * FROM read_parquet('{}')) SELECT concat({}) AS r FROM ({}) q",
-                  parquet.string(), cells, query);
+  std::string sql = fmt::format(
+      "WITH t AS (SELECT * FROM read_parquet('{}', file_row_number = true)) SELECT concat({}) AS r "
+      "FROM ({}) q",
+      parquet.string(), cells, query);
   FLOE_ASSIGN_OR_RETURN(std::string text, floe::testing::RunPeer("duck", {sql}));
   std::vector<std::string> rows;
   size_t start = 0;
@@ -186,7 +200,7 @@ inline Result<std::vector<std::string>> DuckRows(const std::filesystem::path& pa
     FLOE_ASSIGN_OR_RETURN(const Json* r, json.Get("r"));
     rows.push_back(r->as_string());
   }
-  std::sort(rows.begin(), rows.end());
+  if (!in_order) std::sort(rows.begin(), rows.end());
   return rows;
 }
 

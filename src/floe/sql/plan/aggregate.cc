@@ -124,7 +124,8 @@ Result<AggregatePlan> AggregatePlan::Make(PlannerContext& context, const Relatio
 
   std::vector<int> group_columns;
   for (size_t i = 0; i < group_by.size(); ++i) group_columns.push_back(static_cast<int>(i));
-  stream::DataStream projected = Project(input.stream, std::move(pre), "AggregateInput");
+  stream::DataStream projected =
+      Project(input.stream, std::move(pre), context.UniqueName("AggregateInput"));
   FLOE_ASSIGN_OR_RETURN(stream::DataStream aggregated,
                         exec::Aggregate(projected, group_columns, std::move(exec_calls)));
   context.Note(fmt::format("Aggregate(groupBy=[{}], select=[{}])", fmt::join(group_notes, ", "),

@@ -53,9 +53,15 @@ std::optional<int> BareColumn(const Expr& expr, const Scope& scope) {
 
 }  // namespace
 
-Result<Relation> PlanJoin(PlannerContext& context, const TableRef& ref, const ColumnUse& use) {
-  FLOE_ASSIGN_OR_RETURN(Relation left, PlanFrom(context, *ref.left, use, nullptr));
-  FLOE_ASSIGN_OR_RETURN(Relation right, PlanFrom(context, *ref.right, use, nullptr));
+Result<Relation> PlanJoin(PlannerContext& context, const TableRef& ref, const ColumnUse& use,
+                          const Expr* where) {
+  // WHERE conjuncts may be pushed into the scans of an inner join's sides; under an outer join a
+  // pushed filter would turn matches into null-extended rows (WHERE b.x IS NULL).
+  bool inner =
+      ref.join == JoinKind::kInner || ref.join == JoinKind::kCross || ref.join == JoinKind::kComma;
+  const Expr* pushable = inner ? where : nullptr;
+  FLOE_ASSIGN_OR_RETURN(Relation left, PlanFrom(context, *ref.left, use, pushable));
+  FLOE_ASSIGN_OR_RETURN(Relation right, PlanFrom(context, *ref.right, use, pushable));
   if (!left.bounded || !right.bounded) {
     return Unsupported(
         "a JOIN of an unbounded (streaming) input is not supported: floe joins bounded inputs; "

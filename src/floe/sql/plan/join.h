@@ -10,6 +10,8 @@
 
 namespace floe::sql::plan {
 
-Result<Relation> PlanJoin(PlannerContext& context, const TableRef& ref, const ColumnUse& use);
+// `where` is the enclosing block's WHERE, for push-down only (the caller applies it).
+Result<Relation> PlanJoin(PlannerContext& context, const TableRef& ref, const ColumnUse& use,
+                          const Expr* where);
 
 }  // namespace floe::sql::plan

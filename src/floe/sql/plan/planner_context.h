@@ -5,6 +5,7 @@
 // or query: its stream and the columns expressions may name.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "floe/sql/scalar/scalar_expr.h"
@@ -36,11 +37,16 @@ class PlannerContext {
   // One EXPLAIN line for an operator; lines come in data-flow order (sources first).
   void Note(std::string line) { notes_.push_back(std::move(line)); }
   const std::vector<std::string>& notes() const { return notes_; }
+  // A name for an operator or source of the job: the runtime needs them unique.
+  std::string UniqueName(std::string_view base) {
+    return std::string(base) + "#" + std::to_string(++names_);
+  }
 
  private:
   Session& session_;
   stream::StreamEnvironment& env_;
   std::vector<std::string> notes_;
+  int names_ = 0;
 };
 
 }  // namespace floe::sql::plan

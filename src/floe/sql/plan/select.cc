@@ -88,7 +88,7 @@ Result<Relation> ApplyOrdering(PlannerContext& context, Relation relation, const
       drop.columns.push_back(std::move(column));
       drop.names.push_back(stream.schema()->field(i).name);
     }
-    stream = Project(stream, std::move(drop), "DropSortColumns");
+    stream = Project(stream, std::move(drop), context.UniqueName("DropSortColumns"));
   }
   return OutputRelation(stream, relation.bounded, relation.changelog);
 }
@@ -123,7 +123,8 @@ Result<Relation> OrderOutput(PlannerContext& context, Relation relation, const Q
 }
 
 // Casts every column of `relation` to `types` where they differ.
-Result<Relation> CastColumns(Relation relation, const std::vector<DataTypePtr>& types) {
+Result<Relation> CastColumns(PlannerContext& context, Relation relation,
+                             const std::vector<DataTypePtr>& types) {
   bool same = true;
   for (size_t i = 0; i < types.size(); ++i) {
     same = same && relation.columns[i].type->Equals(*types[i]);
@@ -140,7 +141,8 @@ Result<Relation> CastColumns(Relation relation, const std::vector<DataTypePtr>& 
     cast.columns.push_back(std::move(column));
     cast.names.push_back(name);
   }
-  stream::DataStream stream = Project(relation.stream, std::move(cast), "UnionCast");
+  stream::DataStream stream =
+      Project(relation.stream, std::move(cast), context.UniqueName("UnionCast"));
   return OutputRelation(stream, relation.bounded, relation.changelog);
 }
 
@@ -166,8 +168,8 @@ Result<Relation> PlanUnion(PlannerContext& context, const Query& query) {
                                                                    left.columns[i].name)));
     types.push_back(std::move(type));
   }
-  FLOE_ASSIGN_OR_RETURN(left, CastColumns(std::move(left), types));
-  FLOE_ASSIGN_OR_RETURN(right, CastColumns(std::move(right), types));
+  FLOE_ASSIGN_OR_RETURN(left, CastColumns(context, std::move(left), types));
+  FLOE_ASSIGN_OR_RETURN(right, CastColumns(context, std::move(right), types));
   FLOE_ASSIGN_OR_RETURN(stream::DataStream stream, exec::UnionAll({left.stream, right.stream}));
   context.Note("UnionAll");
   Relation relation =
@@ -228,7 +230,7 @@ Result<Relation> PlanValues(PlannerContext& context, const Query& query) {
                         RecordBatch::Make(schema, std::move(columns), query.rows.size()));
   auto source = std::make_shared<stream::CollectionSource>(schema, std::vector<RecordBatch>{batch});
   context.Note(fmt::format("Values(rows={})", query.rows.size()));
-  stream::DataStream stream = context.env().FromSource(source, "Values", 1);
+  stream::DataStream stream = context.env().FromSource(source, context.UniqueName("Values"), 1);
   Relation relation = OutputRelation(stream, true, false);
   return OrderOutput(context, std::move(relation), query);
 }
@@ -241,7 +243,7 @@ Relation SingleRow(PlannerContext& context) {
     batches.push_back(*batch);
   }
   auto source = std::make_shared<stream::CollectionSource>(schema, std::move(batches));
-  stream::DataStream stream = context.env().FromSource(source, "SingleRow", 1);
+  stream::DataStream stream = context.env().FromSource(source, context.UniqueName("SingleRow"), 1);
   return Relation{.stream = stream, .columns = {}};
 }
 
@@ -377,7 +379,8 @@ Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
   std::string note = fmt::format("Calc(select=[{}]", fmt::join(shown, ", "));
   if (projection.filter) note += fmt::format(", where=[{}]", projection.filter->ToString());
   context.Note(note + ")");
-  stream::DataStream stream = Project(stage.stream, std::move(projection), "Calc");
+  stream::DataStream stream =
+      Project(stage.stream, std::move(projection), context.UniqueName("Calc"));
   Relation relation = OutputRelation(stream, stage.bounded, stage.changelog);
   if (query.distinct) {
     FLOE_ASSIGN_OR_RETURN(relation, Distinct(context, relation));

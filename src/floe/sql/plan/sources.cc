@@ -91,15 +91,18 @@ Result<Relation> PlanIcebergTable(PlannerContext& context, stream::TableLoader l
   std::vector<ScopeColumn> table_columns = ColumnsOf(*whole->schema(), qualifier);
   Scope table_scope(table_columns);
 
-  std::string pushed;
+  // Each WHERE conjunct that binds to this table alone may be pushed; one naming another FROM
+  // item's column is not (the caller binds the whole WHERE and reports real errors).
+  std::vector<std::string> pushed;
   if (where != nullptr) {
-    // A WHERE that does not bind here (it names another FROM item's column) is not pushed; the
-    // caller binds it against the whole scope and reports real errors.
-    auto predicate = BindScalar(*where, table_scope);
-    if (predicate.has_value()) {
+    std::vector<const Expr*> conjuncts;
+    SplitConjuncts(*where, conjuncts);
+    for (const Expr* conjunct : conjuncts) {
+      auto predicate = BindScalar(*conjunct, table_scope);
+      if (!predicate.has_value()) continue;
       expr::ExprPtr filter = ToIcebergFilter(**predicate, table_scope);
       if (filter && filter->op() != expr::Op::kTrue) {
-        pushed = filter->ToString();
+        pushed.push_back(filter->ToString());
         builder.Filter(std::move(filter));
       }
     }
@@ -115,7 +118,7 @@ Result<Relation> PlanIcebergTable(PlannerContext& context, stream::TableLoader l
 
   std::string note =
       fmt::format("IcebergSource(table=[{}], fields=[{}]", loader.ToString(), ListText(projected));
-  if (!pushed.empty()) note += fmt::format(", filter=[{}]", pushed);
+  if (!pushed.empty()) note += fmt::format(", filter=[{}]", ListText(pushed));
   if (!options.empty()) {
     std::vector<std::string> shown;
     for (const auto& [key, value] : options) shown.push_back(key + "=" + value);
@@ -125,7 +128,8 @@ Result<Relation> PlanIcebergTable(PlannerContext& context, stream::TableLoader l
   context.Note(std::move(note));
 
   bool bounded = source->bounded();
-  stream::DataStream stream = context.env().FromSource(source, loader.ToString());
+  stream::DataStream stream =
+      context.env().FromSource(source, context.UniqueName(loader.ToString()));
   return Relation{.stream = stream,
                   .columns = ColumnsOf(*source->schema(), qualifier),
                   .bounded = bounded,
@@ -143,7 +147,8 @@ Result<Relation> PlanMetadataTable(PlannerContext& context, const ResolvedName& 
   FLOE_ASSIGN_OR_RETURN(std::vector<RecordBatch> batches, ReadMetadataTable(*table, which));
   context.Note(fmt::format("MetadataTable(table=[{}])", name.ToString()));
   auto source = std::make_shared<stream::CollectionSource>(schema, std::move(batches));
-  stream::DataStream stream = context.env().FromSource(source, name.ToString(), 1);
+  stream::DataStream stream =
+      context.env().FromSource(source, context.UniqueName(name.ToString()), 1);
   return Relation{.stream = stream, .columns = ColumnsOf(*schema, qualifier)};
 }
 
@@ -202,7 +207,7 @@ Result<Relation> PlanConnectorTable(PlannerContext& context, const ResolvedName&
   context.Note(fmt::format("{}Source(table=[{}]{})", connector, name.ToString(),
                            source->bounded() ? "" : ", unbounded"));
   bool bounded = source->bounded();
-  stream::DataStream stream = context.env().FromSource(source, name.ToString());
+  stream::DataStream stream = context.env().FromSource(source, context.UniqueName(name.ToString()));
   return Relation{.stream = stream, .columns = ColumnsOf(*schema, qualifier), .bounded = bounded};
 }
 
@@ -250,7 +255,7 @@ Result<Relation> PlanFrom(PlannerContext& context, const TableRef& ref, const Co
       return relation;
     }
     case TableRef::Kind::kJoin:
-      return PlanJoin(context, ref, use);
+      return PlanJoin(context, ref, use, where);
   }
   return InternalError("unknown FROM item");
 }

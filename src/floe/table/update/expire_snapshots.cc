@@ -3,6 +3,7 @@
 #include <charconv>
 #include <chrono>
 #include <limits>
+#include <map>
 
 #include "floe/io/file_io.h"
 #include "floe/manifest/manifest_reader.h"
@@ -150,6 +151,7 @@ Status ExpireSnapshots::DeleteUnreachable(const TableMetadata& committed) {
     }
   }
   std::set<std::string> delete_lists, delete_manifests, delete_files;
+  std::map<std::string, manifest::FileContent> content_of;
   for (const SnapshotPtr& snapshot : expired_) {
     if (committed.SnapshotById(snapshot->snapshot_id)) continue;
     if (!snapshot->manifest_list.empty() && !kept_lists.contains(snapshot->manifest_list)) {
@@ -165,15 +167,30 @@ Status ExpireSnapshots::DeleteUnreachable(const TableMetadata& committed) {
       for (const manifest::ManifestEntry& entry : entries) {
         if (!kept_files.contains(entry.data_file.file_path)) {
           delete_files.insert(entry.data_file.file_path);
+          content_of[entry.data_file.file_path] = entry.data_file.content;
         }
       }
     }
   }
+  auto counter = [&](const std::set<std::string>* group, const std::string& path) -> int64_t& {
+    if (group == &delete_lists) return deleted_counts_.manifest_lists;
+    if (group == &delete_manifests) return deleted_counts_.manifests;
+    switch (content_of[path]) {
+      case manifest::FileContent::kPositionDeletes:
+        return deleted_counts_.position_delete_files;
+      case manifest::FileContent::kEqualityDeletes:
+        return deleted_counts_.equality_delete_files;
+      case manifest::FileContent::kData:
+        break;
+    }
+    return deleted_counts_.data_files;
+  };
   for (const auto* group : {&delete_files, &delete_manifests, &delete_lists}) {
     for (const std::string& path : *group) {
       Status deleted = io.Delete(path);
       if (deleted || deleted.error().kind() == ErrorKind::kNotFound) {
         deleted_files_.push_back(path);
+        ++counter(group, path);
       }
     }
   }

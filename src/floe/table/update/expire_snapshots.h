@@ -39,6 +39,15 @@ class ExpireSnapshots : public PendingUpdate {
   // After a commit: the snapshot ids removed and the files deleted.
   const std::vector<int64_t>& expired_ids() const { return expired_ids_; }
   const std::vector<std::string>& deleted_files() const { return deleted_files_; }
+  // The deleted files by kind (the counts Spark's expire_snapshots procedure reports).
+  struct DeletedCounts {
+    int64_t data_files = 0;
+    int64_t position_delete_files = 0;
+    int64_t equality_delete_files = 0;
+    int64_t manifests = 0;
+    int64_t manifest_lists = 0;
+  };
+  const DeletedCounts& deleted_counts() const { return deleted_counts_; }
 
  private:
   Status DeleteUnreachable(const TableMetadata& committed);
@@ -50,6 +59,7 @@ class ExpireSnapshots : public PendingUpdate {
   std::vector<SnapshotPtr> expired_;
   std::vector<int64_t> expired_ids_;
   std::vector<std::string> deleted_files_;
+  DeletedCounts deleted_counts_;
 };
 
 }  // namespace floe::table
