@@ -226,9 +226,16 @@ Result<StatementResult> RunWrite(Session& session, const Target& target,
     job_name = session.jobs().UniqueName(job_name);
     const std::string savepoints = SavepointDir(session, config);
     std::string id = session.jobs().Submit(job_name, std::move(env), savepoints);
-    StatementResult result = StatementResult::Message(
+    std::string message =
         fmt::format("[INFO] Submitted job {} ({}): SHOW JOBS lists it, STOP JOB '{}' stops it.", id,
-                    job_name, id));
+                    job_name, id);
+    if (config.checkpoint_interval_ms == 0) {
+      // As in Flink, the Iceberg sink commits at checkpoints: without them, only at the end.
+      message += fmt::format(
+          "\n[WARNING] '{}' is not set: the sink commits only when the job's input ends.",
+          option::kCheckpointInterval);
+    }
+    StatementResult result = StatementResult::Message(std::move(message));
     result.kind = StatementResult::Kind::kJob;
     result.job_id = std::move(id);
     return result;

@@ -235,6 +235,28 @@ TEST_F(WriteTest, InsertOverwriteReplacesOnlyThePartitionsItWrites) {
   EXPECT_EQ(snapshot->summary.at("operation"), "overwrite");
 }
 
+TEST_F(WriteTest, InsertOverwriteOfAStaticPartitionReplacesOnlyThatPartition) {
+  SkipWithoutClickHouse();
+  MakeTable("t", /*partitioned=*/true);
+  AddSource("src", {.first_id = 0, .rows = 90});
+  AddSource("fresh", {.first_id = 2000, .rows = 12, .seed = 5});
+  Ok("INSERT INTO t SELECT * FROM default_catalog.default_database.src");
+  // The query gives id and data; category is the constant 1 (an INT literal into an INT column).
+  std::string message =
+      Ok("INSERT OVERWRITE t PARTITION (category = 1) SELECT id, data FROM "
+         "default_catalog.default_database.fresh");
+  EXPECT_NE(message.find("12 rows into lake.db.t"), std::string::npos) << message;
+  std::vector<Row> expected;
+  for (const Row& row : ExpectedRows({.first_id = 0, .rows = 90})) {
+    if (row.category != 1) expected.push_back(row);
+  }
+  for (Row row : ExpectedRows({.first_id = 2000, .rows = 12, .seed = 5})) {
+    row.category = 1;
+    expected.push_back(row);
+  }
+  EXPECT_EQ(ClickHouseRows("t"), Sorted(expected));
+}
+
 TEST_F(WriteTest, InsertOverwriteOfAnUnpartitionedTableReplacesEverything) {
   SkipWithoutClickHouse();
   MakeTable("t", /*partitioned=*/false);
