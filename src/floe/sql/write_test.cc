@@ -313,6 +313,20 @@ TEST_F(WriteTest, WriteOptionsAsHints) {
   EXPECT_GE(avro_files, 1);
 }
 
+// DuckDB reads the Parquet footers of the written files: the codec is the hint's, not the
+// table's default (zstd).
+TEST_F(WriteTest, CompressionCodecHintReachesTheParquetFiles) {
+  MakeTable("t", /*partitioned=*/false);
+  AddSource("src", {.first_id = 0, .rows = 40});
+  Ok("INSERT INTO t /*+ OPTIONS('write-format'='parquet', 'compression-codec'='gzip') */ "
+     "SELECT * FROM default_catalog.default_database.src");
+  auto codecs =
+      floe::testing::RunPeer("duck", {"SELECT DISTINCT compression FROM parquet_metadata('" +
+                                      Location("t") + "/data/*.parquet')"});
+  if (!codecs.has_value()) GTEST_SKIP() << "DuckDB peer: " << codecs.error().ToString();
+  EXPECT_EQ(*codecs, "{\"compression\":\"GZIP\"}\n");
+}
+
 TEST_F(WriteTest, CreateTableAsSelectTakesTheQuerysColumns) {
   SkipWithoutClickHouse();
   AddSource("src", {.first_id = 0, .rows = 60});
