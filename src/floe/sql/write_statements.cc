@@ -249,9 +249,12 @@ Result<StatementResult> RunWrite(Session& session, const Target& target,
                          metadata->FindRef(resolved->branch)->snapshot_id != ref->snapshot_id)) {
     snapshot = fmt::format("snapshot {}", ref->snapshot_id);
   }
-  return StatementResult::Message(fmt::format("[INFO] {} {} rows into {} ({}).",
-                                              request.overwrite ? "Overwrote with" : "Inserted",
-                                              rows->load(), table_name, snapshot));
+  if (request.overwrite) {
+    return StatementResult::Message(
+        fmt::format("[INFO] Overwrote {} with {} rows ({}).", table_name, rows->load(), snapshot));
+  }
+  return StatementResult::Message(
+      fmt::format("[INFO] Inserted {} rows into {} ({}).", rows->load(), table_name, snapshot));
 }
 
 // The Iceberg type of each query column: the types a table can hold, with the small integers

@@ -14,7 +14,8 @@
 // Results:
 //   batch, or streaming with SET 'table.dml-sync' = 'true': the job runs to its end and the
 //     message is "[INFO] Inserted N rows into cat.db.t (snapshot S)." (N counts the query's rows;
-//     "no new snapshot" when nothing was committed);
+//     "no new snapshot" when nothing was committed); for an overwrite "[INFO] Overwrote cat.db.t
+//     with N rows (snapshot S).";
 //   streaming: kJob with the job id; the job is named by 'pipeline.name', else
 //     "insert-into_cat.db.t" as Flink names it (made unique within the session), and checkpoints
 //     under state.checkpoints.dir, else SessionOptions::checkpoint_root, in a folder of that name,

@@ -219,7 +219,8 @@ TEST_F(WriteTest, InsertOverwriteReplacesOnlyThePartitionsItWrites) {
   Ok("INSERT INTO t SELECT * FROM default_catalog.default_database.src");
   std::string message =
       Ok("INSERT OVERWRITE t SELECT * FROM default_catalog.default_database.ones");
-  EXPECT_NE(message.find("10 rows into lake.db.t"), std::string::npos) << message;
+  EXPECT_NE(message.find("[INFO] Overwrote lake.db.t with 10 rows (snapshot "), std::string::npos)
+      << message;
   std::vector<Row> expected;
   for (const Row& row : ExpectedRows({.first_id = 0, .rows = 100})) {
     if (row.category != 1) expected.push_back(row);
@@ -245,7 +246,8 @@ TEST_F(WriteTest, InsertOverwriteOfAStaticPartitionReplacesOnlyThatPartition) {
   std::string message =
       Ok("INSERT OVERWRITE t PARTITION (category = 1) SELECT id, data FROM "
          "default_catalog.default_database.fresh");
-  EXPECT_NE(message.find("12 rows into lake.db.t"), std::string::npos) << message;
+  EXPECT_NE(message.find("[INFO] Overwrote lake.db.t with 12 rows (snapshot "), std::string::npos)
+      << message;
   std::vector<Row> expected;
   for (const Row& row : ExpectedRows({.first_id = 0, .rows = 90})) {
     if (row.category != 1) expected.push_back(row);
