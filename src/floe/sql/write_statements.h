@@ -20,7 +20,8 @@
 //     "insert-into_cat.db.t" as Flink names it (made unique within the session), and checkpoints
 //     under state.checkpoints.dir, else SessionOptions::checkpoint_root, in a folder of that name,
 //     so the same statement run again resumes from its latest checkpoint;
-//   SHOW JOBS: Flink's columns job id, job name, status, start time (UTC);
+//   SHOW JOBS: Flink's columns job id, job name, status, start time (UTC); every write is a job
+//     of the session, the batch ones too;
 //   STOP JOB 'id': "[INFO] Execute statement succeeded."; WITH SAVEPOINT: one column "savepoint
 //     path" (under state.savepoints.dir, else <checkpoint folder>/savepoints).
 //
