@@ -1168,10 +1168,76 @@ class Parser {
     return expr;
   }
 
+  // The SQL-standard call forms with keywords inside the parentheses become plain calls:
+  // EXTRACT(unit FROM x) -> EXTRACT(unit, x), POSITION(a IN b) -> POSITION(a, b),
+  // SUBSTRING(s FROM a [FOR b]) -> SUBSTRING(s, a[, b]), TRIM([BOTH|LEADING|TRAILING] [c] FROM s)
+  // -> TRIM/LTRIM/RTRIM(s[, c]). Returns null when the call has the ordinary form.
+  Result<ExprPtr> ParseSpecialCall(ExprPtr expr) {
+    const std::string name = AsciiUpper(expr->name[0]);
+    if (name == "EXTRACT" && PeekIdentifier() && PeekKeyword("FROM", 1)) {
+      ExprPtr unit = MakeExpr(ExprKind::kColumn, Peek().position);
+      unit->name.push_back(AsciiUpper(Next().text));
+      Next();
+      FLOE_ASSIGN_OR_RETURN(ExprPtr operand, ParseExpr());
+      expr->args.push_back(std::move(unit));
+      expr->args.push_back(std::move(operand));
+    } else if (name == "POSITION") {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr needle, ParseAdditive());
+      if (!AcceptKeyword("IN")) return ExprPtr();
+      FLOE_ASSIGN_OR_RETURN(ExprPtr haystack, ParseExpr());
+      expr->args.push_back(std::move(needle));
+      expr->args.push_back(std::move(haystack));
+    } else if (name == "SUBSTRING") {
+      FLOE_ASSIGN_OR_RETURN(ExprPtr text, ParseExpr());
+      if (!AcceptKeyword("FROM")) return ExprPtr();
+      expr->args.push_back(std::move(text));
+      FLOE_ASSIGN_OR_RETURN(ExprPtr start, ParseExpr());
+      expr->args.push_back(std::move(start));
+      if (AcceptKeyword("FOR")) {
+        FLOE_ASSIGN_OR_RETURN(ExprPtr length, ParseExpr());
+        expr->args.push_back(std::move(length));
+      }
+    } else if (name == "TRIM") {
+      if (AcceptKeyword("LEADING")) {
+        expr->name[0] = "LTRIM";
+      } else if (AcceptKeyword("TRAILING")) {
+        expr->name[0] = "RTRIM";
+      } else if (!AcceptKeyword("BOTH")) {
+        FLOE_ASSIGN_OR_RETURN(ExprPtr first, ParseExpr());
+        if (!AcceptKeyword("FROM")) return ExprPtr();
+        FLOE_ASSIGN_OR_RETURN(ExprPtr text, ParseExpr());
+        expr->args.push_back(std::move(text));
+        expr->args.push_back(std::move(first));
+        return expr;
+      }
+      ExprPtr characters;
+      if (!AcceptKeyword("FROM")) {
+        FLOE_ASSIGN_OR_RETURN(characters, ParseExpr());
+        FLOE_RETURN_IF_ERROR(ExpectKeyword("FROM", "in TRIM"));
+      }
+      FLOE_ASSIGN_OR_RETURN(ExprPtr text, ParseExpr());
+      expr->args.push_back(std::move(text));
+      if (characters) expr->args.push_back(std::move(characters));
+    } else {
+      return ExprPtr();
+    }
+    FLOE_RETURN_IF_ERROR(
+        ExpectSymbol(")", fmt::format("to close the arguments of {}", expr->name[0])));
+    return expr;
+  }
+
   Result<ExprPtr> ParseFunction() {
     ExprPtr expr = MakeExpr(ExprKind::kFunction, Peek().position);
     expr->name.push_back(Next().text);
     Next();
+    {
+      const size_t start = pos_;
+      ExprPtr special = MakeExpr(ExprKind::kFunction, expr->position);
+      special->name = expr->name;
+      Result<ExprPtr> parsed = ParseSpecialCall(std::move(special));
+      if (parsed && *parsed) return parsed;
+      pos_ = start;  // the ordinary form: parse again from the opening parenthesis
+    }
     if (AcceptSymbol("*")) {
       expr->star = true;
     } else if (!PeekSymbol(")")) {

@@ -241,8 +241,11 @@ TEST_F(QueryTest, PushesWhereAndProjectionIntoTheScan) {
   ASSERT_TRUE(batch.has_value());
   std::string plan = FormatCell(batch->column(0), 0);
   EXPECT_NE(plan.find("fields=[id, amount]"), std::string::npos) << plan;
-  EXPECT_NE(plan.find("filter=["), std::string::npos) << plan;
-  EXPECT_NE(plan.find("amount"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("filter=[amount > 25]"), std::string::npos) << plan;
+  // The residual filter still runs: the rows are those of the written data with amount > 25.
+  EXPECT_NE(plan.find("where=["), std::string::npos) << plan;
+  EXPECT_EQ(Sorted(Floe("SELECT id FROM t WHERE amount > 25")),
+            (std::vector<std::string>{"3", "4", "5", "6"}));
 }
 
 TEST_F(QueryTest, StreamingSelectSeesLaterSnapshotsUntilCancelled) {

@@ -56,6 +56,73 @@ DataStream DataStream::Transform(std::string name, BatchSchemaPtr output_schema,
   return DataStream(env_, node, std::move(output_schema), {});
 }
 
+DataStream DataStream::TransformWith(const std::vector<DataStream>& others, std::string name,
+                                     BatchSchemaPtr output_schema, OperatorFactory factory,
+                                     int parallelism) const {
+  int resolved = env_->ResolveParallelism(parallelism);
+  int node =
+      env_->graph().AddOperator(std::move(name), output_schema, std::move(factory), resolved);
+  env_->graph().Connect(node_id_, node, ExchangeFor(resolved));
+  for (const DataStream& other : others) {
+    env_->graph().Connect(other.node_id_, node, other.ExchangeFor(resolved));
+  }
+  return DataStream(env_, node, std::move(output_schema), {});
+}
+
+namespace {
+
+class UnionOperator : public Operator {
+ public:
+  explicit UnionOperator(BatchSchemaPtr schema) : schema_(std::move(schema)) {}
+  Status ProcessBatch(int, RecordBatch batch, Output& output) override {
+    // The inputs' column names and nullability may differ: the rows take the union's.
+    if (batch.schema()->Equals(*schema_)) return output.Emit(std::move(batch));
+    std::optional<Buffer> kinds;
+    if (batch.has_row_kinds()) {
+      std::span<const RowKind> row_kinds = batch.row_kinds();
+      kinds = Buffer::CopyOf(row_kinds.data(), std::ssize(row_kinds));
+    }
+    FLOE_ASSIGN_OR_RETURN(RecordBatch renamed,
+                          RecordBatch::Make(schema_, batch.columns(), batch.num_rows(), kinds));
+    return output.Emit(std::move(renamed));
+  }
+
+ private:
+  BatchSchemaPtr schema_;
+};
+
+}  // namespace
+
+Result<DataStream> DataStream::Union(const std::vector<DataStream>& others, std::string name,
+                                     int parallelism) const {
+  for (const DataStream& other : others) {
+    if (other.env_ != env_)
+      return InvalidArgument("union '{}': a stream of another environment", name);
+    const BatchSchema& a = *schema_;
+    const BatchSchema& b = *other.schema_;
+    bool same = a.num_fields() == b.num_fields();
+    for (int i = 0; same && i < a.num_fields(); ++i) {
+      same = a.field(i).type->Equals(*b.field(i).type);
+    }
+    if (!same) {
+      return InvalidArgument("union '{}': the inputs' column types differ: ({}) and ({})", name,
+                             a.ToString(), b.ToString());
+    }
+  }
+  // Nullability is the union's: a column is nullable when it is in any input.
+  std::vector<Field> fields = schema_->fields();
+  for (const DataStream& other : others) {
+    for (size_t i = 0; i < fields.size(); ++i) {
+      fields[i].nullable = fields[i].nullable || other.schema_->field(static_cast<int>(i)).nullable;
+    }
+  }
+  auto schema = std::make_shared<const BatchSchema>(std::move(fields));
+  OperatorFactory factory = [schema](int) -> Result<std::unique_ptr<Operator>> {
+    return std::make_unique<UnionOperator>(schema);
+  };
+  return TransformWith(others, std::move(name), schema, std::move(factory), parallelism);
+}
+
 void DataStream::SinkTo(std::string name, OperatorFactory factory, int parallelism) const {
   int resolved = env_->ResolveParallelism(parallelism);
   int node = env_->graph().AddOperator(std::move(name), nullptr, std::move(factory), resolved);

@@ -78,6 +78,16 @@ class DataStream {
   // A new operator reading this stream. parallelism 0: the environment's default.
   DataStream Transform(std::string name, BatchSchemaPtr output_schema, OperatorFactory factory,
                        int parallelism = 0) const;
+  // An operator with several inputs: this stream is input 0, others[i] is input i + 1 (the index
+  // ProcessBatch and EndInput receive). Checkpoint barriers are aligned over all of them. Every
+  // stream must come from this stream's environment.
+  DataStream TransformWith(const std::vector<DataStream>& others, std::string name,
+                           BatchSchemaPtr output_schema, OperatorFactory factory,
+                           int parallelism = 0) const;
+  // The rows of this stream and of `others` in one stream (an operator that passes every batch
+  // on), with this stream's schema. kInvalidArgument when a schema differs in its column types.
+  Result<DataStream> Union(const std::vector<DataStream>& others, std::string name,
+                           int parallelism = 0) const;
   // An operator with no output (a sink's last operator).
   void SinkTo(std::string name, OperatorFactory factory, int parallelism = 0) const;
 

@@ -72,6 +72,10 @@ class Operator {
     return std::vector<std::string>{};
   }
   virtual Status NotifyCheckpointComplete(int64_t /*checkpoint_id*/) { return {}; }
+  // Input `input` has ended (every upstream subtask of it sent its end): no batch of it follows.
+  // For operators with several inputs, e.g. a hash join that builds from one input before it
+  // probes with the other. Called for each input, the last one just before Finish.
+  virtual Status EndInput(int /*input*/, Output& /*output*/) { return {}; }
   // Every input has ended: emit what is left. Not called when the job is cancelled or fails.
   virtual Status Finish(Output& /*output*/) { return {}; }
 };

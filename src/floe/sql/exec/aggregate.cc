@@ -11,8 +11,8 @@
 #include <unordered_map>
 #include <utility>
 
-#include "floe/batch/hash.h"
 #include "floe/sql/exec/cell.h"
+#include "floe/sql/exec/key_partition.h"
 #include "floe/sql/exec/names.h"
 #include "floe/sql/exec/row_builder.h"
 #include "floe/sql/exec/state_codec.h"
@@ -514,25 +514,6 @@ class AggregateOperator : public stream::Operator {
   std::string value_;
 };
 
-// Sends the rows of a group to one subtask by the hash of the group columns.
-class GroupSelector : public stream::ChannelSelector {
- public:
-  explicit GroupSelector(std::shared_ptr<const std::vector<int>> keys) : keys_(std::move(keys)) {}
-  Status SelectChannels(const RecordBatch& batch, int num_channels,
-                        std::vector<int32_t>& channels) override {
-    FLOE_RETURN_IF_ERROR(HashRows(batch, *keys_, hashes_));
-    channels.resize(hashes_.size());
-    for (size_t i = 0; i < hashes_.size(); ++i) {
-      channels[i] = static_cast<int32_t>(hashes_[i] % static_cast<uint64_t>(num_channels));
-    }
-    return {};
-  }
-
- private:
-  std::shared_ptr<const std::vector<int>> keys_;
-  std::vector<uint64_t> hashes_;
-};
-
 Result<std::vector<BoundCall>> BindCalls(const BatchSchema& input,
                                          const std::vector<AggregateCall>& calls) {
   std::vector<BoundCall> bound;
@@ -631,11 +612,7 @@ Result<stream::DataStream> Aggregate(const stream::DataStream& input,
       NextOperatorName(input, group_columns.empty() ? "GlobalAggregate" : "Aggregate");
   auto factory = AggregateOperatorFactory(input.schema(), output, group_columns, std::move(calls));
   if (group_columns.empty()) return input.Transform(std::move(name), output, factory, 1);
-  // Rows of one group meet in one subtask: hash the group columns by index (names may repeat).
-  auto keys = std::make_shared<const std::vector<int>>(group_columns);
-  stream::DataStream keyed = input.PartitionCustom([keys](int) {
-    return Result<std::unique_ptr<stream::ChannelSelector>>(std::make_unique<GroupSelector>(keys));
-  });
+  stream::DataStream keyed = PartitionByColumns(input, group_columns);
   return keyed.Transform(std::move(name), output, factory);
 }
 

@@ -1,10 +1,277 @@
+// Hash join: input 1 (the right side) is the build side, held in memory in full with a hash table
+// of its keys; input 0 (the left side) probes once the build side has ended, and its batches that
+// arrive before that are held back in memory too. Candidate pairs (equal non-null keys, or every
+// pair without keys) are assembled in chunks, filtered by the extra condition, and emitted;
+// outer joins then add their unmatched rows with nulls.
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "floe/batch/filter.h"
+#include "floe/sql/exec/cell.h"
+#include "floe/sql/exec/key_partition.h"
+#include "floe/sql/exec/names.h"
 #include "floe/sql/exec/relational.h"
+#include "floe/sql/exec/row_builder.h"
 
 namespace floe::sql::exec {
+namespace {
 
-Result<stream::DataStream> Join(const stream::DataStream&, const stream::DataStream&, JoinKind,
-                                std::vector<int>, std::vector<int>, JoinCondition) {
-  return Unsupported("joins are not implemented yet");
+constexpr int64_t kCandidatesPerChunk = 16 * 1024;
+
+struct RowRef {
+  int32_t batch;
+  int64_t row;
+};
+
+std::string_view JoinName(JoinKind kind) {
+  switch (kind) {
+    case JoinKind::kInner:
+      return "INNER JOIN";
+    case JoinKind::kLeft:
+      return "LEFT JOIN";
+    case JoinKind::kRight:
+      return "RIGHT JOIN";
+    case JoinKind::kFull:
+      return "FULL JOIN";
+    case JoinKind::kCross:
+      return "CROSS JOIN";
+  }
+  return "JOIN";
+}
+
+class HashJoinOperator : public stream::Operator {
+ public:
+  HashJoinOperator(BatchSchemaPtr output, int left_width, int right_width, JoinKind kind,
+                   std::vector<int> left_keys, std::vector<int> right_keys, JoinCondition condition)
+      : output_(std::move(output)),
+        left_width_(left_width),
+        right_width_(right_width),
+        kind_(kind),
+        left_keys_(std::move(left_keys)),
+        right_keys_(std::move(right_keys)),
+        condition_(std::move(condition)),
+        candidates_(output_) {}
+
+  Status ProcessBatch(int input, RecordBatch batch, stream::Output& output) override {
+    if (batch.num_rows() == 0) return {};
+    if (input == 1) return Build(std::move(batch));
+    if (!built_) {
+      held_.push_back(std::move(batch));
+      return {};
+    }
+    return Probe(batch, output);
+  }
+
+  Status EndInput(int input, stream::Output& output) override {
+    if (input != 1) return {};
+    built_ = true;
+    for (const RecordBatch& batch : held_) FLOE_RETURN_IF_ERROR(Probe(batch, output));
+    held_.clear();
+    return {};
+  }
+
+  Status Finish(stream::Output& output) override {
+    if (kind_ != JoinKind::kRight && kind_ != JoinKind::kFull) return {};
+    RowBuilder rows(output_);
+    for (size_t b = 0; b < build_.size(); ++b) {
+      for (int64_t r = 0; r < build_[b].num_rows(); ++r) {
+        if (build_matched_[b][r]) continue;
+        rows.AppendNulls(0, left_width_);
+        FLOE_RETURN_IF_ERROR(rows.AppendCells(build_[b], r, left_width_));
+        rows.EndRow();
+        if (rows.num_rows() >= kCandidatesPerChunk) FLOE_RETURN_IF_ERROR(Flush(rows, output));
+      }
+    }
+    return Flush(rows, output);
+  }
+
+ private:
+  Status Build(RecordBatch batch) {
+    int32_t index = static_cast<int32_t>(build_.size());
+    build_matched_.emplace_back(static_cast<size_t>(batch.num_rows()), 0);
+    if (!right_keys_.empty()) {
+      for (int64_t r = 0; r < batch.num_rows(); ++r) {
+        if (!EncodeKey(batch, right_keys_, r)) continue;  // a null key matches nothing
+        table_[key_].push_back({index, r});
+      }
+    }
+    build_.push_back(std::move(batch));
+    return {};
+  }
+
+  // Encodes the key of `row` into key_; false when a key column is null.
+  bool EncodeKey(const RecordBatch& batch, const std::vector<int>& keys, int64_t row) {
+    key_.clear();
+    for (int column : keys) {
+      if (batch.column(column).IsNull(row)) return false;
+      EncodeCell(batch.column(column), row, key_);
+    }
+    return true;
+  }
+
+  Status Probe(const RecordBatch& batch, stream::Output& output) {
+    std::vector<uint8_t> left_matched(static_cast<size_t>(batch.num_rows()), 0);
+    for (int64_t row = 0; row < batch.num_rows(); ++row) {
+      if (left_keys_.empty()) {
+        for (size_t b = 0; b < build_.size(); ++b) {
+          for (int64_t r = 0; r < build_[b].num_rows(); ++r) {
+            FLOE_RETURN_IF_ERROR(
+                AddCandidate(batch, row, {static_cast<int32_t>(b), r}, left_matched, output));
+          }
+        }
+        continue;
+      }
+      if (!EncodeKey(batch, left_keys_, row)) continue;
+      auto it = table_.find(key_);
+      if (it == table_.end()) continue;
+      for (const RowRef& ref : it->second) {
+        FLOE_RETURN_IF_ERROR(AddCandidate(batch, row, ref, left_matched, output));
+      }
+    }
+    FLOE_RETURN_IF_ERROR(FlushCandidates(left_matched, output));
+    if (kind_ != JoinKind::kLeft && kind_ != JoinKind::kFull) return {};
+    RowBuilder rows(output_);
+    for (int64_t row = 0; row < batch.num_rows(); ++row) {
+      if (left_matched[row]) continue;
+      FLOE_RETURN_IF_ERROR(rows.AppendCells(batch, row, 0));
+      rows.AppendNulls(left_width_, right_width_);
+      rows.EndRow();
+    }
+    return Flush(rows, output);
+  }
+
+  Status AddCandidate(const RecordBatch& left, int64_t row, RowRef ref,
+                      std::vector<uint8_t>& left_matched, stream::Output& output) {
+    FLOE_RETURN_IF_ERROR(candidates_.AppendCells(left, row, 0));
+    FLOE_RETURN_IF_ERROR(candidates_.AppendCells(build_[ref.batch], ref.row, left_width_));
+    candidates_.EndRow();
+    pairs_.push_back({row, ref});
+    if (candidates_.num_rows() >= kCandidatesPerChunk) {
+      return FlushCandidates(left_matched, output);
+    }
+    return {};
+  }
+
+  Status FlushCandidates(std::vector<uint8_t>& left_matched, stream::Output& output) {
+    if (candidates_.num_rows() == 0) return {};
+    FLOE_ASSIGN_OR_RETURN(RecordBatch joined, candidates_.Finish());
+    std::vector<uint8_t> keep(static_cast<size_t>(joined.num_rows()), 1);
+    if (condition_) {
+      FLOE_ASSIGN_OR_RETURN(Array verdict, condition_(joined));
+      if (verdict.kind() != TypeKind::kBool || verdict.length() != joined.num_rows()) {
+        return InvalidArgument("{}: the join condition gave {} values of type {} for {} rows",
+                               JoinName(kind_), verdict.length(), verdict.type()->ToString(),
+                               joined.num_rows());
+      }
+      for (int64_t i = 0; i < joined.num_rows(); ++i) {
+        keep[i] = verdict.IsValid(i) && verdict.GetBool(i);
+      }
+    }
+    for (size_t i = 0; i < pairs_.size(); ++i) {
+      if (!keep[i]) continue;
+      left_matched[pairs_[i].first] = 1;
+      build_matched_[pairs_[i].second.batch][pairs_[i].second.row] = 1;
+    }
+    pairs_.clear();
+    FLOE_ASSIGN_OR_RETURN(RecordBatch kept, FilterBatch(joined, keep));
+    if (kept.num_rows() == 0) return {};
+    return output.Emit(std::move(kept));
+  }
+
+  static Status Flush(RowBuilder& rows, stream::Output& output) {
+    if (rows.num_rows() == 0) return {};
+    FLOE_ASSIGN_OR_RETURN(RecordBatch batch, rows.Finish());
+    return output.Emit(std::move(batch));
+  }
+
+  BatchSchemaPtr output_;
+  int left_width_;
+  int right_width_;
+  JoinKind kind_;
+  std::vector<int> left_keys_;
+  std::vector<int> right_keys_;
+  JoinCondition condition_;
+  bool built_ = false;
+  std::vector<RecordBatch> build_;
+  std::vector<std::vector<uint8_t>> build_matched_;
+  std::unordered_map<std::string, std::vector<RowRef>> table_;
+  std::vector<RecordBatch> held_;
+  RowBuilder candidates_;
+  std::vector<std::pair<int64_t, RowRef>> pairs_;
+  std::string key_;
+};
+
+Status CheckKeys(const BatchSchema& schema, const std::vector<int>& keys, std::string_view side) {
+  for (int key : keys) {
+    if (key < 0 || key >= schema.num_fields()) {
+      return InvalidArgument("join key column {} is not one of the {} side's {} columns", key, side,
+                             schema.num_fields());
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<stream::DataStream> Join(const stream::DataStream& left, const stream::DataStream& right,
+                                JoinKind kind, std::vector<int> left_keys,
+                                std::vector<int> right_keys, JoinCondition condition) {
+  if (left.environment().config().mode != stream::RuntimeMode::kBatch) {
+    return Unsupported(
+        "{} is only supported in batch mode (SET 'execution.runtime-mode' = 'batch'): floe "
+        "has no streaming join yet",
+        JoinName(kind));
+  }
+  if (&left.environment() != &right.environment()) {
+    return InvalidArgument("{}: the two sides belong to different jobs", JoinName(kind));
+  }
+  if (left_keys.size() != right_keys.size()) {
+    return InvalidArgument("{}: {} left keys but {} right keys", JoinName(kind), left_keys.size(),
+                           right_keys.size());
+  }
+  if (kind == JoinKind::kCross && !left_keys.empty()) {
+    return InvalidArgument("CROSS JOIN takes no join keys");
+  }
+  const BatchSchema& left_schema = *left.schema();
+  const BatchSchema& right_schema = *right.schema();
+  FLOE_RETURN_IF_ERROR(CheckKeys(left_schema, left_keys, "left"));
+  FLOE_RETURN_IF_ERROR(CheckKeys(right_schema, right_keys, "right"));
+  for (size_t i = 0; i < left_keys.size(); ++i) {
+    const Field& l = left_schema.field(left_keys[i]);
+    const Field& r = right_schema.field(right_keys[i]);
+    if (!l.type->Equals(*r.type)) {
+      return InvalidArgument("{}: key '{}' is {} but '{}' is {}: cast one side first",
+                             JoinName(kind), l.name, l.type->ToString(), r.name,
+                             r.type->ToString());
+    }
+  }
+  std::vector<Field> fields;
+  for (Field field : left_schema.fields()) {
+    field.nullable = field.nullable || kind == JoinKind::kRight || kind == JoinKind::kFull;
+    fields.push_back(std::move(field));
+  }
+  for (Field field : right_schema.fields()) {
+    field.nullable = field.nullable || kind == JoinKind::kLeft || kind == JoinKind::kFull;
+    fields.push_back(std::move(field));
+  }
+  auto output = std::make_shared<const BatchSchema>(std::move(fields));
+  int left_width = left_schema.num_fields();
+  int right_width = right_schema.num_fields();
+  auto factory = [=](int) -> Result<std::unique_ptr<stream::Operator>> {
+    return std::make_unique<HashJoinOperator>(output, left_width, right_width, kind, left_keys,
+                                              right_keys, condition);
+  };
+  std::string name = NextOperatorName(left, "Join");
+  if (left_keys.empty()) {
+    // Every pair is a candidate: one subtask sees both sides whole.
+    return left.Rebalance().TransformWith({right.Rebalance()}, std::move(name), output, factory, 1);
+  }
+  return PartitionByColumns(left, left_keys)
+      .TransformWith({PartitionByColumns(right, right_keys)}, std::move(name), output, factory);
 }
 
 }  // namespace floe::sql::exec

@@ -56,6 +56,7 @@ Result<stream::DataStream> Limit(const stream::DataStream& input, std::optional<
                                  int64_t offset);
 
 // Every row of every input; their schemas must match by type (names are the first input's).
+// kInvalidArgument naming the column that differs.
 Result<stream::DataStream> UnionAll(const std::vector<stream::DataStream>& inputs);
 
 enum class JoinKind : unsigned char { kInner, kLeft, kRight, kFull, kCross };
@@ -65,7 +66,11 @@ using JoinCondition = std::function<Result<Array>(const RecordBatch& joined)>;
 
 // Batch only: a hash join on equal keys (empty keys: a nested-loop join, e.g. CROSS JOIN), with an
 // optional extra condition that must also hold for rows to match. Output: the left columns then
-// the right ones; for outer joins the missing side is null.
+// the right ones; for outer joins the missing side is null. Keys compare as SQL does: a null key
+// matches nothing; key types must be equal (kInvalidArgument otherwise: cast first).
+// Memory: the right side is held in memory whole (put the smaller input on the right), and left
+// batches that arrive before the right side has ended are held too. With keys, both sides are
+// hash-partitioned over the default parallelism; without keys one subtask sees every pair.
 Result<stream::DataStream> Join(const stream::DataStream& left, const stream::DataStream& right,
                                 JoinKind kind, std::vector<int> left_keys,
                                 std::vector<int> right_keys, JoinCondition condition = {});

@@ -92,7 +92,6 @@ Result<Relation> PlanJoin(PlannerContext& context, const TableRef& ref, const Co
           l = BareColumn(b, left_scope);
           r = BareColumn(a, right_scope);
         }
-        // Only a column name that does not also resolve on the other side is a key.
         if (l && r && left.columns[*l].type->Equals(*right.columns[*r].type)) {
           left_keys.push_back(*l);
           right_keys.push_back(*r);

@@ -3,6 +3,8 @@
 #include <fmt/core.h>
 
 #include "floe/sql/scalar/binder.h"
+#include "floe/sql/scalar/cast.h"
+#include "floe/sql/scalar/type_rules.h"
 #include "floe/util/strings.h"
 
 namespace floe::sql::scalar {
@@ -27,7 +29,37 @@ std::string ArgumentCount(const FunctionDef& def) {
   return fmt::format("{} to {} arguments", def.min_args, def.max_args);
 }
 
+Result<ScalarExprPtr> ArgError(const Expr& call, const ScalarExprPtr& arg, int index,
+                               std::string_view wanted) {
+  return std::unexpected(
+      ErrorAt(call, fmt::format("{}: argument {} must be {}, not {}", CallName(call), index + 1,
+                                wanted, SqlTypeName(*arg->type()))));
+}
+
 }  // namespace
+
+std::string CallName(const Expr& call) { return AsciiUpper(call.name.back()); }
+
+Result<ScalarExprPtr> StringArg(const Expr& call, ScalarExprPtr arg, int index) {
+  if (!IsString(*arg->type()) && !IsNullType(*arg->type())) {
+    return ArgError(call, arg, index, "a STRING");
+  }
+  return Coerce(std::move(arg), DataType::String());
+}
+
+Result<ScalarExprPtr> IntegerArg(const Expr& call, ScalarExprPtr arg, int index) {
+  if (!IsInteger(*arg->type()) && !IsNullType(*arg->type())) {
+    return ArgError(call, arg, index, "an integer");
+  }
+  return Coerce(std::move(arg), DataType::Int64());
+}
+
+Result<ScalarExprPtr> DoubleArg(const Expr& call, ScalarExprPtr arg, int index) {
+  if (!IsNumeric(*arg->type()) && !IsNullType(*arg->type())) {
+    return ArgError(call, arg, index, "a number");
+  }
+  return Coerce(std::move(arg), DataType::Float64());
+}
 
 Result<ScalarExprPtr> BindFunction(const Expr& expr, const Scope& scope) {
   const std::string& written = expr.name.back();

@@ -27,6 +27,14 @@ struct FunctionDef {
   bool unit_first = false;
 };
 
+// Argument checks for bind functions: the argument converted to the type the kernel reads, or
+// an error at the call naming the function, the argument's position and its type. NULL passes.
+Result<ScalarExprPtr> StringArg(const Expr& call, ScalarExprPtr arg, int index);
+Result<ScalarExprPtr> IntegerArg(const Expr& call, ScalarExprPtr arg, int index);  // -> BIGINT
+Result<ScalarExprPtr> DoubleArg(const Expr& call, ScalarExprPtr arg, int index);   // -> DOUBLE
+// The function's name as written in upper case, and its text.
+std::string CallName(const Expr& call);
+
 std::span<const FunctionDef> StringFunctions();
 std::span<const FunctionDef> MathFunctions();
 std::span<const FunctionDef> DateTimeFunctions();

@@ -9,38 +9,16 @@
 #include <random>
 
 #include "floe/sql/parser.h"
-#include "floe/sql/scalar/test_support.h"
+#include "floe/sql/scalar/peer_check.h"
 
 namespace floe::sql {
 namespace {
 
 using ::floe::DataType;
-using scalar::testing::DuckSample;
 using scalar::testing::EvalSample;
+using scalar::testing::ExpectSameAsDuckDb;
 using scalar::testing::SameCell;
 using scalar::testing::SampleBatch;
-
-struct PeerCase {
-  std::string floe;
-  std::string duck;  // empty: the same text
-};
-
-void ExpectSameAsDuckDb(const std::vector<PeerCase>& cases) {
-  if (!floe::testing::PeerInstalled("@duckdb/node-api"))
-    GTEST_SKIP() << "DuckDB peer not installed";
-  std::vector<std::string> duck_sql;
-  for (const PeerCase& c : cases) duck_sql.push_back(c.duck.empty() ? c.floe : c.duck);
-  auto duck = DuckSample(duck_sql);
-  ASSERT_TRUE(duck) << duck.error().ToString();
-  for (size_t k = 0; k < cases.size(); ++k) {
-    std::vector<std::string> ours = EvalSample(cases[k].floe);
-    ASSERT_EQ(ours.size(), (*duck)[k].size()) << cases[k].floe << ": " << ours[0];
-    for (size_t r = 0; r < ours.size(); ++r) {
-      EXPECT_TRUE(SameCell(ours[r], (*duck)[k][r]))
-          << cases[k].floe << " row " << r << ": floe " << ours[r] << ", duckdb " << (*duck)[k][r];
-    }
-  }
-}
 
 TEST(ScalarExprTest, ColumnsLiteralsArithmeticComparisonsLikeDuckDb) {
   ExpectSameAsDuckDb({

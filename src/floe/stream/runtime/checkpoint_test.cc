@@ -174,6 +174,39 @@ TEST(CheckpointTest, ExactlyOnceThroughAFailureAndARestart) {
   EXPECT_EQ(CommittedLines(out), ExpectedLines(kBatches * kRows));
 }
 
+// The same through a union of two sources: barriers align over both inputs.
+TEST(CheckpointTest, UnionOfTwoInputsIsExactlyOnceThroughAFailure) {
+  floe::testing::TempDir dir;
+  fs::path out = dir.path() / "out";
+  fs::create_directories(out);
+  StreamEnvironment env({.parallelism = 2,
+                         .checkpoint_interval_ms = 20,
+                         .checkpoint_dir = (dir.path() / "checkpoints").string(),
+                         .restart = {.max_attempts = 2, .delay_ms = 10}});
+  std::atomic<int> completed = 0;
+  std::atomic<bool> failed = false;
+  auto gate = [&] { return completed.load() > 0; };
+  std::vector<RecordBatch> tail;
+  for (int b = 0; b < kBatches; ++b)
+    tail.push_back(testing::MakeRows(kBatches * kRows + b * kRows, kRows));
+  DataStream first = env.FromSource(GatedRows(gate), "first");
+  DataStream second = env.FromSource(
+      std::make_shared<testing::GatedSource>(std::make_shared<CollectionSource>(RowSchema(), tail),
+                                             kBatches / 2 / 3, gate),
+      "second", 3);
+  FLOE_ASSERT_OK_AND_ASSIGN(DataStream both, first.Union({second}, "union"));
+  DataStream probed = both.Transform("probe", RowSchema(), Probe(completed));
+  DataStream mapped = probed.Transform("map", RowSchema(), SlowMap([&](int, int64_t) {
+                                         return completed.load() > 0 && !failed.exchange(true);
+                                       }));
+  mapped.KeyBy({"g"}).SinkTo("sink", TwoPhaseSinkFactory(out), 3);
+  FLOE_ASSERT_OK_AND_ASSIGN(JobResult result, env.Execute("union-exactly-once"));
+  EXPECT_TRUE(failed.load());
+  EXPECT_EQ(result.restarts, 1);
+  EXPECT_GE(result.checkpoints_completed, 1);
+  EXPECT_EQ(CommittedLines(out), ExpectedLines(2 * kBatches * kRows));
+}
+
 TEST(CheckpointTest, EveryCheckpointIsAConsistentCut) {
   floe::testing::TempDir dir;
   std::string checkpoints = (dir.path() / "checkpoints").string();

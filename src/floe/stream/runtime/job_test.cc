@@ -6,9 +6,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <set>
 #include <sstream>
 #include <thread>
 
+#include "floe/batch/filter.h"
 #include "floe/stream/collect_sink.h"
 #include "floe/stream/runtime/test_jobs.h"
 #include "floe/testing/testing.h"
@@ -258,6 +260,98 @@ TEST(JobTest, BatchModeAggregatesInFinish) {
   std::vector<std::string> expected;
   for (int g = 0; g < 7; ++g) expected.push_back(fmt::format("+I[{}, 20]", g));
   EXPECT_EQ(Sorted(lines), expected);
+}
+
+// A semi-join: keeps the rows of input 0 whose key input 1 holds. It builds from input 1 first,
+// so it holds input 0 back until EndInput(1); it fails when a batch arrives on an input that has
+// ended, or when Finish comes before both ends.
+class SemiJoin : public Operator {
+ public:
+  Status ProcessBatch(int input, RecordBatch batch, Output& output) override {
+    if (ended_[input]) return InternalError("a batch on input {} after its end", input);
+    if (input == 1) {
+      for (int64_t key : testing::Keys(batch)) build_.insert(key);
+      return {};
+    }
+    if (!ended_[1]) {
+      held_.push_back(std::move(batch));
+      return {};
+    }
+    return Probe(batch, output);
+  }
+  Status EndInput(int input, Output& output) override {
+    if (ended_[input]) return InternalError("input {} ended twice", input);
+    ended_[input] = true;
+    if (input != 1) return {};
+    for (const RecordBatch& batch : held_) FLOE_RETURN_IF_ERROR(Probe(batch, output));
+    held_.clear();
+    return {};
+  }
+  Status Finish(Output&) override {
+    if (!ended_[0] || !ended_[1]) return InternalError("Finish before the end of every input");
+    return {};
+  }
+
+ private:
+  Status Probe(const RecordBatch& batch, Output& output) {
+    std::vector<uint8_t> keep;
+    for (int64_t key : testing::Keys(batch)) keep.push_back(build_.contains(key));
+    FLOE_ASSIGN_OR_RETURN(RecordBatch kept, FilterBatch(batch, keep));
+    return output.Emit(std::move(kept));
+  }
+
+  bool ended_[2] = {false, false};
+  std::set<int64_t> build_;
+  std::vector<RecordBatch> held_;
+};
+
+TEST(JobTest, TwoInputOperatorSeesEachInputEnd) {
+  for (RuntimeMode mode : {RuntimeMode::kBatch, RuntimeMode::kStreaming}) {
+    StreamEnvironment env({.mode = mode, .parallelism = 3});
+    DataStream probe = env.FromSource(RowsSource(20, 7), "probe");
+    DataStream build = env.FromSource(RowsSource(10, 7), "build", 2);
+    DataStream joined = probe.KeyBy({"k"}).TransformWith(
+        {build.KeyBy({"k"})}, "semi-join", RowSchema(),
+        [](int) -> Result<std::unique_ptr<Operator>> { return std::make_unique<SemiJoin>(); });
+    auto collected = env.Collect(joined, "collect");
+    FLOE_ASSERT_OK(env.Execute("two-inputs"));
+    // Rows 0..139 probe rows 0..69.
+    EXPECT_EQ(Sorted(collected->RowLines()), ExpectedLines(70));
+  }
+}
+
+TEST(JobTest, UnionCarriesEveryRowOfEveryInput) {
+  StreamEnvironment env({.parallelism = 2});
+  DataStream first = env.FromSource(RowsSource(20, 7), "first");
+  DataStream second = env.FromSource(
+      std::make_shared<CollectionSource>(
+          RowSchema(),
+          std::vector<RecordBatch>{testing::MakeRows(140, 70), testing::MakeRows(210, 70)}),
+      "second", 1);
+  DataStream third =
+      env.FromSource(std::make_shared<CollectionSource>(
+                         RowSchema(), std::vector<RecordBatch>{testing::MakeRows(280, 20)}),
+                     "third", 3);
+  FLOE_ASSERT_OK_AND_ASSIGN(DataStream all, first.Union({second, third}, "union"));
+  EXPECT_EQ(all.parallelism(), 2);
+  auto collected = env.Collect(all, "collect");
+  FLOE_ASSERT_OK(env.Execute("union"));
+  EXPECT_EQ(Sorted(collected->RowLines()), ExpectedLines(300));
+
+  // Types must match by position; names need not.
+  auto renamed = std::make_shared<BatchSchema>(std::vector<Field>{
+      {"a", DataType::Int64()}, {"b", DataType::Int32()}, {"c", DataType::String()}});
+  auto other_types = std::make_shared<BatchSchema>(std::vector<Field>{
+      {"k", DataType::Int64()}, {"g", DataType::Int64()}, {"v", DataType::String()}});
+  DataStream same = env.FromSource(
+      std::make_shared<CollectionSource>(renamed, std::vector<RecordBatch>{}), "renamed");
+  DataStream differs = env.FromSource(
+      std::make_shared<CollectionSource>(other_types, std::vector<RecordBatch>{}), "differs");
+  FLOE_ASSERT_OK_AND_ASSIGN(DataStream ok, first.Union({same}, "union-2"));
+  EXPECT_EQ(ok.schema()->field(0).name, "k");
+  auto bad = first.Union({differs}, "union-3");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message().find("types differ"), std::string::npos);
 }
 
 TEST(JobTest, CancelEndsAnEndlessJob) {

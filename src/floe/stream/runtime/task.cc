@@ -103,6 +103,10 @@ OperatorTask::OperatorTask(JobControl& control, int node, OperatorContext contex
       ended_(inputs_.size(), false),
       has_barrier_(inputs_.size(), false),
       records_in_(fmt::format("{}.{}.records-in", context_.operator_name, context_.subtask_index)) {
+  for (int input : inputs_) {
+    if (input >= std::ssize(open_channels_)) open_channels_.resize(input + 1, 0);
+    ++open_channels_[input];
+  }
 }
 
 Status OperatorTask::NotifyCheckpointComplete(int64_t checkpoint_id) {
@@ -155,6 +159,8 @@ Status OperatorTask::OnEnd(int channel) {
   ended_[channel] = true;
   blocked_[channel] = true;
   ++num_ended_;
+  int input = inputs_[channel];
+  if (--open_channels_[input] == 0) FLOE_RETURN_IF_ERROR(operator_->EndInput(input, *output_));
   return MaybeCompleteAlignment();
 }
 

@@ -113,6 +113,7 @@ class OperatorTask : public Task {
   std::vector<bool> blocked_;
   std::vector<bool> ended_;
   int num_ended_ = 0;
+  std::vector<int> open_channels_;  // by input: channels that have not ended
   std::optional<CheckpointBarrier> aligning_;
   std::vector<bool> has_barrier_;
   std::string records_in_;
