@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "floe/sql/ddl_schema.h"
+#include "floe/sql/iceberg_tables.h"
 
 namespace floe::sql {
 namespace {
@@ -183,7 +184,7 @@ Result<StatementResult> Execute(Session& session, const DropDatabase& statement)
     return Succeeded();
   }
   for (const std::string& table : tables) {
-    FLOE_RETURN_IF_ERROR(catalog->catalog->DropTable({name.ns, table}, /*purge=*/true));
+    FLOE_RETURN_IF_ERROR(DropIcebergTable(*catalog->catalog, {name.ns, table}));
   }
   FLOE_RETURN_IF_ERROR(catalog->catalog->DropNamespace(name.ns));
   return Succeeded();

@@ -348,6 +348,16 @@ TEST_F(DdlTest, SqlCatalogRowsAsSqliteSeesThem) {
   // Dropped as Flink's catalog drops: the table's files go with it.
   EXPECT_FALSE(fs::exists(gone_location + "/metadata") &&
                !fs::is_empty(gone_location + "/metadata"));
+  // With gc.enabled = false the files may be shared, so DROP keeps them (Iceberg's rule).
+  Run("CREATE TABLE sales.kept (id BIGINT) WITH ('gc.enabled' = 'false')");
+  Json kept = SqlMetadata(Backend::kSqlite, db, "sc", "sales", "kept");
+  std::string kept_location = kept.Find("location")->as_string();
+  if (kept_location.starts_with("file:")) kept_location = kept_location.substr(5);
+  Run("DROP TABLE sales.kept");
+  EXPECT_FALSE(fs::is_empty(kept_location + "/metadata"));
+  EXPECT_EQ(query("SELECT count(*) FROM iceberg_tables WHERE catalog_name = 'sc' AND table_name "
+                  "= 'kept'"),
+            (std::vector<std::string>{"0"}));
   Run("ALTER TABLE sales.orders RENAME TO sales.orders2");
   EXPECT_EQ(query("SELECT table_namespace, table_name FROM iceberg_tables WHERE catalog_name = "
                   "'sc' ORDER BY table_name"),

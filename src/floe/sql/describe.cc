@@ -41,8 +41,14 @@ Result<Described> Describe(Session& session, const ResolvedName& name) {
   if (name.in_default_catalog()) {
     FLOE_ASSIGN_OR_RETURN(ConnectorTable * table, FindConnectorTable(session, name));
     out.columns = table->columns;
-    for (ColumnDef& column : out.columns) column.primary_key = false;
     out.primary_key = table->primary_key;
+    // Flink makes key columns NOT NULL, as the Iceberg schema does for Iceberg tables.
+    for (ColumnDef& column : out.columns) {
+      column.primary_key = false;
+      if (std::ranges::find(out.primary_key, column.name) != out.primary_key.end()) {
+        column.type.not_null = true;
+      }
+    }
     out.comment = table->comment;
     out.options = table->options;
   } else {

@@ -7,7 +7,8 @@ namespace floe::sql {
 Result<ResolvedName> ResolvePlainTable(Session& session, const ObjectName& name) {
   FLOE_ASSIGN_OR_RETURN(ResolvedName resolved, session.ResolveTable(name));
   if (!resolved.metadata.empty()) {
-    return InvalidArgument("'{}' is a metadata table, which is read-only", resolved.ToString());
+    return InvalidArgument("'{}' is a metadata table; this statement takes a table",
+                           resolved.ToString());
   }
   FLOE_RETURN_IF_ERROR(session.FindCatalog(resolved.catalog));
   return resolved;
@@ -21,6 +22,14 @@ Result<std::shared_ptr<table::Table>> LoadIcebergTable(Session& session, const R
     return NotFound("table '{}' does not exist", name.ToString());
   }
   return table;
+}
+
+Status DropIcebergTable(catalog::Catalog& catalog, const catalog::TableIdentifier& ident) {
+  FLOE_ASSIGN_OR_RETURN(catalog::LoadedTable loaded, catalog.LoadTable(ident));
+  const StringMap& properties = loaded.metadata->properties();
+  auto gc = properties.find("gc.enabled");
+  bool purge = gc == properties.end() || gc->second != "false";
+  return catalog.DropTable(ident, purge);
 }
 
 std::string ConnectorKey(const ResolvedName& name) { return name.ns.ToString() + "." + name.table; }

@@ -16,6 +16,11 @@ Result<ResolvedName> ResolvePlainTable(Session& session, const ObjectName& name)
 
 Result<std::shared_ptr<table::Table>> LoadIcebergTable(Session& session, const ResolvedName& name);
 
+// Drops an Iceberg table as Flink's catalog does, through Iceberg's dropTable(ident), which
+// purges the table's files; with 'gc.enabled' = 'false' the files may be shared with other tables
+// and are kept.
+Status DropIcebergTable(catalog::Catalog& catalog, const catalog::TableIdentifier& ident);
+
 // "database.table", the key of Session::connector_tables().
 std::string ConnectorKey(const ResolvedName& name);
 // kNotFound naming the table.

@@ -30,12 +30,7 @@ Result<StatementResult> Execute(Session& session, const DropTable& statement) {
     }
     return std::unexpected(std::move(table).error());
   }
-  // Flink's catalog drops through Iceberg's dropTable(ident), which purges the table's files;
-  // with 'gc.enabled' = 'false' the files may be shared with other tables and are kept.
-  const StringMap& properties = (*table)->metadata()->properties();
-  auto gc = properties.find("gc.enabled");
-  bool purge = gc == properties.end() || gc->second != "false";
-  FLOE_RETURN_IF_ERROR((*table)->catalog().DropTable(name.ident(), purge));
+  FLOE_RETURN_IF_ERROR(DropIcebergTable((*table)->catalog(), name.ident()));
   return StatementResult::Message(std::string(kStatementSucceeded));
 }
 
