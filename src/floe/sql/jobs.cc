@@ -84,9 +84,12 @@ std::string JobManager::Submit(std::string name, std::unique_ptr<stream::StreamE
       raw->status.result = std::move(*result);
     } else if (result.error().kind() == ErrorKind::kCancelled) {
       raw->status.state = raw->stopped_with_savepoint ? JobState::kFinished : JobState::kCanceled;
+      raw->status.error = result.error().message();
+      raw->status.error_kind = ErrorKind::kCancelled;
     } else {
       raw->status.state = JobState::kFailed;
       raw->status.error = result.error().message();
+      raw->status.error_kind = result.error().kind();
     }
     raw->ended.notify_all();
   });

@@ -34,7 +34,8 @@ struct JobStatus {
   JobState state = JobState::kRunning;
   int64_t start_time_ms = 0;
   std::optional<int64_t> end_time_ms;
-  std::string error;                        // kFailed: why
+  std::string error;  // kFailed: why; kCanceled: the cancellation
+  ErrorKind error_kind = ErrorKind::kInternal;
   std::optional<stream::JobResult> result;  // kFinished: the runtime's summary
 };
 

@@ -219,21 +219,33 @@ Result<StatementResult> RunWrite(Session& session, const Target& target,
   FLOE_RETURN_IF_ERROR(
       stream::IcebergSink::ForRows(projected).TableLoader(target.loader).SetAll(options).Append());
 
-  std::string job_name =
-      session.config().Get(option::kPipelineName).value_or("insert-into_" + table_name);
+  // Every write is a job of the session (SHOW JOBS lists it); batch and dml-sync ones are waited
+  // for. Names are unique within the session, so each streaming INSERT keeps its own checkpoints.
+  const std::string job_name = session.jobs().UniqueName(
+      session.config().Get(option::kPipelineName).value_or("insert-into_" + table_name));
   FLOE_ASSIGN_OR_RETURN(bool sync, OptionIsTrue(session.config(), kDmlSync));
+  std::string id = session.jobs().Submit(job_name, std::move(env), SavepointDir(session, config));
   if (streaming && !sync) {
-    job_name = session.jobs().UniqueName(job_name);
-    const std::string savepoints = SavepointDir(session, config);
-    std::string id = session.jobs().Submit(job_name, std::move(env), savepoints);
-    StatementResult result = StatementResult::Message(
+    std::string message =
         fmt::format("[INFO] Submitted job {} ({}): SHOW JOBS lists it, STOP JOB '{}' stops it.", id,
-                    job_name, id));
+                    job_name, id);
+    if (config.checkpoint_interval_ms == 0) {
+      // As in Flink, the Iceberg sink commits at checkpoints: without them, only at the end.
+      message += fmt::format(
+          "\n[WARNING] '{}' is not set: the sink commits only when the job's input ends.",
+          option::kCheckpointInterval);
+    }
+    StatementResult result = StatementResult::Message(std::move(message));
     result.kind = StatementResult::Kind::kJob;
     result.job_id = std::move(id);
     return result;
   }
-  FLOE_RETURN_IF_ERROR(env->Execute(job_name));
+  FLOE_ASSIGN_OR_RETURN(JobStatus status, session.jobs().Wait(id));
+  if (status.state != JobState::kFinished) {
+    return std::unexpected(Error(
+        status.error_kind, fmt::format("{} {}: job {} ({}) {}: {}", request.verb, table_name,
+                                       job_name, id, JobStateName(status.state), status.error)));
+  }
   FLOE_RETURN_IF_ERROR(target.table->Refresh());
   const TableMetadataPtr after = target.table->metadata();
   const SnapshotRef* ref = after->FindRef(resolved->branch);
@@ -242,9 +254,12 @@ Result<StatementResult> RunWrite(Session& session, const Target& target,
                          metadata->FindRef(resolved->branch)->snapshot_id != ref->snapshot_id)) {
     snapshot = fmt::format("snapshot {}", ref->snapshot_id);
   }
-  return StatementResult::Message(fmt::format("[INFO] {} {} rows into {} ({}).",
-                                              request.overwrite ? "Overwrote with" : "Inserted",
-                                              rows->load(), table_name, snapshot));
+  if (resolved->overwrite) {
+    return StatementResult::Message(
+        fmt::format("[INFO] Overwrote {} with {} rows ({}).", table_name, rows->load(), snapshot));
+  }
+  return StatementResult::Message(
+      fmt::format("[INFO] Inserted {} rows into {} ({}).", rows->load(), table_name, snapshot));
 }
 
 // The Iceberg type of each query column: the types a table can hold, with the small integers

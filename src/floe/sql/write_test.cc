@@ -219,7 +219,8 @@ TEST_F(WriteTest, InsertOverwriteReplacesOnlyThePartitionsItWrites) {
   Ok("INSERT INTO t SELECT * FROM default_catalog.default_database.src");
   std::string message =
       Ok("INSERT OVERWRITE t SELECT * FROM default_catalog.default_database.ones");
-  EXPECT_NE(message.find("10 rows into lake.db.t"), std::string::npos) << message;
+  EXPECT_NE(message.find("[INFO] Overwrote lake.db.t with 10 rows (snapshot "), std::string::npos)
+      << message;
   std::vector<Row> expected;
   for (const Row& row : ExpectedRows({.first_id = 0, .rows = 100})) {
     if (row.category != 1) expected.push_back(row);
@@ -233,6 +234,29 @@ TEST_F(WriteTest, InsertOverwriteReplacesOnlyThePartitionsItWrites) {
   auto snapshot = LoadTable("t")->metadata()->current_snapshot();
   ASSERT_NE(snapshot, nullptr);
   EXPECT_EQ(snapshot->summary.at("operation"), "overwrite");
+}
+
+TEST_F(WriteTest, InsertOverwriteOfAStaticPartitionReplacesOnlyThatPartition) {
+  SkipWithoutClickHouse();
+  MakeTable("t", /*partitioned=*/true);
+  AddSource("src", {.first_id = 0, .rows = 90});
+  AddSource("fresh", {.first_id = 2000, .rows = 12, .seed = 5});
+  Ok("INSERT INTO t SELECT * FROM default_catalog.default_database.src");
+  // The query gives id and data; category is the constant 1 (an INT literal into an INT column).
+  std::string message =
+      Ok("INSERT OVERWRITE t PARTITION (category = 1) SELECT id, data FROM "
+         "default_catalog.default_database.fresh");
+  EXPECT_NE(message.find("[INFO] Overwrote lake.db.t with 12 rows (snapshot "), std::string::npos)
+      << message;
+  std::vector<Row> expected;
+  for (const Row& row : ExpectedRows({.first_id = 0, .rows = 90})) {
+    if (row.category != 1) expected.push_back(row);
+  }
+  for (Row row : ExpectedRows({.first_id = 2000, .rows = 12, .seed = 5})) {
+    row.category = 1;
+    expected.push_back(row);
+  }
+  EXPECT_EQ(ClickHouseRows("t"), Sorted(expected));
 }
 
 TEST_F(WriteTest, InsertOverwriteOfAnUnpartitionedTableReplacesEverything) {
@@ -289,6 +313,20 @@ TEST_F(WriteTest, WriteOptionsAsHints) {
     avro_files += entry.path().extension() == ".avro";
   }
   EXPECT_GE(avro_files, 1);
+}
+
+// DuckDB reads the Parquet footers of the written files: the codec is the hint's, not the
+// table's default (zstd).
+TEST_F(WriteTest, CompressionCodecHintReachesTheParquetFiles) {
+  MakeTable("t", /*partitioned=*/false);
+  AddSource("src", {.first_id = 0, .rows = 40});
+  Ok("INSERT INTO t /*+ OPTIONS('write-format'='parquet', 'compression-codec'='gzip') */ "
+     "SELECT * FROM default_catalog.default_database.src");
+  auto codecs =
+      floe::testing::RunPeer("duck", {"SELECT DISTINCT compression FROM parquet_metadata('" +
+                                      Location("t") + "/data/*.parquet')"});
+  if (!codecs.has_value()) GTEST_SKIP() << "DuckDB peer: " << codecs.error().ToString();
+  EXPECT_EQ(*codecs, "{\"compression\":\"GZIP\"}\n");
 }
 
 TEST_F(WriteTest, CreateTableAsSelectTakesTheQuerysColumns) {

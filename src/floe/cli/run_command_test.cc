@@ -1,0 +1,184 @@
+// `floe run` end to end with the real binary: a script's streaming INSERT from a bounded datagen
+// table into a hadoop-catalog table is stopped with SIGTERM, run again and killed with SIGKILL,
+// then run to its end; ClickHouse then counts every generated id exactly once (the rows are ids
+// 0..N-1 by construction, so the expected figures are plain arithmetic). DuckDB has no Iceberg
+// reader here, so ClickHouse's icebergLocal is the independent reader.
+
+#include "floe/cli/run_command.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "floe/cli/commands.h"
+#include "floe/cli/run_floe_testing.h"
+#include "floe/testing/peers.h"
+#include "floe/testing/testing.h"
+#include "floe/util/json.h"
+
+extern char** environ;
+
+namespace floe::cli {
+namespace {
+
+using testing::CommandRun;
+using testing::Floe;
+using testing::Quote;
+
+constexpr int kRows = 6000;
+
+// The number of metadata versions (vN.metadata.json) of a hadoop table.
+int MetadataVersions(const std::filesystem::path& table) {
+  int count = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(table / "metadata", ec)) {
+    const std::string name = entry.path().filename().string();
+    count += name.starts_with("v") && name.ends_with(".metadata.json");
+  }
+  return count;
+}
+
+// Starts `floe run` in the background; its output goes to files in dir.
+pid_t StartRun(const std::filesystem::path& dir, const std::string& script) {
+  const std::string command = "cd " + Quote(dir.string()) + " && exec " + Quote(FLOE_BINARY) +
+                              " run " + Quote(script) + " --warehouse wh --checkpoint-dir cp >> " +
+                              Quote((dir / "out.txt").string()) + " 2>> " +
+                              Quote((dir / "err.txt").string());
+  const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
+  pid_t pid = 0;
+  if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ) != 0) {
+    return -1;
+  }
+  return pid;
+}
+
+// Waits until the table has at least `versions` metadata versions or the process has ended;
+// false when it ended first.
+bool WaitForCommits(pid_t pid, const std::filesystem::path& table, int versions) {
+  for (int i = 0; i < 6000; ++i) {
+    if (MetadataVersions(table) >= versions) return true;
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) == pid) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+int Wait(pid_t pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(RunCommandTest, StreamingInsertResumesAfterStopAndKillWithoutLossOrDuplicates) {
+  if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  floe::testing::TempDir dir;
+  const std::filesystem::path lake = dir.path() / "lake";
+  const std::filesystem::path table = lake / "db" / "events";
+  const std::string script = (dir.path() / "pipeline.sql").string();
+  std::ofstream(script)
+      << "CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='hadoop', "
+         "'warehouse'='"
+      << lake.string()
+      << "');\n"
+         "CREATE DATABASE IF NOT EXISTS lake.db;\n"
+         "CREATE TABLE IF NOT EXISTS lake.db.events (id BIGINT, data STRING);\n"
+         "CREATE TABLE default_catalog.default_database.gen (id BIGINT, data STRING) WITH "
+         "('connector'='datagen', "
+         "'number-of-rows'='"
+      << kRows
+      << "', 'rows-per-second'='1500', 'fields.id.kind'='sequence', "
+         "'fields.id.start'='0', 'fields.id.end'='"
+      << kRows - 1
+      << "', 'fields.data.length'='4');\n"
+         "SET 'execution.checkpointing.interval' = '100ms';\n"
+         "INSERT INTO lake.db.events SELECT * FROM default_catalog.default_database.gen;\n";
+
+  // First run: stopped by SIGTERM after its first commit; it stops its job and exits cleanly.
+  pid_t pid = StartRun(dir.path(), script);
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(WaitForCommits(pid, table, 2)) << ReadFile(dir.path() / "err.txt");
+  kill(pid, SIGTERM);
+  EXPECT_EQ(Wait(pid), kExitOk) << ReadFile(dir.path() / "err.txt");
+  EXPECT_NE(ReadFile(dir.path() / "out.txt").find("(insert-into_lake.db.events): CANCELED"),
+            std::string::npos)
+      << ReadFile(dir.path() / "out.txt");
+  const int after_first = MetadataVersions(table);
+
+  // Second run: resumes, commits at least once more, and is killed outright.
+  pid = StartRun(dir.path(), script);
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(WaitForCommits(pid, table, after_first + 1)) << ReadFile(dir.path() / "err.txt");
+  kill(pid, SIGKILL);
+  Wait(pid);
+
+  // Third run: to the end of the bounded source.
+  pid = StartRun(dir.path(), script);
+  ASSERT_GT(pid, 0);
+  EXPECT_EQ(Wait(pid), kExitOk) << ReadFile(dir.path() / "err.txt");
+  EXPECT_NE(ReadFile(dir.path() / "out.txt").find("(insert-into_lake.db.events): FINISHED"),
+            std::string::npos)
+      << ReadFile(dir.path() / "out.txt");
+
+  auto counted = floe::testing::RunPeer(
+      "ch", {"SELECT count() AS n, uniqExact(id) AS ids, min(id) AS lo, max(id) AS hi FROM "
+             "icebergLocal('" +
+             table.string() + "') FORMAT JSONEachRow"});
+  ASSERT_TRUE(counted.has_value()) << counted.error().ToString();
+  FLOE_ASSERT_OK_AND_ASSIGN(Json row, Json::Parse(*counted));
+  auto number = [&](std::string_view key) {
+    const Json* v = row.Find(key);
+    return v == nullptr ? -1 : v->is_string() ? std::stoll(v->as_string()) : v->as_int();
+  };
+  EXPECT_EQ(number("n"), kRows) << *counted;
+  EXPECT_EQ(number("ids"), kRows) << *counted;
+  EXPECT_EQ(number("lo"), 0) << *counted;
+  EXPECT_EQ(number("hi"), kRows - 1) << *counted;
+}
+
+TEST(RunCommandTest, StopsAtTheFirstFailingStatementWithItsPosition) {
+  floe::testing::TempDir dir;
+  const std::string script = (dir.path() / "bad.sql").string();
+  std::ofstream(script) << "SET 'execution.runtime-mode' = 'batch';\n"
+                           "CREATE TABLE t (id BIGINT);\n"
+                           "INSERT INTO t VALUES (1);\n"
+                           "\n"
+                           "  INSERT INTO nope VALUES (1);\n"
+                           "INSERT INTO t VALUES (2);\n";
+  CommandRun run =
+      Floe("run " + Quote(script) + " --warehouse " + Quote((dir.path() / "wh").string()) +
+           " --checkpoint-dir " + Quote((dir.path() / "cp").string()));
+  EXPECT_EQ(run.exit_code, kExitFailure);
+  EXPECT_NE(run.err.find("bad.sql:5:3: table 'floe.default.nope' does not exist"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.out.find("Inserted 1 rows into floe.default.t"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("Inserted 1 rows into floe.default.t", run.out.find("Inserted") + 1),
+            std::string::npos)
+      << run.out;
+}
+
+TEST(RunCommandTest, SyntaxErrorsStopTheScriptBeforeAnythingRuns) {
+  floe::testing::TempDir dir;
+  const std::string script = (dir.path() / "syntax.sql").string();
+  std::ofstream(script) << "CREATE TABLE t (id BIGINT);\nINSERT INTO t VALUES (1;\n";
+  CommandRun run =
+      Floe("run " + Quote(script) + " --warehouse " + Quote((dir.path() / "wh").string()));
+  EXPECT_EQ(run.exit_code, kExitBadInput);
+  EXPECT_NE(run.err.find("line 2"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "wh" / "default" / "t"));
+}
+
+}  // namespace
+}  // namespace floe::cli
