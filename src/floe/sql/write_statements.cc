@@ -254,12 +254,14 @@ Result<StatementResult> RunWrite(Session& session, const Target& target,
                          metadata->FindRef(resolved->branch)->snapshot_id != ref->snapshot_id)) {
     snapshot = fmt::format("snapshot {}", ref->snapshot_id);
   }
+  const int64_t written = rows->load();
+  const std::string_view noun = written == 1 ? "row" : "rows";
   if (resolved->overwrite) {
     return StatementResult::Message(
-        fmt::format("[INFO] Overwrote {} with {} rows ({}).", table_name, rows->load(), snapshot));
+        fmt::format("[INFO] Overwrote {} with {} {} ({}).", table_name, written, noun, snapshot));
   }
   return StatementResult::Message(
-      fmt::format("[INFO] Inserted {} rows into {} ({}).", rows->load(), table_name, snapshot));
+      fmt::format("[INFO] Inserted {} {} into {} ({}).", written, noun, table_name, snapshot));
 }
 
 // The Iceberg type of each query column: the types a table can hold, with the small integers

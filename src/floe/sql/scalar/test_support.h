@@ -4,6 +4,8 @@
 // from the same VALUES, evaluation of an expression text over it, and the cells as text in a form
 // both engines agree on, so that results can be compared with DuckDB's.
 
+#include <fmt/format.h>
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -161,7 +163,7 @@ inline Result<std::vector<std::vector<std::string>>> DuckSample(
   std::string sql = "SELECT ";
   for (size_t k = 0; k < expressions.size(); ++k) {
     if (k) sql += ", ";
-    sql += "CAST((" + expressions[k] + ") AS VARCHAR) AS c" + std::to_string(k);
+    sql += fmt::format("CAST(({}) AS VARCHAR) AS c{}", expressions[k], k);
   }
   sql += " FROM " + SampleValuesSql();
   FLOE_ASSIGN_OR_RETURN(std::string out, floe::testing::RunPeer("duck", {sql}));
@@ -175,7 +177,7 @@ inline Result<std::vector<std::vector<std::string>>> DuckSample(
     if (line.empty()) continue;
     FLOE_ASSIGN_OR_RETURN(Json row, Json::Parse(line));
     for (size_t k = 0; k < expressions.size(); ++k) {
-      const Json* cell = row.Find("c" + std::to_string(k));
+      const Json* cell = row.Find(fmt::format("c{}", k));
       columns[k].push_back(!cell || cell->is_null() ? "NULL" : cell->as_string());
     }
   }
