@@ -22,12 +22,19 @@ inputs=${INPUTS:-$work/inputs-$rows}
 source "$here/bench/measure.sh"
 
 warehouse="$work/floe-warehouse"
+# make-inputs writes `value` as DECIMAL(21, 1); ClickHouse's table (peer-task) holds a double, and
+# so does floe's.
+source_columns='id BIGINT, ts TIMESTAMP(6), category STRING, `value` DECIMAL(21, 1), payload STRING'
 columns='id BIGINT, ts TIMESTAMP(6), category STRING, `value` DOUBLE, payload STRING'
-floe_sql() { "$floe" sql --warehouse "$warehouse" -e "SET 'execution.runtime-mode' = 'batch'; SET 'sql-client.execution.result-mode' = 'jsonl'; $1"; }
-ingest_sql="CREATE TABLE default_catalog.default_database.events_src ($columns)
+# measure runs a program, so floe's statements go through a small script.
+floe_sql="$work/floe-sql"
+printf '#!/usr/bin/env bash\nexec "%s" sql --warehouse "%s" -e "SET '"'"'execution.runtime-mode'"'"' = '"'"'batch'"'"'; SET '"'"'sql-client.execution.result-mode'"'"' = '"'"'jsonl'"'"'; $1"\n' "$floe" "$warehouse" > "$floe_sql"
+chmod +x "$floe_sql"
+ingest_sql="CREATE TABLE default_catalog.default_database.events_src ($source_columns)
   WITH ('connector' = 'filesystem', 'path' = '$inputs/events.parquet', 'format' = 'parquet');
 CREATE TABLE events_ice ($columns) WITH ('write.parquet.compression-codec' = 'zstd');
-INSERT INTO events_ice SELECT * FROM default_catalog.default_database.events_src;"
+INSERT INTO events_ice SELECT id, ts, category, CAST(\`value\` AS DOUBLE), payload
+  FROM default_catalog.default_database.events_src;"
 declare -A sql
 sql[scan-agg]='SELECT count(*) AS n, sum(id) AS s, sum(`value`) AS v, count(DISTINCT category) AS c FROM events_ice;'
 sql[scan-all]='SELECT sum(char_length(payload)) AS l, max(ts) AS t, sum(id) AS s FROM events_ice;'
@@ -49,15 +56,15 @@ declare -A secs mems cpus
 read -r secs[clickhouse] mems[clickhouse] cpus[clickhouse] < <(measure "$shared/bench/peer-task" clickhouse ingest-iceberg "$inputs" "$work/clickhouse")
 reset_floe() { rm -rf "$warehouse"; }
 before_each=reset_floe
-read -r secs[floe] mems[floe] cpus[floe] < <(measure floe_sql "$ingest_sql")
+read -r secs[floe] mems[floe] cpus[floe] < <(measure "$floe_sql" "$ingest_sql")
 before_each=
 report ingest floe clickhouse
 
 for task in scan-agg scan-all; do
   read -r secs[clickhouse] mems[clickhouse] cpus[clickhouse] < <(measure "$shared/bench/peer-task" clickhouse "$task" "$inputs" "$work/clickhouse")
   read -r secs[duckdb] mems[duckdb] cpus[duckdb] < <(measure "$shared/bench/peer-task" duckdb "$task" "$inputs" "$work/duckdb")
-  read -r secs[floe] mems[floe] cpus[floe] < <(measure floe_sql "${sql[$task]}")
+  read -r secs[floe] mems[floe] cpus[floe] < <(measure "$floe_sql" "${sql[$task]}")
   report "$task" floe clickhouse duckdb
-  echo "  floe:   $(floe_sql "${sql[$task]}" | tail -1)"
+  echo "  floe:   $("$floe_sql" "${sql[$task]}" | tail -1)"
   echo "  duckdb: $("$shared/bench/peer-task" duckdb "$task" "$inputs" "$work/duckdb" | tail -1)"
 done
