@@ -163,8 +163,8 @@ TEST(RunCommandTest, StopsAtTheFirstFailingStatementWithItsPosition) {
   EXPECT_NE(run.err.find("bad.sql:5:3: table 'floe.default.nope' does not exist"),
             std::string::npos)
       << run.err;
-  EXPECT_NE(run.out.find("Inserted 1 rows into floe.default.t"), std::string::npos) << run.out;
-  EXPECT_EQ(run.out.find("Inserted 1 rows into floe.default.t", run.out.find("Inserted") + 1),
+  EXPECT_NE(run.out.find("Inserted 1 row into floe.default.t"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("Inserted 1 row into floe.default.t", run.out.find("Inserted") + 1),
             std::string::npos)
       << run.out;
 }
