@@ -374,11 +374,8 @@ class AggregateOperator : public stream::Operator {
         case AggregateKind::kSum:
           if (acc.count == 0) {
             out.push_back('\0');
-          } else if (IsInteger(bound.argument_type->kind())) {
-            PutFixed<int64_t>(out, acc.sum_int);
-          } else if (IsFloat(bound.argument_type->kind())) {
-            PutFixed<double>(out, acc.sum_double);
-          } else {
+          } else if (!PutInArgumentType(bound.argument_type->kind(), acc.sum_int, acc.sum_double,
+                                        out)) {
             PutFixed<__int128>(out, acc.sum_decimal);
           }
           break;
@@ -401,44 +398,53 @@ class AggregateOperator : public stream::Operator {
     return out;
   }
 
+  // An integer or floating result in the argument's own type, as Flink's SUM and AVG give it
+  // (narrowing wraps, as Java's does); false for other types.
+  static bool PutInArgumentType(TypeKind kind, int64_t integer, double floating, std::string& out) {
+    switch (kind) {
+      case TypeKind::kInt8:
+        PutFixed(out, static_cast<int8_t>(integer));
+        return true;
+      case TypeKind::kInt16:
+        PutFixed(out, static_cast<int16_t>(integer));
+        return true;
+      case TypeKind::kInt32:
+        PutFixed(out, static_cast<int32_t>(integer));
+        return true;
+      case TypeKind::kInt64:
+        PutFixed(out, integer);
+        return true;
+      case TypeKind::kUInt8:
+        PutFixed(out, static_cast<uint8_t>(integer));
+        return true;
+      case TypeKind::kUInt16:
+        PutFixed(out, static_cast<uint16_t>(integer));
+        return true;
+      case TypeKind::kUInt32:
+        PutFixed(out, static_cast<uint32_t>(integer));
+        return true;
+      case TypeKind::kUInt64:
+        PutFixed(out, static_cast<uint64_t>(integer));
+        return true;
+      case TypeKind::kFloat32:
+        PutFixed(out, static_cast<float>(floating));
+        return true;
+      case TypeKind::kFloat64:
+        PutFixed(out, floating);
+        return true;
+      default:
+        return false;
+    }
+  }
+
   static void EncodeAverage(const BoundCall& bound, const Accumulator& acc, std::string& out) {
     if (acc.count == 0) {
       out.push_back('\0');
       return;
     }
-    switch (bound.argument_type->kind()) {
-      case TypeKind::kInt8:
-        PutFixed(out, static_cast<int8_t>(acc.sum_int / acc.count));
-        return;
-      case TypeKind::kInt16:
-        PutFixed(out, static_cast<int16_t>(acc.sum_int / acc.count));
-        return;
-      case TypeKind::kInt32:
-        PutFixed(out, static_cast<int32_t>(acc.sum_int / acc.count));
-        return;
-      case TypeKind::kInt64:
-        PutFixed(out, acc.sum_int / acc.count);
-        return;
-      case TypeKind::kUInt8:
-        PutFixed(out, static_cast<uint8_t>(acc.sum_int / acc.count));
-        return;
-      case TypeKind::kUInt16:
-        PutFixed(out, static_cast<uint16_t>(acc.sum_int / acc.count));
-        return;
-      case TypeKind::kUInt32:
-        PutFixed(out, static_cast<uint32_t>(acc.sum_int / acc.count));
-        return;
-      case TypeKind::kUInt64:
-        PutFixed(out, static_cast<uint64_t>(acc.sum_int / acc.count));
-        return;
-      case TypeKind::kFloat32:
-        PutFixed(out, static_cast<float>(acc.sum_double / static_cast<double>(acc.count)));
-        return;
-      case TypeKind::kFloat64:
-        PutFixed(out, acc.sum_double / static_cast<double>(acc.count));
-        return;
-      default:
-        break;
+    if (PutInArgumentType(bound.argument_type->kind(), acc.sum_int / acc.count,
+                          acc.sum_double / static_cast<double>(acc.count), out)) {
+      return;
     }
     // Divide first, then scale quotient and remainder apart: sum * 10^d may not fit in 128 bits
     // where the average does. An average beyond DECIMAL(38) is null, as Flink's decimal
@@ -551,8 +557,8 @@ Result<DataTypePtr> AggregateResultType(AggregateKind kind, const DataTypePtr& a
   TypeKind arg = argument->kind();
   switch (kind) {
     case AggregateKind::kSum:
-      if (IsInteger(arg)) return DataType::Int64();
-      if (IsFloat(arg)) return DataType::Float64();
+      // Flink's SUM keeps an integer or floating argument's type.
+      if (IsInteger(arg) || IsFloat(arg)) return argument;
       if (arg == TypeKind::kDecimal128) {
         return DataType::Decimal128(kMaxPrecision, argument->scale());
       }

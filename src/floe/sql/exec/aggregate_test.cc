@@ -210,7 +210,7 @@ TEST(AggregateErrorsTest, TypesAndOverflow) {
             ErrorKind::kInvalidArgument);
   EXPECT_EQ(AggregateResultType(AggregateKind::kAvg, DataType::Bool()).error().kind(),
             ErrorKind::kInvalidArgument);
-  EXPECT_EQ(**AggregateResultType(AggregateKind::kSum, DataType::Int8()), *DataType::Int64());
+  EXPECT_EQ(**AggregateResultType(AggregateKind::kSum, DataType::Int8()), *DataType::Int8());
   EXPECT_EQ(**AggregateResultType(AggregateKind::kSum, DataType::Decimal128(10, 2)),
             *DataType::Decimal128(38, 2));
   EXPECT_EQ(**AggregateResultType(AggregateKind::kAvg, DataType::Decimal128(10, 2)),

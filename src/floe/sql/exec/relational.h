@@ -27,8 +27,9 @@ struct AggregateCall {
 };
 
 // The SQL result type of an aggregate over `argument` (null for COUNT(*)): COUNT is a non-null
-// BIGINT, SUM of integers BIGINT, of DECIMAL(p, s) DECIMAL(38, s), AVG keeps the argument's type
-// as Flink does, MIN/MAX the argument's type. kInvalidArgument for e.g. SUM of a string.
+// BIGINT, SUM and AVG keep an integer or floating argument's type as Flink's do, SUM of
+// DECIMAL(p, s) is DECIMAL(38, s), MIN/MAX the argument's type. kInvalidArgument for e.g. SUM of a
+// string.
 Result<DataTypePtr> AggregateResultType(AggregateKind kind, const DataTypePtr& argument);
 
 // Output: the group columns (in `group_columns` order) then one column per call. Batch mode: one
