@@ -43,7 +43,7 @@ Status PrintRows(sql::StatementResult& result, std::FILE* out) {
     if (!batch) return Ok();
     for (int64_t row = 0; row < batch->num_rows(); ++row) {
       line.clear();
-      if (result.changelog) line = std::string(sql::RowKindText(batch->row_kind(row)));
+      if (result.changelog) line = std::string(RowKindSymbol(batch->row_kind(row)));
       for (int c = 0; c < batch->num_columns(); ++c) {
         line += (line.empty() && !result.changelog && c == 0 ? "" : " | ") +
                 sql::FormatCell(batch->column(c), row);

@@ -170,16 +170,8 @@ Result<std::optional<std::string>> JobManager::Stop(std::string_view id, bool wi
     std::lock_guard lock(job->mutex);
     job->stopped_with_savepoint = true;
   }
-  // A Cancel that lands before the runtime's Execute has started is forgotten by it; repeat it
-  // until the job has ended.
-  std::unique_lock lock(job->mutex);
-  while (job->status.state == JobState::kRunning) {
-    lock.unlock();
-    job->env->Cancel();
-    lock.lock();
-    job->ended.wait_for(lock, kPollInterval * 4,
-                        [&] { return job->status.state != JobState::kRunning; });
-  }
+  job->env->Cancel();
+  WaitFor(*job);
   return savepoint;
 }
 
@@ -205,16 +197,8 @@ void JobManager::CancelAll() {
     std::lock_guard lock(mutex_);
     jobs = jobs_;
   }
-  for (const auto& job : jobs) {
-    std::unique_lock lock(job->mutex);
-    while (job->status.state == JobState::kRunning) {
-      lock.unlock();
-      job->env->Cancel();
-      lock.lock();
-      job->ended.wait_for(lock, kPollInterval * 4,
-                          [&] { return job->status.state != JobState::kRunning; });
-    }
-  }
+  for (const auto& job : jobs) job->env->Cancel();
+  for (const auto& job : jobs) WaitFor(*job);
 }
 
 std::string JobManager::UniqueName(const std::string& name) const {

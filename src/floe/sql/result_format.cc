@@ -138,18 +138,4 @@ std::string FormatCell(const Array& column, int64_t row) {
   return out;
 }
 
-std::string_view RowKindText(RowKind kind) {
-  switch (kind) {
-    case RowKind::kInsert:
-      return "+I";
-    case RowKind::kUpdateBefore:
-      return "-U";
-    case RowKind::kUpdateAfter:
-      return "+U";
-    case RowKind::kDelete:
-      return "-D";
-  }
-  return "+I";
-}
-
 }  // namespace floe::sql

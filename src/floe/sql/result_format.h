@@ -18,7 +18,4 @@ inline constexpr std::string_view kNullText = "<NULL>";
 
 std::string FormatCell(const Array& column, int64_t row);
 
-// "+I", "-U", "+U" or "-D".
-std::string_view RowKindText(RowKind kind);
-
 }  // namespace floe::sql

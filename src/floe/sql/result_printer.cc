@@ -121,7 +121,7 @@ void ResultPrinter::Begin() {
 
 std::vector<std::string> ResultPrinter::RowCells(const RecordBatch& batch, int64_t row) const {
   std::vector<std::string> cells;
-  if (changelog_) cells.emplace_back(RowKindText(batch.row_kind(row)));
+  if (changelog_) cells.emplace_back(RowKindSymbol(batch.row_kind(row)));
   for (int c = 0; c < batch.num_columns(); ++c) cells.push_back(FormatCell(batch.column(c), row));
   return cells;
 }
@@ -138,7 +138,7 @@ void ResultPrinter::Add(const RecordBatch& batch) {
         }
         break;
       case ResultMode::kChangelog: {
-        std::string line(RowKindText(batch.row_kind(row)));
+        std::string line(RowKindSymbol(batch.row_kind(row)));
         line += '[';
         for (int c = 0; c < batch.num_columns(); ++c) {
           if (c > 0) line += ", ";
@@ -151,7 +151,7 @@ void ResultPrinter::Add(const RecordBatch& batch) {
       case ResultMode::kJsonl: {
         std::string json = RowView(batch, row).ToJson();
         if (changelog_) {
-          std::string op = fmt::format(R"({{"op":"{}")", RowKindText(batch.row_kind(row)));
+          std::string op = fmt::format(R"({{"op":"{}")", RowKindSymbol(batch.row_kind(row)));
           json = op + (json.size() > 2 ? "," : "") + json.substr(1);
         }
         json += '\n';

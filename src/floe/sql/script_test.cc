@@ -124,7 +124,7 @@ Result<std::vector<std::string>> ResultLines(StatementResult& result, bool chang
     if (!batch.has_value()) break;
     for (int64_t row = 0; row < batch->num_rows(); ++row) {
       std::string line;
-      if (changelog) line = std::string(RowKindText(batch->row_kind(row)));
+      if (changelog) line = std::string(RowKindSymbol(batch->row_kind(row)));
       for (int c = 0; c < batch->num_columns(); ++c) {
         if (!line.empty() || c > 0) line += " | ";
         line += FormatCell(batch->column(c), row);

@@ -172,7 +172,11 @@ Result<std::string> StreamEnvironment::TriggerSavepoint(std::string folder) {
 Result<JobResult> StreamEnvironment::Execute(std::string job_name) {
   if (job_name.empty()) return InvalidArgument("the job needs a name");
   FLOE_RETURN_IF_ERROR(graph_->Validate(config_));
-  cancel_requested_ = false;
+  // A Cancel holds for the Execute it came before or during, not for later ones.
+  struct ClearCancel {
+    std::atomic<bool>& flag;
+    ~ClearCancel() { flag = false; }
+  } clear_cancel{cancel_requested_};
 
   io::LocalFileIO io;
   std::unique_ptr<CheckpointStorage> storage;

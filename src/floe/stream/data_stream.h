@@ -128,8 +128,9 @@ class StreamEnvironment {
 
   // Runs the job to its end.
   Result<JobResult> Execute(std::string job_name);
-  // From another thread while Execute runs: stop the job (Execute returns kCancelled), or take a
-  // savepoint into `folder` and return its path once it is complete.
+  // From another thread: stop the job (Execute returns kCancelled; a Cancel made before Execute
+  // starts holds for that Execute), or, while Execute runs, take a savepoint into `folder` and
+  // return its path once it is complete.
   void Cancel();
   Result<std::string> TriggerSavepoint(std::string folder);
 

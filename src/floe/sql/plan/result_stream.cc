@@ -1,6 +1,5 @@
 #include "floe/sql/plan/result_stream.h"
 
-#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -36,12 +35,6 @@ class ResultQueue {
     cancelled_ = true;
     batches_.clear();
     changed_.notify_all();
-  }
-
-  // Whether the job has ended, waiting up to `timeout` for it.
-  bool WaitFinished(std::chrono::milliseconds timeout) {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, timeout, [&] { return finished_; });
   }
 
   Result<std::optional<RecordBatch>> Pop() {
@@ -91,9 +84,6 @@ class JobRows final : public RowStream {
   }
   ~JobRows() override {
     Cancel();
-    // A Cancel that lands before the job has started running is forgotten by the runtime:
-    // repeat it until the job is over.
-    while (!queue_->WaitFinished(std::chrono::milliseconds(100))) env_->Cancel();
     thread_.join();
   }
 
