@@ -25,8 +25,7 @@ LogicalType Logical(LogicalType::Kind kind) {
   return type;
 }
 
-Status AddField(const Field& field, const WriterOptions& options,
-                std::vector<SchemaElement>& out);
+Status AddField(const Field& field, const WriterOptions& options, std::vector<SchemaElement>& out);
 
 Status AddNested(const Field& field, const WriterOptions& options, SchemaElement group,
                  std::vector<SchemaElement>& out) {
@@ -68,8 +67,7 @@ Status AddNested(const Field& field, const WriterOptions& options, SchemaElement
   return AddField(element, options, out);
 }
 
-Status AddField(const Field& field, const WriterOptions& options,
-                std::vector<SchemaElement>& out) {
+Status AddField(const Field& field, const WriterOptions& options, std::vector<SchemaElement>& out) {
   const DataType& type = *field.type;
   if (type.kind() == TypeKind::kNull) return {};
   SchemaElement e;
@@ -166,8 +164,7 @@ Status AddField(const Field& field, const WriterOptions& options,
       bool micros = type.unit() == floe::TimeUnit::kMicro;
       bool is_time = type.kind() == TypeKind::kTime64;
       e.type = PhysicalType::kInt64;
-      LogicalType t =
-          Logical(is_time ? LogicalType::Kind::kTime : LogicalType::Kind::kTimestamp);
+      LogicalType t = Logical(is_time ? LogicalType::Kind::kTime : LogicalType::Kind::kTimestamp);
       t.unit = micros ? parquet::TimeUnit::kMicros : parquet::TimeUnit::kNanos;
       t.is_adjusted_to_utc = !is_time && type.utc();
       e.logical_type = t;

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "floe/format/compression/codec.h"
+
 namespace floe::parquet {
 namespace {
 
@@ -31,6 +33,11 @@ Result<MetricsMode> ParseMetricsMode(std::string_view text) {
     }
   }
   return InvalidArgument("metrics mode '{}' is not none, counts, truncate(N >= 1) or full", text);
+}
+
+int32_t CompressionLevel(const WriterOptions& options) {
+  if (options.compression_level) return *options.compression_level;
+  return options.codec == Codec::kZstd ? kDefaultZstdLevel : compression::kDefaultLevel;
 }
 
 Result<WriterOptions> ParseWriterOptions(const std::map<std::string, std::string>& properties) {

@@ -26,6 +26,12 @@ struct MetricsMode {
 // "none", "counts", "truncate(N)" (N >= 1), "full".
 Result<MetricsMode> ParseMetricsMode(std::string_view text);
 
+// The zstd level when write.parquet.compression-level is unset (Iceberg leaves it unset, so the
+// level is the writer's choice). Level 1 gave smaller files than zstd's default level 3 on the
+// benchmark inputs (hex digests, TPC-H comments, delta-packed integers) in about two thirds of the
+// CPU time; docs/parquet-writing.md has the figures.
+inline constexpr int32_t kDefaultZstdLevel = 1;
+
 struct WriterOptions {
   int64_t row_group_size_bytes = 128LL << 20;  // write.parquet.row-group-size-bytes
   int64_t page_size_bytes = 1LL << 20;         // write.parquet.page-size-bytes
@@ -36,7 +42,7 @@ struct WriterOptions {
   bool dictionary_enabled = true;
   bool data_page_v2 = false;
   // DELTA_BINARY_PACKED for INT32/INT64 pages that fall back from the dictionary, where it is at
-  // most half the size of PLAIN.
+  // most half the size of PLAIN, and DELTA_LENGTH_BYTE_ARRAY for BYTE_ARRAY pages that do.
   bool delta_encoding = true;
   // Column and offset indexes for every chunk.
   bool page_index = true;
@@ -50,6 +56,10 @@ struct WriterOptions {
   std::map<int32_t, MetricsMode> field_metrics;  // per field id, set by the caller
   std::string created_by = "floe";
 };
+
+// The level the codec runs at: the option if set, else kDefaultZstdLevel for zstd and the codec's
+// own default for the others (compression::kDefaultLevel).
+int32_t CompressionLevel(const WriterOptions& options);
 
 // Reads the write.parquet.* and write.metadata.metrics.default properties over the defaults.
 Result<WriterOptions> ParseWriterOptions(const std::map<std::string, std::string>& properties);
