@@ -569,15 +569,17 @@ class TypedColumnWriter final : public ColumnWriter {
     }
   }
 
-  std::vector<std::byte> EncodeLevels(const std::vector<int16_t>& levels, int16_t max_level,
-                                      bool length_prefix) const {
-    std::vector<std::byte> out(length_prefix ? 4 : 0);
+  // Appends the RLE/bit-packed levels (v1: behind their 4-byte length); returns the bytes added.
+  size_t AppendLevels(const std::vector<int16_t>& levels, int16_t max_level, bool length_prefix,
+                      std::vector<std::byte>& out) const {
+    const size_t start = out.size();
+    if (length_prefix) out.resize(start + 4);
     EncodeRleBitPacked<int16_t>(levels, LevelBitWidth(max_level), out);
     if (length_prefix) {
-      auto size = static_cast<uint32_t>(out.size() - 4);
-      std::memcpy(out.data(), &size, 4);
+      auto size = static_cast<uint32_t>(out.size() - start - 4);
+      std::memcpy(out.data() + start, &size, 4);
     }
-    return out;
+    return out.size() - start;
   }
 
   // After the first page of a chunk, the dictionary goes when it cannot pay off: nearly every value
@@ -632,7 +634,7 @@ class TypedColumnWriter final : public ColumnWriter {
   void EncodeBytesPage(std::vector<std::byte>& values, Encoding& encoding) {
     auto bytes = std::as_bytes(std::span(page_data_));
     if (spec_.physical_type != PhysicalType::kByteArray) {
-      values.assign(bytes.begin(), bytes.end());
+      values.insert(values.end(), bytes.begin(), bytes.end());
       return;
     }
     if (options_.delta_encoding && !bytes_delta_) {
@@ -656,8 +658,9 @@ class TypedColumnWriter final : public ColumnWriter {
   }
 
   void EncodePlainBytes(std::vector<std::byte>& out) const {
-    out.resize(page_data_.size() + 4 * lengths_.size());
-    std::byte* to = out.data();
+    const size_t start = out.size();
+    out.resize(start + page_data_.size() + 4 * lengths_.size());
+    std::byte* to = out.data() + start;
     const char* from = page_data_.data();
     for (int32_t length : lengths_) {
       auto n = static_cast<uint32_t>(length);
@@ -676,9 +679,20 @@ class TypedColumnWriter final : public ColumnWriter {
     return scratch.size();
   }
 
+  // The page's levels and values are encoded into buffers the writer keeps (v1: levels then values
+  // in body_, v2: levels in levels_ and values in body_), so a page costs no allocation but its
+  // own compressed bytes.
   void FlushPage() {
     MaybeDropDictionary();
-    std::vector<std::byte> values;
+    bool v2 = options_.data_page_v2;
+    body_.clear();
+    levels_.clear();
+    std::vector<std::byte>& levels = v2 ? levels_ : body_;
+    size_t rep_size = 0, def_size = 0;
+    if (spec_.max_rep > 0) rep_size = AppendLevels(reps_, spec_.max_rep, !v2, levels);
+    if (spec_.max_def > 0) def_size = AppendLevels(defs_, spec_.max_def, !v2, levels);
+    std::vector<std::byte>& values = body_;
+    const size_t values_start = values.size();
     Encoding encoding = Encoding::kPlain;
     if (dict_active_) {
       encoding = Encoding::kRleDictionary;
@@ -693,29 +707,24 @@ class TypedColumnWriter final : public ColumnWriter {
       for (size_t i = 0; i < bools_.size(); ++i) flags[i] = bools_[i] != 0;
       EncodePlainBoolean(std::span<const bool>(flags.get(), bools_.size()), values);
     } else {
-      EncodePlain<P>(plain_, values);
       if constexpr (std::is_same_v<P, int32_t> || std::is_same_v<P, int64_t>) {
         // Sorted or slowly changing integers (ids, timestamps) shrink to a few bits per value,
         // which also spares the codec most of its work.
         if (options_.delta_encoding && plain_.size() >= 128) {
-          std::vector<std::byte> delta;
-          EncodeDeltaBinaryPacked<P>(plain_, delta);
-          if (2 * delta.size() <= values.size()) {
-            values = std::move(delta);
+          EncodeDeltaBinaryPacked<P>(plain_, values);
+          if (2 * (values.size() - values_start) <= plain_.size() * sizeof(P)) {
             encoding = Encoding::kDeltaBinaryPacked;
+          } else {
+            values.resize(values_start);
           }
         }
       }
+      if (encoding == Encoding::kPlain) EncodePlain<P>(plain_, values);
     }
     encodings_.insert(encoding);
     encodings_.insert(Encoding::kRle);
 
     PageHeader header;
-    bool v2 = options_.data_page_v2;
-    std::vector<std::byte> rep =
-        spec_.max_rep > 0 ? EncodeLevels(reps_, spec_.max_rep, !v2) : std::vector<std::byte>{};
-    std::vector<std::byte> def =
-        spec_.max_def > 0 ? EncodeLevels(defs_, spec_.max_def, !v2) : std::vector<std::byte>{};
     ColumnMetaData sizes;  // only its total_uncompressed_size is used
     AddPageToColumnIndex();
     PageLocation location;
@@ -729,21 +738,18 @@ class TypedColumnWriter final : public ColumnWriter {
       h.num_nulls = static_cast<int32_t>(page_entries_ - page_values_);
       h.num_rows = static_cast<int32_t>(page_rows_);
       h.encoding = encoding;
-      h.definition_levels_byte_length = static_cast<int32_t>(def.size());
-      h.repetition_levels_byte_length = static_cast<int32_t>(rep.size());
+      h.definition_levels_byte_length = static_cast<int32_t>(def_size);
+      h.repetition_levels_byte_length = static_cast<int32_t>(rep_size);
       h.is_compressed = options_.codec != Codec::kUncompressed;
       header.data_page_header_v2 = h;
-      rep.insert(rep.end(), def.begin(), def.end());
-      WritePage(header, values, rep, page, sizes);
+      WritePage(header, body_, levels_, page, sizes);
     } else {
       header.type = PageType::kDataPage;
       DataPageHeader h;
       h.num_values = static_cast<int32_t>(page_entries_);
       h.encoding = encoding;
       header.data_page_header = h;
-      rep.insert(rep.end(), def.begin(), def.end());
-      rep.insert(rep.end(), values.begin(), values.end());
-      WritePage(header, rep, {}, page, sizes);
+      WritePage(header, body_, {}, page, sizes);
     }
     pages_uncompressed_ += sizes.total_uncompressed_size;
     location.compressed_page_size = static_cast<int32_t>(page.size());
@@ -769,17 +775,18 @@ class TypedColumnWriter final : public ColumnWriter {
   void WritePage(PageHeader& header, std::span<const std::byte> body,
                  std::span<const std::byte> levels, std::vector<std::byte>& out,
                  ColumnMetaData& meta) {
-    std::vector<std::byte> compressed;
     std::span<const std::byte> stored = body;
     if (options_.codec != Codec::kUncompressed) {
-      Status s = compression::Compress(ToCompressionCodec(options_.codec), body, compressed,
+      compressed_.clear();
+      Status s = compression::Compress(ToCompressionCodec(options_.codec), body, compressed_,
                                        CompressionLevel(options_));
       if (!s && status_) status_ = s;
-      stored = compressed;
+      stored = compressed_;
     }
     header.uncompressed_page_size = static_cast<int32_t>(levels.size() + body.size());
     header.compressed_page_size = static_cast<int32_t>(levels.size() + stored.size());
     std::vector<std::byte> encoded = EncodePageHeader(header);
+    out.reserve(out.size() + encoded.size() + levels.size() + stored.size());
     out.insert(out.end(), encoded.begin(), encoded.end());
     out.insert(out.end(), levels.begin(), levels.end());
     out.insert(out.end(), stored.begin(), stored.end());
@@ -817,8 +824,9 @@ class TypedColumnWriter final : public ColumnWriter {
   std::vector<uint32_t> indices_;
   std::vector<P> plain_;
   std::vector<uint8_t> bools_;
-  std::string page_data_;            // byte arrays: the values' bytes back to back
-  std::vector<int32_t> lengths_;     // BYTE_ARRAY: each value's length
+  std::string page_data_;         // byte arrays: the values' bytes back to back
+  std::vector<int32_t> lengths_;  // BYTE_ARRAY: each value's length
+  std::vector<std::byte> body_, levels_, compressed_;  // the page being written
   std::optional<bool> bytes_delta_;  // the chunk's choice of DELTA_LENGTH_BYTE_ARRAY over PLAIN
   int64_t page_rows_ = 0, page_entries_ = 0, page_values_ = 0;
   // The chunk.
