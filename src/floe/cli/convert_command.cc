@@ -33,6 +33,10 @@ using stream::TextColumnType;
 
 constexpr size_t kInferRows = 1000;
 constexpr int64_t kBatchRows = 65536;
+// A row group holds its compressed pages in memory until it is written (a column chunk must be
+// contiguous), so its size bounds the writer's memory. Iceberg tables use their
+// write.parquet.row-group-size-bytes (128 MB by default); a converted file is not a table's.
+constexpr int64_t kConvertRowGroupBytes = 64LL << 20;
 
 // Text cells of one record; a cell whose data() is null is a null (JSON null, empty CSV field).
 using Cells = std::vector<std::string_view>;
@@ -295,6 +299,7 @@ void AddConvertCommand(CLI::App& app, int& exit_code) {
   struct Args {
     std::string in, out, codec = "zstd", schema;
     std::optional<int> level;
+    int64_t row_group_size = kConvertRowGroupBytes;
   };
   auto args = std::make_shared<Args>();
   command->add_option("IN", args->in, "The input file (.parquet, .jsonl, else CSV)")->required();
@@ -302,12 +307,17 @@ void AddConvertCommand(CLI::App& app, int& exit_code) {
       ->required();
   command->add_option("--codec", args->codec, "zstd, snappy, gzip, lz4_raw or uncompressed");
   command->add_option("--level", args->level, "The codec's compression level");
+  command
+      ->add_option("--row-group-size", args->row_group_size,
+                   "Bytes of compressed pages a row group buffers before it is written")
+      ->default_val(kConvertRowGroupBytes);
   command->add_option("--schema", args->schema,
                       "Types of text columns, e.g. 'id:long,price:decimal(15,2)' (Iceberg type "
                       "names); the others are inferred");
   command->callback([args, &exit_code] {
     std::map<std::string, std::string> properties{{"write.parquet.compression-codec", args->codec}};
     if (args->level) properties["write.parquet.compression-level"] = std::to_string(*args->level);
+    properties["write.parquet.row-group-size-bytes"] = std::to_string(args->row_group_size);
     auto options = parquet::ParseWriterOptions(properties);
     if (!options) {
       fmt::print(stderr, "floe convert: {}\n", options.error().message());
