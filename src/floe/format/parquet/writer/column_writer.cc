@@ -473,6 +473,24 @@ class TypedColumnWriter final : public ColumnWriter {
       }
     }
     ++page_.values;
+    if constexpr (kBytes) {
+      // A dictionary value already seen in this page cannot move its bounds: the comparisons
+      // run once per distinct value and page, not per value.
+      if (dict_active_) {
+        ++page_values_;
+        uint32_t index = StoreIndex(value);
+        if (index >= page_seen_.size()) page_seen_.resize(index + 1024, 0);
+        if (page_seen_[index] == page_epoch_) return;
+        page_seen_[index] = page_epoch_;
+        UpdateBounds(value);
+        return;
+      }
+    }
+    UpdateBounds(value);
+    StoreValue(value);
+  }
+
+  void UpdateBounds(P value) {
     if (!page_.has_minmax) {
       page_.min = Stored(value);
       page_.max = Stored(value);
@@ -484,7 +502,6 @@ class TypedColumnWriter final : public ColumnWriter {
       if (Less(value, page_.min)) page_.min = value;
       if (Less(page_.max, value)) page_.max = value;
     }
-    StoreValue(value);
   }
 
   void StoreValue(P value) {
@@ -506,7 +523,7 @@ class TypedColumnWriter final : public ColumnWriter {
     }
   }
 
-  void StoreIndex(P value) {
+  uint32_t StoreIndex(P value) {
     bool inserted;
     uint32_t index;
     if constexpr (kBytes) {
@@ -523,6 +540,7 @@ class TypedColumnWriter final : public ColumnWriter {
     indices_.push_back(index);
     // Past its budget the dictionary closes with the current row; PLAIN follows.
     if (dict_bytes_ > options_.dict_size_bytes) dict_full_ = true;
+    return index;
   }
 
   int64_t PlainSize(ByteArray v) const {
@@ -758,6 +776,7 @@ class TypedColumnWriter final : public ColumnWriter {
     chunk_rows_ += page_rows_;
     chunk_.Merge(page_, *this);
     page_ = Stats{};
+    ++page_epoch_;
     defs_.clear();
     reps_.clear();
     indices_.clear();
@@ -826,6 +845,9 @@ class TypedColumnWriter final : public ColumnWriter {
   std::vector<uint8_t> bools_;
   std::string page_data_;         // byte arrays: the values' bytes back to back
   std::vector<int32_t> lengths_;  // BYTE_ARRAY: each value's length
+  // Per dictionary index, the last page (epoch) whose bounds include the value.
+  std::vector<uint32_t> page_seen_;
+  uint32_t page_epoch_ = 1;
   std::vector<std::byte> body_, levels_, compressed_;  // the page being written
   std::optional<bool> bytes_delta_;  // the chunk's choice of DELTA_LENGTH_BYTE_ARRAY over PLAIN
   int64_t page_rows_ = 0, page_entries_ = 0, page_values_ = 0;
