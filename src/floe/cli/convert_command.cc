@@ -36,7 +36,7 @@ constexpr int64_t kBatchRows = 65536;
 // A row group holds its compressed pages in memory until it is written (a column chunk must be
 // contiguous), so its size bounds the writer's memory. Iceberg tables use their
 // write.parquet.row-group-size-bytes (128 MB by default); a converted file is not a table's.
-constexpr int64_t kConvertRowGroupBytes = 64LL << 20;
+constexpr int64_t kConvertRowGroupBytes = 32LL << 20;
 
 // Text cells of one record; a cell whose data() is null is a null (JSON null, empty CSV field).
 using Cells = std::vector<std::string_view>;

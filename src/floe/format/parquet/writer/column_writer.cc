@@ -80,8 +80,12 @@ class TypedColumnWriter final : public ColumnWriter {
   static constexpr bool kBytes = std::is_same_v<P, ByteArray>;
   static constexpr bool kFloating = std::is_floating_point_v<P>;
 
-  TypedColumnWriter(LeafSpec spec, const WriterOptions& options)
-      : ColumnWriter(std::move(spec)), options_(options) {
+  TypedColumnWriter(LeafSpec spec, const WriterOptions& options, PageBuffers& buffers)
+      : ColumnWriter(std::move(spec)),
+        options_(options),
+        body_(buffers.body),
+        levels_(buffers.levels),
+        compressed_(buffers.compressed) {
     dict_active_ = options.dictionary_enabled && !std::is_same_v<P, bool>;
     if constexpr (!std::is_same_v<P, bool>) {
       std::string dotted;
@@ -697,7 +701,7 @@ class TypedColumnWriter final : public ColumnWriter {
     return scratch.size();
   }
 
-  // The page's levels and values are encoded into buffers the writer keeps (v1: levels then values
+  // The page's levels and values are encoded into the file's page buffers (v1: levels then values
   // in body_, v2: levels in levels_ and values in body_), so a page costs no allocation but its
   // own compressed bytes.
   void FlushPage() {
@@ -848,7 +852,10 @@ class TypedColumnWriter final : public ColumnWriter {
   // Per dictionary index, the last page (epoch) whose bounds include the value.
   std::vector<uint32_t> page_seen_;
   uint32_t page_epoch_ = 1;
-  std::vector<std::byte> body_, levels_, compressed_;  // the page being written
+  // The page being written (PageBuffers).
+  std::vector<std::byte>& body_;
+  std::vector<std::byte>& levels_;
+  std::vector<std::byte>& compressed_;
   std::optional<bool> bytes_delta_;  // the chunk's choice of DELTA_LENGTH_BYTE_ARRAY over PLAIN
   int64_t page_rows_ = 0, page_entries_ = 0, page_values_ = 0;
   // The chunk.
@@ -875,20 +882,21 @@ class TypedColumnWriter final : public ColumnWriter {
 
 }  // namespace
 
-std::unique_ptr<ColumnWriter> ColumnWriter::Make(LeafSpec spec, const WriterOptions& options) {
+std::unique_ptr<ColumnWriter> ColumnWriter::Make(LeafSpec spec, const WriterOptions& options,
+                                                 PageBuffers& buffers) {
   switch (spec.physical_type) {
     case PhysicalType::kBoolean:
-      return std::make_unique<TypedColumnWriter<bool>>(std::move(spec), options);
+      return std::make_unique<TypedColumnWriter<bool>>(std::move(spec), options, buffers);
     case PhysicalType::kInt32:
-      return std::make_unique<TypedColumnWriter<int32_t>>(std::move(spec), options);
+      return std::make_unique<TypedColumnWriter<int32_t>>(std::move(spec), options, buffers);
     case PhysicalType::kInt64:
-      return std::make_unique<TypedColumnWriter<int64_t>>(std::move(spec), options);
+      return std::make_unique<TypedColumnWriter<int64_t>>(std::move(spec), options, buffers);
     case PhysicalType::kFloat:
-      return std::make_unique<TypedColumnWriter<float>>(std::move(spec), options);
+      return std::make_unique<TypedColumnWriter<float>>(std::move(spec), options, buffers);
     case PhysicalType::kDouble:
-      return std::make_unique<TypedColumnWriter<double>>(std::move(spec), options);
+      return std::make_unique<TypedColumnWriter<double>>(std::move(spec), options, buffers);
     default:
-      return std::make_unique<TypedColumnWriter<ByteArray>>(std::move(spec), options);
+      return std::make_unique<TypedColumnWriter<ByteArray>>(std::move(spec), options, buffers);
   }
 }
 

@@ -56,10 +56,18 @@ struct ChunkIndexes {
   std::vector<std::byte> bloom_filter;
 };
 
+// Buffers a page is encoded and compressed in, shared by the columns of one file (one page is
+// written at a time), so that neither each page nor each column allocates its own.
+struct PageBuffers {
+  std::vector<std::byte> body, levels, compressed;
+};
+
 class ColumnWriter {
  public:
   virtual ~ColumnWriter() = default;
-  static std::unique_ptr<ColumnWriter> Make(LeafSpec spec, const WriterOptions& options);
+  // options and buffers must outlive the writer.
+  static std::unique_ptr<ColumnWriter> Make(LeafSpec spec, const WriterOptions& options,
+                                            PageBuffers& buffers);
 
   virtual void Add(const Array& leaf, std::span<const LevelSlot> slots) = 0;
   // Every row of a top-level, non-repeated leaf: the same as Add with one slot per row, faster.

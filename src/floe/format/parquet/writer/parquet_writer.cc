@@ -101,6 +101,7 @@ class ParquetWriter::Impl {
   WriterOptions options;
   std::vector<int> node_of_field;  // -1 for null-typed fields
   std::vector<ShredNode> nodes;
+  PageBuffers page_buffers;
   std::vector<std::unique_ptr<ColumnWriter>> writers;
   FileMetaData metadata;
   int64_t rows_in_group = 0;
@@ -218,7 +219,7 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Make(std::unique_ptr<io::F
       if (it != opts.field_metrics.end()) spec.metrics = it->second;
     }
     impl->metadata.column_orders.push_back(ColumnOrder::kTypeDefined);
-    impl->writers.push_back(ColumnWriter::Make(std::move(spec), opts));
+    impl->writers.push_back(ColumnWriter::Make(std::move(spec), opts, impl->page_buffers));
   }
   impl->file = std::move(file);
   impl->schema = std::move(schema);
