@@ -61,6 +61,31 @@ TEST(ConvertCommand, RejectsBadCodecAndBadRows) {
   EXPECT_EQ(RunConvert({"convert", csv.string(), out.string()}), kExitBadInput);
 }
 
+// --row-group-size bounds the compressed bytes a row group buffers; the default keeps this
+// small file in one row group.
+TEST(ConvertCommand, RowGroupSizeCutsRowGroups) {
+  testing::TempDir dir;
+  auto csv = dir.path() / "in.csv";
+  {
+    std::ofstream text(csv);
+    text << "i,h\n";
+    for (uint32_t i = 0; i < 200000; ++i)
+      text << i << ',' << std::hex << i * 2654435761u << std::dec << '\n';
+  }
+  auto out = dir.path() / "out.parquet";
+  ASSERT_EQ(RunConvert({"convert", csv.string(), out.string(), "--row-group-size", "100000"}),
+            kExitOk);
+  FLOE_ASSERT_OK_AND_ASSIGN(auto small, parquet::FileReader::OpenPath(out));
+  EXPECT_EQ(small->metadata().num_rows, 200000);
+  EXPECT_GT(small->metadata().row_groups.size(), 2u);
+  ASSERT_EQ(RunConvert({"convert", csv.string(), out.string()}), kExitOk);
+  FLOE_ASSERT_OK_AND_ASSIGN(auto one, parquet::FileReader::OpenPath(out));
+  EXPECT_EQ(one->metadata().num_rows, 200000);
+  EXPECT_EQ(one->metadata().row_groups.size(), 1u);
+  EXPECT_EQ(RunConvert({"convert", csv.string(), out.string(), "--row-group-size", "0"}),
+            kExitBadInput);
+}
+
 // Dates, timestamps (as SQL engines write them: a space, an optional fraction, a +HH zone) and
 // decimals given by --schema, then the file converted again from Parquet.
 TEST(ConvertCommand, TypedTextAndParquetInput) {
