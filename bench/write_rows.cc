@@ -24,11 +24,14 @@
 namespace floe::stream {
 namespace {
 
-double CpuSeconds() {
+double Seconds(const timeval& time) {
+  return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
+}
+// User and system CPU seconds of the process so far.
+std::pair<double, double> CpuSeconds() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  return {Seconds(usage.ru_utime), Seconds(usage.ru_stime)};
 }
 
 Status Run(const std::string& warehouse, int64_t rows, int tables) {
@@ -66,21 +69,24 @@ Status Run(const std::string& warehouse, int64_t rows, int tables) {
                              .To(std::string("db.t_{t}"))
                              .Apply());
   }
-  const double cpu_start = CpuSeconds();
+  const auto cpu_start = CpuSeconds();
   const auto wall_start = std::chrono::steady_clock::now();
   FLOE_ASSIGN_OR_RETURN(JobResult result, env.Execute("bench-write-rows"));
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  const double cpu = CpuSeconds() - cpu_start;
+  const auto [user_end, system_end] = CpuSeconds();
+  const double user = user_end - cpu_start.first;
+  const double system = system_end - cpu_start.second;
+  const double cpu = user + system;
   int64_t requests = 0;
   for (const auto& [name, value] : result.metrics) {
     if (name.ends_with(".catalogRequests")) requests += value;
   }
   std::printf(
-      "%s tables=%d rows=%lld wall_s=%.2f cpu_s=%.2f rows_per_cpu_s=%.0f "
-      "catalog_requests=%lld catalog_requests_per_s=%.1f\n",
+      "%s tables=%d rows=%lld wall_s=%.2f cpu_s=%.2f (user %.2f, system %.2f) "
+      "rows_per_cpu_s=%.0f catalog_requests=%lld catalog_requests_per_s=%.1f\n",
       tables == 0 ? "iceberg-sink" : "write-rows", std::max(tables, 1),
-      static_cast<long long>(rows), wall, cpu, static_cast<double>(rows) / cpu,
+      static_cast<long long>(rows), wall, cpu, user, system, static_cast<double>(rows) / cpu,
       static_cast<long long>(requests), static_cast<double>(requests) / wall);
   return Ok();
 }

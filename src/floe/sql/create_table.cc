@@ -9,6 +9,7 @@
 #include "floe/sql/printer.h"
 #include "floe/sql/table_statements.h"
 #include "floe/sql/write_statements.h"
+#include "floe/sql/write_statements_dynamic.h"
 
 namespace floe::sql {
 namespace {
@@ -141,7 +142,9 @@ Result<StatementResult> CreateConnectorTable(Session& session, const ResolvedNam
       return InvalidArgument("primary key column '{}' is not a column of the table", column);
     }
   }
-  if (connector->second == "iceberg") {
+  if (IsDynamicSinkTable(table)) {
+    FLOE_RETURN_IF_ERROR(CheckDynamicSinkTable(key, table));
+  } else if (connector->second == "iceberg") {
     FLOE_RETURN_IF_ERROR(IcebergConnectorLoader(key, table));
   }
   session.connector_tables().emplace(std::move(key), std::move(table));

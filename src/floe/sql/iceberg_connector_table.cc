@@ -5,6 +5,7 @@
 
 #include "floe/sql/ddl_schema.h"
 #include "floe/sql/table_statements.h"
+#include "floe/util/strings.h"
 
 namespace floe::sql {
 namespace {
@@ -32,10 +33,6 @@ constexpr std::array<std::string_view, 15> kCatalogOptions = {"connector",
                                                               "hive-conf-dir",
                                                               "hadoop-conf-dir"};
 
-bool IsCatalogOption(std::string_view key) {
-  return std::ranges::find(kCatalogOptions, key) != kCatalogOptions.end();
-}
-
 Status CreateMissing(catalog::Catalog& catalog, const catalog::TableIdentifier& ident,
                      const ConnectorTable& table, const StringMap& options) {
   FLOE_ASSIGN_OR_RETURN(bool ns_exists, catalog.NamespaceExists(ident.ns));
@@ -50,7 +47,7 @@ Status CreateMissing(catalog::Catalog& catalog, const catalog::TableIdentifier& 
   for (const auto& [key, value] : options) {
     if (key == "location") {
       request.location = value;
-    } else if (!IsCatalogOption(key)) {
+    } else if (!IsIcebergCatalogOption(key)) {
       request.properties[key] = value;
     }
   }
@@ -65,9 +62,20 @@ Status CreateMissing(catalog::Catalog& catalog, const catalog::TableIdentifier& 
 
 }  // namespace
 
+bool IsIcebergCatalogOption(std::string_view key) {
+  return std::ranges::find(kCatalogOptions, key) != kCatalogOptions.end();
+}
+
 Result<stream::TableLoader> IcebergConnectorLoader(std::string_view name,
                                                    const ConnectorTable& table) {
   FLOE_ASSIGN_OR_RETURN(StringMap options, ToStringMap(table.options, "connector table"));
+  if (auto dynamic = options.find("use-dynamic-sink");
+      dynamic != options.end() && EqualsIgnoreCase(dynamic->second, "true")) {
+    return InvalidArgument(
+        "connector table '{}' is a dynamic sink ('use-dynamic-sink'): INSERT writes it, it "
+        "cannot be read",
+        name);
+  }
   auto catalog_name = options.find(kCatalogName);
   if (catalog_name == options.end() || catalog_name->second.empty()) {
     return InvalidArgument(

@@ -29,5 +29,8 @@ Result<StatementResult> Execute(Session& session, const DescribeTable& statement
 // catalog's errors, columns Iceberg cannot store.
 Result<stream::TableLoader> IcebergConnectorLoader(std::string_view name,
                                                    const ConnectorTable& table);
+// Options of such a table that configure its catalog rather than the table (not copied into the
+// properties of the tables it creates).
+bool IsIcebergCatalogOption(std::string_view key);
 
 }  // namespace floe::sql

@@ -2,16 +2,21 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
+#include <set>
 
 #include "floe/catalog/catalog.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
 #include "floe/sql/ddl_schema.h"
+#include "floe/sql/iceberg_tables.h"
 #include "floe/sql/insert_columns.h"
 #include "floe/sql/jobs.h"
 #include "floe/sql/query_planner.h"
 #include "floe/sql/scalar/scalar_expr.h"
 #include "floe/sql/table_statements.h"
+#include "floe/sql/write_statements_dynamic.h"
+#include "floe/stream/collect_sink.h"
 #include "floe/stream/iceberg/iceberg_sink.h"
 #include "floe/stream/iceberg/sink_options.h"
 #include "floe/table/scan/batch_types.h"
@@ -172,6 +177,11 @@ struct WriteRequest {
   std::string verb = "INSERT INTO";
 };
 
+Result<StatementResult> SubmitWrite(Session& session, const stream::ExecutionConfig& config,
+                                    std::unique_ptr<stream::StreamEnvironment> env,
+                                    const std::string& table_name, const std::string& verb,
+                                    const std::function<Result<StatementResult>()>& finished);
+
 Result<StatementResult> RunWrite(Session& session, const Target& target,
                                  const WriteRequest& request) {
   const std::string table_name = target.name.ToString();
@@ -219,8 +229,89 @@ Result<StatementResult> RunWrite(Session& session, const Target& target,
   FLOE_RETURN_IF_ERROR(
       stream::IcebergSink::ForRows(projected).TableLoader(target.loader).SetAll(options).Append());
 
-  // Every write is a job of the session (SHOW JOBS lists it); batch and dml-sync ones are waited
-  // for. Names are unique within the session, so each streaming INSERT keeps its own checkpoints.
+  return SubmitWrite(
+      session, config, std::move(env), table_name, request.verb, [&]() -> Result<StatementResult> {
+        FLOE_RETURN_IF_ERROR(target.table->Refresh());
+        const TableMetadataPtr after = target.table->metadata();
+        const SnapshotRef* ref = after->FindRef(resolved->branch);
+        std::string snapshot = "no new snapshot";
+        if (ref != nullptr &&
+            (metadata->FindRef(resolved->branch) == nullptr ||
+             metadata->FindRef(resolved->branch)->snapshot_id != ref->snapshot_id)) {
+          snapshot = fmt::format("snapshot {}", ref->snapshot_id);
+        }
+        const int64_t written = rows->load();
+        const std::string_view noun = written == 1 ? "row" : "rows";
+        if (resolved->overwrite) {
+          return StatementResult::Message(fmt::format("[INFO] Overwrote {} with {} {} ({}).",
+                                                      table_name, written, noun, snapshot));
+        }
+        return StatementResult::Message(fmt::format("[INFO] Inserted {} {} into {} ({}).", written,
+                                                    noun, table_name, snapshot));
+      });
+}
+
+// INSERT INTO a dynamic sink table (write_statements_dynamic.h): the query's rows, lined up with
+// the table's columns, go through WriteRows to the tables their fields name.
+Result<StatementResult> RunDynamicWrite(Session& session, const ResolvedName& name,
+                                        const ConnectorTable& table, const Insert& statement) {
+  const std::string table_name = name.ToString();
+  if (statement.overwrite || !statement.partition.empty()) {
+    return InvalidArgument(
+        "{} {}: a dynamic sink table takes INSERT INTO without PARTITION (...): its rows are "
+        "spread over many tables",
+        statement.overwrite ? "INSERT OVERWRITE" : "INSERT INTO", table_name);
+  }
+  FLOE_ASSIGN_OR_RETURN(stream::ExecutionConfig config, JobConfig(session));
+  FLOE_ASSIGN_OR_RETURN(auto hints, HintOptions(session, statement.hints, table_name));
+  FLOE_ASSIGN_OR_RETURN(BatchSchemaPtr columns, DynamicSinkColumns(table));
+  auto env = std::make_unique<stream::StreamEnvironment>(config);
+  FLOE_ASSIGN_OR_RETURN(PlannedQuery planned, PlanQuery(session, *statement.query, *env));
+  if (planned.changelog && table.primary_key.empty()) {
+    return InvalidArgument(
+        "INSERT INTO {}: the query produces updates and deletes, which a dynamic sink takes only "
+        "with a PRIMARY KEY and 'upsert-enabled'",
+        table_name);
+  }
+  FLOE_ASSIGN_OR_RETURN(
+      InsertMapping mapping,
+      MapInsertColumns(table_name, columns, *planned.stream.schema(), statement.columns, {}));
+  auto rows = std::make_shared<std::atomic<int64_t>>(0);
+  stream::DataStream projected = ProjectToTable(planned.stream, std::move(mapping), rows);
+  FLOE_ASSIGN_OR_RETURN(stream::DataStream snapshots,
+                        AddDynamicSink(ConnectorKey(name), table, hints, projected));
+  // The committed snapshots make the message of a write that is waited for; a background job's
+  // are not kept (they would pile up while it runs).
+  FLOE_ASSIGN_OR_RETURN(bool sync, OptionIsTrue(session.config(), kDmlSync));
+  auto committed = std::make_shared<stream::CollectedBatches>();
+  if (config.mode == stream::RuntimeMode::kBatch || sync) {
+    committed = env->Collect(snapshots, "snapshots");
+  }
+  return SubmitWrite(
+      session, config, std::move(env), table_name, "INSERT INTO", [&]() -> Result<StatementResult> {
+        std::set<std::string> tables;
+        for (const RecordBatch& batch : committed->batches()) {
+          for (int64_t i = 0; i < batch.num_rows(); ++i) {
+            tables.emplace(batch.column(0).GetString(i));
+          }
+        }
+        const int64_t written = rows->load();
+        return StatementResult::Message(
+            fmt::format("[INFO] Inserted {} {} into {} ({} {} in {} {}).", written,
+                        written == 1 ? "row" : "rows", table_name, committed->num_rows(),
+                        committed->num_rows() == 1 ? "snapshot" : "snapshots", tables.size(),
+                        tables.size() == 1 ? "table" : "tables"));
+      });
+}
+
+// Submits a write's job: every write is a job of the session (SHOW JOBS lists it); batch and
+// dml-sync ones are waited for and `finished` makes their message. Names are unique within the
+// session, so each streaming INSERT keeps its own checkpoints.
+Result<StatementResult> SubmitWrite(Session& session, const stream::ExecutionConfig& config,
+                                    std::unique_ptr<stream::StreamEnvironment> env,
+                                    const std::string& table_name, const std::string& verb,
+                                    const std::function<Result<StatementResult>()>& finished) {
+  const bool streaming = config.mode == stream::RuntimeMode::kStreaming;
   const std::string job_name = session.jobs().UniqueName(
       session.config().Get(option::kPipelineName).value_or("insert-into_" + table_name));
   FLOE_ASSIGN_OR_RETURN(bool sync, OptionIsTrue(session.config(), kDmlSync));
@@ -243,25 +334,10 @@ Result<StatementResult> RunWrite(Session& session, const Target& target,
   FLOE_ASSIGN_OR_RETURN(JobStatus status, session.jobs().Wait(id));
   if (status.state != JobState::kFinished) {
     return std::unexpected(Error(
-        status.error_kind, fmt::format("{} {}: job {} ({}) {}: {}", request.verb, table_name,
-                                       job_name, id, JobStateName(status.state), status.error)));
+        status.error_kind, fmt::format("{} {}: job {} ({}) {}: {}", verb, table_name, job_name, id,
+                                       JobStateName(status.state), status.error)));
   }
-  FLOE_RETURN_IF_ERROR(target.table->Refresh());
-  const TableMetadataPtr after = target.table->metadata();
-  const SnapshotRef* ref = after->FindRef(resolved->branch);
-  std::string snapshot = "no new snapshot";
-  if (ref != nullptr && (metadata->FindRef(resolved->branch) == nullptr ||
-                         metadata->FindRef(resolved->branch)->snapshot_id != ref->snapshot_id)) {
-    snapshot = fmt::format("snapshot {}", ref->snapshot_id);
-  }
-  const int64_t written = rows->load();
-  const std::string_view noun = written == 1 ? "row" : "rows";
-  if (resolved->overwrite) {
-    return StatementResult::Message(
-        fmt::format("[INFO] Overwrote {} with {} {} ({}).", table_name, written, noun, snapshot));
-  }
-  return StatementResult::Message(
-      fmt::format("[INFO] Inserted {} {} into {} ({}).", written, noun, table_name, snapshot));
+  return finished();
 }
 
 // The Iceberg type of each query column: the types a table can hold, with the small integers
@@ -287,6 +363,13 @@ Result<std::vector<Field>> StorableFields(const BatchSchema& query) {
 }  // namespace
 
 Result<StatementResult> Execute(Session& session, const Insert& statement) {
+  FLOE_ASSIGN_OR_RETURN(ResolvedName name, session.ResolveTable(statement.table));
+  if (name.metadata.empty() && name.in_default_catalog()) {
+    auto it = session.connector_tables().find(ConnectorKey(name));
+    if (it != session.connector_tables().end() && IsDynamicSinkTable(it->second)) {
+      return RunDynamicWrite(session, name, it->second, statement);
+    }
+  }
   FLOE_ASSIGN_OR_RETURN(Target target, LoadTarget(session, statement.table));
   WriteRequest request{.query = statement.query.get(),
                        .columns = statement.columns,

@@ -354,6 +354,11 @@ class TypedColumnWriter final : public ColumnWriter {
     } else if (page_entries_ > 0 &&
                (page_rows_ >= options_.page_row_limit || PageBytes() >= options_.page_size_bytes)) {
       FlushPage();
+    } else if (!dict_probed_ && indices_.size() >= kDictionaryProbeValues) {
+      // Small chunks (a file per partition or per table) may never fill a page, and would hash
+      // every value for a dictionary dropped at the end: values distinct from the start go now.
+      dict_probed_ = true;
+      MaybeDropDictionary(/*early=*/true);
     }
   }
 
@@ -607,13 +612,16 @@ class TypedColumnWriter final : public ColumnWriter {
   // After the first page of a chunk, the dictionary goes when it cannot pay off: nearly every value
   // distinct (the dictionary page repeats the values and the indices come on top), or, for
   // integers, DELTA_BINARY_PACKED smaller than dictionary and indices (sorted keys, dates). Hashing
-  // the rest of the chunk would cost time for a larger file.
-  void MaybeDropDictionary() {
+  // the rest of the chunk would cost time for a larger file. The early probe, on the first
+  // kDictionaryProbeValues values of a chunk, drops only a dictionary of (almost) all distinct
+  // values: on so few values the dictionary page's own size would count against it unfairly.
+  void MaybeDropDictionary(bool early = false) {
     if constexpr (!std::is_same_v<P, bool>) {
       if (!dict_active_ || dict_used_ || indices_.size() < kDictionaryProbeValues) return;
-      bool drop = DictSize() * 10 > indices_.size() * 9;
+      bool drop =
+          early ? DictSize() * 100 > indices_.size() * 99 : DictSize() * 10 > indices_.size() * 9;
       if constexpr (std::is_same_v<P, int32_t> || std::is_same_v<P, int64_t>) {
-        if (!drop && options_.delta_encoding) {
+        if (!drop && !early && options_.delta_encoding) {
           std::vector<P> page(indices_.size());
           for (size_t i = 0; i < indices_.size(); ++i) page[i] = dict_values_[indices_[i]];
           std::vector<std::byte> delta;
@@ -837,6 +845,7 @@ class TypedColumnWriter final : public ColumnWriter {
     dict_used_ = false;
     dict_full_ = false;
     bytes_delta_.reset();
+    dict_probed_ = false;
     dict_active_ = options_.dictionary_enabled && !std::is_same_v<P, bool>;
   }
 
@@ -872,7 +881,7 @@ class TypedColumnWriter final : public ColumnWriter {
   std::optional<BloomCollector> bloom_;
   int64_t num_values_ = 0;  // entries (nulls included), as ColumnMetaData counts them
   int64_t column_size_ = 0;
-  bool dict_active_ = false, dict_used_ = false, dict_full_ = false;
+  bool dict_active_ = false, dict_used_ = false, dict_full_ = false, dict_probed_ = false;
   int64_t dict_bytes_ = 0;
   FixedDictionaryTable<Bits> dict_;
   std::vector<P> dict_values_;

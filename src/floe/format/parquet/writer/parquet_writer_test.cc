@@ -299,6 +299,52 @@ TEST(ParquetWriter, DictionaryFallsBackToPlainAndRowGroupsAndPagesAreCut) {
   EXPECT_EQ(result.columns[1].upper_bound, Le64(6));
 }
 
+// A chunk smaller than one page (a file per table or partition): values distinct from the start
+// drop the dictionary at the early probe, while repeated values keep it, and everything reads
+// back.
+TEST(ParquetWriter, SmallChunksDropADictionaryOfDistinctValuesEarly) {
+  TempDir dir;
+  std::vector<Value> distinct, doubles, repeated, some;
+  for (int i = 0; i < 5000; ++i) {
+    distinct.emplace_back("id-" + std::to_string(i * 7919 % 100003));
+    doubles.emplace_back(0.5 + i);
+    repeated.emplace_back("kind-" + std::to_string(i % 50));
+    some.emplace_back("m-" + std::to_string(i * 7919 % 700));
+  }
+  RecordBatch batch = MakeBatch({F("d", DataType::String(), 1), F("x", DataType::Float64(), 2),
+                                 F("r", DataType::String(), 3), F("m", DataType::String(), 4)},
+                                {distinct, doubles, repeated, some});
+  auto path = dir.path() / "small.parquet";
+  FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, WriteFile(path, {batch}, WriterOptions{}));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::OpenPath(path));
+  const auto& columns = reader->metadata().row_groups.at(0).columns;
+  auto has = [&](size_t column, Encoding encoding) {
+    const auto& encodings = columns.at(column).meta_data->encodings;
+    return std::ranges::find(encodings, encoding) != encodings.end();
+  };
+  EXPECT_FALSE(has(0, Encoding::kRleDictionary));
+  EXPECT_FALSE(columns[0].meta_data->dictionary_page_offset.has_value());
+  EXPECT_FALSE(has(1, Encoding::kRleDictionary));
+  EXPECT_TRUE(has(2, Encoding::kRleDictionary));
+  EXPECT_TRUE(has(3, Encoding::kRleDictionary));
+  auto d = ReadAll<ByteArray>(*reader, 0);
+  auto x = ReadAll<double>(*reader, 1);
+  auto r = ReadAll<ByteArray>(*reader, 2);
+  auto m = ReadAll<ByteArray>(*reader, 3);
+  ASSERT_EQ(d.bytes.size(), 5000u);
+  ASSERT_EQ(x.values.size(), 5000u);
+  ASSERT_EQ(r.bytes.size(), 5000u);
+  ASSERT_EQ(m.bytes.size(), 5000u);
+  for (size_t i = 0; i < 5000; ++i) {
+    const auto row = static_cast<int>(i);
+    ASSERT_EQ(d.bytes[i], "id-" + std::to_string(row * 7919 % 100003));
+    ASSERT_EQ(x.values[i], 0.5 + row);
+    ASSERT_EQ(r.bytes[i], "kind-" + std::to_string(row % 50));
+    ASSERT_EQ(m.bytes[i], "m-" + std::to_string(row * 7919 % 700));
+  }
+  EXPECT_EQ(result.row_count, 5000);
+}
+
 TEST(ParquetWriter, RejectsAnotherSchema) {
   TempDir dir;
   RecordBatch a = MakeBatch({F("a", DataType::Int32(), 1)}, {{Value(1)}});

@@ -92,9 +92,13 @@ Result<std::shared_ptr<table::Table>> DestinationTables::LoadOrCreate(
   auto loaded = table::Table::Load(catalog_, destination.table);
   if (loaded || loaded.error().kind() != ErrorKind::kNotFound) return loaded;
   // Created on first sight, namespace too; a concurrent creator may win either race.
-  ++catalog_requests_;
-  Status ns = catalog_->CreateNamespace(destination.table.ns, {});
-  if (!ns && ns.error().kind() != ErrorKind::kAlreadyExists) return std::unexpected(ns.error());
+  const std::string ns_name = destination.table.ns.ToString();
+  if (!namespaces_.contains(ns_name)) {
+    ++catalog_requests_;
+    Status ns = catalog_->CreateNamespace(destination.table.ns, {});
+    if (!ns && ns.error().kind() != ErrorKind::kAlreadyExists) return std::unexpected(ns.error());
+    namespaces_.insert(ns_name);
+  }
   SchemaPtr schema;
   if (destination.schema) {
     schema = *destination.schema;
@@ -111,15 +115,17 @@ Result<std::shared_ptr<table::Table>> DestinationTables::LoadOrCreate(
   for (const auto& [key, value] : destination.table_properties) request.properties[key] = value;
   ++catalog_requests_;
   auto created = catalog_->CreateTable(destination.table, request);
+  if (created) return std::make_shared<table::Table>(catalog_, std::move(*created));
+  // A concurrent creator may have won (kAlreadyExists, or a lost commit race): its table will do.
   ++catalog_requests_;
   auto table = table::Table::Load(catalog_, destination.table);
-  // A concurrent creator may have won (kAlreadyExists, or a lost commit race): its table will do.
-  if (!created && !table) return std::unexpected(created.error());
+  if (!table) return std::unexpected(created.error());
   return table;
 }
 
 Result<DestinationTables::Entry*> DestinationTables::Get(const std::string& key,
-                                                         const BatchSchema& columns) {
+                                                         const BatchSchemaPtr& columns_ptr) {
+  const BatchSchema& columns = *columns_ptr;
   auto it = entries_.find(key);
   if (it == entries_.end()) {
     FLOE_ASSIGN_OR_RETURN(Destination destination, destinations_.Describe(key));
@@ -144,12 +150,16 @@ Result<DestinationTables::Entry*> DestinationTables::Get(const std::string& key,
       ++entry.version;
     }
   }
+  if (entry.fits == columns_ptr && entry.fits_version == entry.version) return &entry;
   auto checked_key = std::make_pair(key, ColumnsKey(columns));
   auto checked = checked_.find(checked_key);
-  if (checked != checked_.end() && checked->second == entry.version) return &entry;
-  FLOE_ASSIGN_OR_RETURN(bool changed, Evolve(entry, columns));
-  if (changed) ++entry.version;
-  checked_[std::move(checked_key)] = entry.version;
+  if (checked == checked_.end() || checked->second != entry.version) {
+    FLOE_ASSIGN_OR_RETURN(bool changed, Evolve(entry, columns));
+    if (changed) ++entry.version;
+    checked_[std::move(checked_key)] = entry.version;
+  }
+  entry.fits = columns_ptr;
+  entry.fits_version = entry.version;
   return &entry;
 }
 

@@ -24,6 +24,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "floe/catalog/catalog.h"
@@ -50,6 +51,10 @@ class DestinationTables {
     // Bumped whenever the table's schema or spec changed under this cache: writers of the old
     // shape must close their files and reopen.
     int64_t version = 0;
+    // The columns last found to fit at `fits_version`: batches of one stream share their schema
+    // object, so most calls are answered by comparing pointers (held, so never reused).
+    BatchSchemaPtr fits;
+    int64_t fits_version = -1;
   };
 
   DestinationTables(std::shared_ptr<catalog::Catalog> catalog, DynamicDestinations destinations,
@@ -57,7 +62,7 @@ class DestinationTables {
   ~DestinationTables();
 
   // The table for `key`, created or evolved so that rows with these columns fit it.
-  Result<Entry*> Get(const std::string& key, const BatchSchema& columns);
+  Result<Entry*> Get(const std::string& key, const BatchSchemaPtr& columns);
 
   // Catalog calls made so far (loads, creates, refreshes, schema and spec commits).
   int64_t catalog_requests() const { return catalog_requests_; }
@@ -76,6 +81,7 @@ class DestinationTables {
   std::map<std::string, std::unique_ptr<Entry>, std::less<>> entries_;
   // Column sets already checked against an entry's current schema: (key, columns) -> version.
   std::map<std::pair<std::string, std::string>, int64_t> checked_;
+  std::set<std::string, std::less<>> namespaces_;  // known to exist: not created again
   int64_t catalog_requests_ = 0;
 };
 

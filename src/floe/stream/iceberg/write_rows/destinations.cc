@@ -112,12 +112,28 @@ Result<Array> ResolvePath(const RecordBatch& batch, const std::string& path,
   }
 }
 
+template <typename T>
+void AppendInteger(T value, std::string& out) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof(digits), value);
+  out.append(digits, end);
+}
+
 void AppendText(const Array& column, int64_t row, std::string& out) {
+  // Integers (the usual key fields) by to_chars: the JSON path formats through fmt per row.
   switch (column.kind()) {
     case TypeKind::kString:
     case TypeKind::kLargeString:
       out.append(column.GetString(row));
       return;
+    case TypeKind::kInt8:
+      return AppendInteger(column.Value<int8_t>(row), out);
+    case TypeKind::kInt16:
+      return AppendInteger(column.Value<int16_t>(row), out);
+    case TypeKind::kInt32:
+      return AppendInteger(column.Value<int32_t>(row), out);
+    case TypeKind::kInt64:
+      return AppendInteger(column.Value<int64_t>(row), out);
     default: {
       std::string json;
       AppendJson(column, row, json);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "floe/batch/hash.h"
 #include "floe/batch/take.h"
 #include "floe/manifest/data_file.h"
 #include "floe/table/scan/batch_types.h"
@@ -37,6 +38,7 @@ struct DynamicChannelSelector::KeyPartitioner {
   BatchSchemaPtr batch_schema;
   std::unique_ptr<table::Partitioner> partitioner;  // null: the destination is unpartitioned
   std::vector<uint64_t> hash_of_partition;
+  std::vector<int> equality_columns;  // of the rows; non-empty for an upsert destination
 };
 
 DynamicChannelSelector::DynamicChannelSelector(WriteRowsSpec spec, DynamicSelectorOptions options,
@@ -58,7 +60,15 @@ Result<DynamicChannelSelector::KeyPartitioner*> DynamicChannelSelector::Partitio
   slot = std::make_unique<KeyPartitioner>();
   slot->columns = columns;
   FLOE_ASSIGN_OR_RETURN(Destination destination, spec_.destinations.Describe(key));
-  if (destination.partition_fields.empty()) return slot.get();
+  for (const std::string& name : destination.equality_fields) {
+    const int index = rows.schema()->FindFieldIndex(name);
+    if (index < 0) {
+      return InvalidArgument("write rows to {}: equality field '{}' is not in the rows ({})", key,
+                             name, rows.schema()->ToString());
+    }
+    slot->equality_columns.push_back(index);
+  }
+  if (!options_.by_partition || destination.partition_fields.empty()) return slot.get();
   // The destination's spec over the rows' own columns (ids as a new table would get them).
   std::vector<Field> fields = rows.schema()->fields();
   for (Field& field : fields) field.field_id.reset();
@@ -75,22 +85,47 @@ Result<DynamicChannelSelector::KeyPartitioner*> DynamicChannelSelector::Partitio
 Status DynamicChannelSelector::SelectChannels(const RecordBatch& batch, int num_channels,
                                               std::vector<int32_t>& channels) {
   channels.resize(static_cast<size_t>(batch.num_rows()));
-  if (options_.direct_write_byte_limit > 0 &&
-      BatchBytes(batch) <= options_.direct_write_byte_limit) {
-    std::fill(channels.begin(), channels.end(), upstream_subtask_ % num_channels);
-    return Ok();
-  }
+  const auto own = static_cast<int32_t>(upstream_subtask_ % num_channels);
   FLOE_RETURN_IF_ERROR(spec_.destinations.KeysOf(batch, keys_));
   FLOE_ASSIGN_OR_RETURN(RecordBatch rows, spec_.filter.Apply(batch));
   std::map<std::string_view, std::vector<int64_t>> rows_of_key;
   for (size_t i = 0; i < keys_.size(); ++i) {
     rows_of_key[keys_[i]].push_back(static_cast<int64_t>(i));
   }
+  bool any_keyed = false;
+  for (const auto& [key, indices] : rows_of_key) {
+    FLOE_ASSIGN_OR_RETURN(KeyPartitioner * partitioner, PartitionerFor(std::string(key), rows));
+    any_keyed |= !partitioner->equality_columns.empty();
+  }
+  if (!any_keyed &&
+      (!options_.by_partition || (options_.direct_write_byte_limit > 0 &&
+                                  BatchBytes(batch) <= options_.direct_write_byte_limit))) {
+    std::fill(channels.begin(), channels.end(), own);
+    return Ok();
+  }
   const auto writers = static_cast<uint64_t>(num_channels);
   row_hash_.assign(static_cast<size_t>(batch.num_rows()), 0);
+  keyed_.assign(static_cast<size_t>(batch.num_rows()), false);
   for (const auto& [key, indices] : rows_of_key) {
     const uint64_t key_hash = Fnv1a(key);
     FLOE_ASSIGN_OR_RETURN(KeyPartitioner * partitioner, PartitionerFor(std::string(key), rows));
+    if (!partitioner->equality_columns.empty()) {
+      RecordBatch part = rows;
+      if (rows_of_key.size() > 1) {
+        FLOE_ASSIGN_OR_RETURN(part, TakeBatch(rows, indices));
+      }
+      FLOE_RETURN_IF_ERROR(HashRows(part, partitioner->equality_columns, key_hash_));
+      for (size_t j = 0; j < indices.size(); ++j) {
+        const auto row = static_cast<size_t>(indices[j]);
+        row_hash_[row] = key_hash ^ (key_hash_[j] * 0x9E3779B97F4A7C15ULL);
+        keyed_[row] = true;
+      }
+      continue;
+    }
+    if (!options_.by_partition) {
+      for (int64_t row : indices) channels[static_cast<size_t>(row)] = own;
+      continue;
+    }
     if (partitioner->partitioner) {
       RecordBatch part = rows;
       if (rows_of_key.size() > 1) {
@@ -115,9 +150,10 @@ Status DynamicChannelSelector::SelectChannels(const RecordBatch& batch, int num_
   }
   // Volumes are counted in row order, so that no key looks hot for being counted first.
   for (size_t row = 0; row < row_hash_.size(); ++row) {
+    if (!options_.by_partition && !keyed_[row]) continue;
     const uint64_t hash = row_hash_[row];
     uint64_t channel = hash % writers;
-    if (options_.autosharding) {
+    if (options_.autosharding && !keyed_[row]) {
       int64_t& volume = volume_[hash];
       ++volume;
       if (++total_ >= kDecayAt) {

@@ -14,6 +14,11 @@
 //     than one writer's worth stay on one writer, so their files do not get smaller. No key is
 //     split before 1024 rows were seen; counts decay (halved past 2^20 rows) so that the shares
 //     follow a changing stream.
+//   - upsert destinations (equality fields): their rows go by (destination, equality field
+//     values), never split or written directly, so that all rows of one key reach one writer and
+//     its equality deletes find the rows they replace. With NONE distribution (by_partition
+//     false) only these rows move; the others stay with the writer of the upstream subtask's
+//     index, as Flink keys an upsert sink by its equality fields.
 //
 // What can go wrong: the destinations' errors (template fields), bad partition fields.
 
@@ -36,6 +41,7 @@ namespace floe::stream {
 struct DynamicSelectorOptions {
   int64_t direct_write_byte_limit = 0;
   bool autosharding = false;
+  bool by_partition = true;  // HASH; false: NONE, only upsert destinations' rows are keyed
 };
 
 class DynamicChannelSelector : public ChannelSelector {
@@ -60,6 +66,8 @@ class DynamicChannelSelector : public ChannelSelector {
   std::vector<std::string> keys_;
   std::vector<uint32_t> partition_of_row_;
   std::vector<uint64_t> row_hash_;
+  std::vector<uint64_t> key_hash_;
+  std::vector<bool> keyed_;  // per row: an upsert destination's, never split
   // Autosharding: rows seen per (destination, partition) hash, and the round-robin position.
   std::unordered_map<uint64_t, int64_t> volume_;
   std::unordered_map<uint64_t, uint32_t> next_shard_;

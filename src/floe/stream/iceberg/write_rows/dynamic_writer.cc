@@ -33,7 +33,7 @@ Status DynamicWriter::Open(const OperatorContext& context) {
 }
 
 Status DynamicWriter::WriteTo(const std::string& key, const RecordBatch& rows) {
-  FLOE_ASSIGN_OR_RETURN(DestinationTables::Entry * entry, tables_->Get(key, *rows.schema()));
+  FLOE_ASSIGN_OR_RETURN(DestinationTables::Entry * entry, tables_->Get(key, rows.schema()));
   auto& slot = writers_[key];
   if (!slot) slot = std::make_unique<TableWriter>();
   TableWriter& state = *slot;

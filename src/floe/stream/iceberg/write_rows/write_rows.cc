@@ -185,9 +185,12 @@ Result<DataStream> WriteRows::Apply() {
                                                          : std::string("dynamic"))
                                             : spec_.sink_id);
   DataStream routed = input_;
-  if (distribution_ == DistributionMode::kHash) {
+  // Upsert destinations need the rows of one key on one writer; custom destinations may be.
+  const bool keyed = parallelism > 1 && (defaults_.upsert || custom_.has_value());
+  if (distribution_ == DistributionMode::kHash || keyed) {
     const DynamicSelectorOptions options{.direct_write_byte_limit = direct_write_byte_limit_,
-                                         .autosharding = autosharding_};
+                                         .autosharding = autosharding_,
+                                         .by_partition = distribution_ == DistributionMode::kHash};
     const WriteRowsSpec spec = spec_;
     routed = input_.PartitionCustom(
         [spec, options](int subtask) -> Result<std::unique_ptr<ChannelSelector>> {

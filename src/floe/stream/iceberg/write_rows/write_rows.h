@@ -79,9 +79,11 @@ class WriteRows {
   // Adds the router, writers and committer to the job graph; returns the committed snapshots.
   Result<DataStream> Apply();
 
+  // Whether every source upstream of the input is bounded.
+  bool InputBounded() const;
+
  private:
   explicit WriteRows(DataStream input) : input_(std::move(input)) {}
-  bool InputBounded() const;
 
   DataStream input_;
   WriteRowsSpec spec_;

@@ -19,7 +19,9 @@
 
 #include "floe/batch/value.h"
 #include "floe/stream/collect_sink.h"
+#include "floe/stream/collection_source.h"
 #include "floe/stream/connectors/datagen_source.h"
+#include "floe/stream/iceberg/write_rows/destination_tables.h"
 #include "floe/stream/iceberg/write_rows/dynamic_committer.h"
 #include "floe/stream/iceberg/write_rows/dynamic_selector.h"
 #include "floe/stream/iceberg/write_rows/dynamic_writer.h"
@@ -27,6 +29,7 @@
 #include "floe/stream/runtime/test_jobs.h"
 #include "floe/table/scan/table_scan.h"
 #include "floe/table/table.h"
+#include "floe/table/update/update_schema.h"
 #include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
 
@@ -43,13 +46,14 @@ BatchSchemaPtr GenSchema() {
       Field{"v", DataType::Int32(), false}});
 }
 
-std::shared_ptr<DatagenSource> Datagen(int64_t rows, int tables, int64_t batch_size) {
+std::shared_ptr<DatagenSource> Datagen(int64_t rows, int tables, int64_t batch_size,
+                                       int64_t first = 0) {
   return DatagenSource::Make(GenSchema(), {{"number-of-rows", std::to_string(rows)},
                                            {"rows-per-second", "0"},
                                            {"batch-size", std::to_string(batch_size)},
                                            {"fields.id.kind", "sequence"},
-                                           {"fields.id.start", "0"},
-                                           {"fields.id.end", std::to_string(rows - 1)},
+                                           {"fields.id.start", std::to_string(first)},
+                                           {"fields.id.end", std::to_string(first + rows - 1)},
                                            {"fields.t.min", "0"},
                                            {"fields.t.max", std::to_string(tables - 1)},
                                            {"fields.v.min", "0"},
@@ -498,6 +502,277 @@ TEST_F(WriteRowsTest, AutoshardingInAJobKeepsFilesFew) {
     EXPECT_EQ(files, 1U);
     EXPECT_GT(records, 0);
   }
+}
+
+// A catalog that counts the calls made to it, forwarding each to a real one: how often
+// DestinationTables asks, seen from the catalog's side.
+class CountingCatalog : public catalog::Catalog {
+ public:
+  explicit CountingCatalog(std::shared_ptr<catalog::Catalog> inner) : inner_(std::move(inner)) {}
+  const std::string& name() const override { return inner_->name(); }
+  std::shared_ptr<io::FileIO> file_io() const override { return inner_->file_io(); }
+  Status CreateNamespace(const catalog::Namespace& ns, const StringMap& properties) override {
+    ++calls;
+    return inner_->CreateNamespace(ns, properties);
+  }
+  Result<std::vector<catalog::Namespace>> ListNamespaces(const catalog::Namespace& ns) override {
+    ++calls;
+    return inner_->ListNamespaces(ns);
+  }
+  Result<bool> NamespaceExists(const catalog::Namespace& ns) override {
+    ++calls;
+    return inner_->NamespaceExists(ns);
+  }
+  Result<StringMap> LoadNamespaceProperties(const catalog::Namespace& ns) override {
+    ++calls;
+    return inner_->LoadNamespaceProperties(ns);
+  }
+  Status UpdateNamespaceProperties(const catalog::Namespace& ns, const StringMap& updates,
+                                   const std::vector<std::string>& removals) override {
+    ++calls;
+    return inner_->UpdateNamespaceProperties(ns, updates, removals);
+  }
+  Status DropNamespace(const catalog::Namespace& ns) override {
+    ++calls;
+    return inner_->DropNamespace(ns);
+  }
+  Result<std::vector<catalog::TableIdentifier>> ListTables(const catalog::Namespace& ns) override {
+    ++calls;
+    return inner_->ListTables(ns);
+  }
+  Result<bool> TableExists(const catalog::TableIdentifier& ident) override {
+    ++calls;
+    return inner_->TableExists(ident);
+  }
+  Result<catalog::LoadedTable> LoadTable(const catalog::TableIdentifier& ident) override {
+    ++calls;
+    return inner_->LoadTable(ident);
+  }
+  Result<catalog::LoadedTable> CreateTable(const catalog::TableIdentifier& ident,
+                                           const catalog::CreateTableRequest& request) override {
+    ++calls;
+    return inner_->CreateTable(ident, request);
+  }
+  Result<catalog::LoadedTable> CommitTable(const catalog::TableIdentifier& ident,
+                                           const catalog::TableCommit& commit) override {
+    ++calls;
+    return inner_->CommitTable(ident, commit);
+  }
+  Status RenameTable(const catalog::TableIdentifier& from,
+                     const catalog::TableIdentifier& to) override {
+    ++calls;
+    return inner_->RenameTable(from, to);
+  }
+  Status DropTable(const catalog::TableIdentifier& ident, bool purge) override {
+    ++calls;
+    return inner_->DropTable(ident, purge);
+  }
+  Result<catalog::LoadedTable> RegisterTable(const catalog::TableIdentifier& ident,
+                                             const std::string& location) override {
+    ++calls;
+    return inner_->RegisterTable(ident, location);
+  }
+  void Invalidate(const catalog::TableIdentifier& ident) override { inner_->Invalidate(ident); }
+
+  int64_t calls = 0;
+
+ private:
+  std::shared_ptr<catalog::Catalog> inner_;
+};
+
+// Two destinations asked for a thousand times each: the catalog hears about them when they are
+// created and then once per refresh interval, not per batch; a column another job added is seen
+// at the first refresh, which bumps the entry's version (writers reopen with the new schema).
+TEST_F(WriteRowsTest, CachedMetadataAsksTheCatalogOncePerRefreshInterval) {
+  auto now = std::make_shared<std::atomic<int64_t>>(0);
+  auto counting = std::make_shared<CountingCatalog>(Catalog());
+  DestinationTables tables(counting, DynamicDestinations::Template("db.{t}").value(),
+                           {.refresh_interval_ms = 1000, .clock = [now] { return now->load(); }});
+  const RecordBatch rows = TwoTableRows(0, 10);
+  FLOE_ASSERT_OK(tables.Get("db.a", rows.schema()));
+  FLOE_ASSERT_OK(tables.Get("db.b", rows.schema()));
+  const int64_t created = counting->calls;
+  EXPECT_GT(created, 0);
+  for (int i = 0; i < 1000; ++i) {
+    FLOE_ASSERT_OK(tables.Get("db.a", rows.schema()));
+    FLOE_ASSERT_OK(tables.Get("db.b", rows.schema()));
+    // A batch of the same columns in another schema object: still no catalog call.
+    FLOE_ASSERT_OK(tables.Get("db.a", TwoTableRows(i, 3).schema()));
+  }
+  EXPECT_EQ(counting->calls, created);
+  EXPECT_EQ(tables.catalog_requests(), counting->calls);
+
+  auto other = Load("a");
+  FLOE_ASSERT_OK(other->NewUpdateSchema()->AddColumn("extra", types::String()).Commit());
+  FLOE_ASSERT_OK_AND_ASSIGN(DestinationTables::Entry * a, tables.Get("db.a", rows.schema()));
+  const int64_t version = a->version;
+  EXPECT_EQ(a->table->metadata()->current_schema()->FindField("extra"), nullptr);
+  *now += 1000;
+  FLOE_ASSERT_OK_AND_ASSIGN(a, tables.Get("db.a", rows.schema()));
+  EXPECT_NE(a->table->metadata()->current_schema()->FindField("extra"), nullptr);
+  EXPECT_GT(a->version, version);
+  FLOE_ASSERT_OK(tables.Get("db.b", rows.schema()));
+  for (int i = 0; i < 100; ++i) FLOE_ASSERT_OK(tables.Get("db.a", rows.schema()));
+  // One refresh (a table load) per destination for the interval.
+  EXPECT_EQ(counting->calls, created + 2);
+  EXPECT_EQ(tables.catalog_requests(), counting->calls);
+}
+
+// Direct write: a batch of at most the limit goes whole to the writer of its upstream subtask;
+// a larger one is shuffled by destination (each table's rows to one writer, several writers used).
+TEST_F(WriteRowsTest, DirectWriteByteLimitKeepsSmallBatchesWithTheirTask) {
+  WriteRowsSpec spec;
+  spec.destinations = DynamicDestinations::Template("db.t_{t}").value();
+  auto source = Datagen(4000, 20, 4000);
+  std::vector<int64_t> first(10), all(4000);
+  for (int64_t i = 0; i < 4000; ++i) all[static_cast<size_t>(i)] = i;
+  for (int64_t i = 0; i < 10; ++i) first[static_cast<size_t>(i)] = i;
+  const RecordBatch small = source->GenerateRows(first).value();
+  const RecordBatch large = source->GenerateRows(all).value();
+  const int64_t limit = DynamicChannelSelector::BatchBytes(small);
+  ASSERT_GT(DynamicChannelSelector::BatchBytes(large), limit);
+  DynamicChannelSelector selector(spec, {.direct_write_byte_limit = limit}, /*upstream=*/3);
+  std::vector<int32_t> channels;
+  FLOE_ASSERT_OK(selector.SelectChannels(small, 4, channels));
+  EXPECT_EQ(std::set<int32_t>(channels.begin(), channels.end()), std::set<int32_t>{3});
+  FLOE_ASSERT_OK(selector.SelectChannels(large, 4, channels));
+  std::map<int32_t, std::set<int32_t>> writers_of_table;
+  for (int64_t i = 0; i < large.num_rows(); ++i) {
+    writers_of_table[large.column(1).Value<int32_t>(i)].insert(channels[static_cast<size_t>(i)]);
+  }
+  std::set<int32_t> used;
+  for (const auto& [table, writers] : writers_of_table) {
+    EXPECT_EQ(writers.size(), 1U) << table;
+    used.insert(*writers.begin());
+  }
+  EXPECT_GT(used.size(), 1U);
+}
+
+// A second job writes the same tables with other partition fields: each table gets the new spec
+// online, the second job's files are written in it, and ClickHouse reads every row of both jobs.
+TEST_F(WriteRowsTest, PartitionFieldsChangeOnline) {
+  if (!PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  constexpr int kTables = 3;
+  auto run = [&](std::shared_ptr<DatagenSource> source, std::vector<std::string> fields) -> Status {
+    StreamEnvironment env({.mode = RuntimeMode::kBatch, .parallelism = 2});
+    FLOE_RETURN_IF_ERROR(WriteRows::Of(env.FromSource(source, "datagen"))
+                             .Catalog("lake", CatalogProperties())
+                             .To(std::string("db.t_{t}"))
+                             .PartitionFields(std::move(fields))
+                             .Apply());
+    auto result = env.Execute("spec");
+    if (!result) return std::unexpected(result.error());
+    return Ok();
+  };
+  auto before = Datagen(600, kTables, 100);
+  auto after = Datagen(600, kTables, 100, /*first=*/600);
+  FLOE_ASSERT_OK(run(before, {"bucket(id, 4)"}));
+  FLOE_ASSERT_OK(run(after, {"truncate(v, 100000)"}));
+  // No evolved rows (ExpectedRow's `from` past every id).
+  auto expected = ExpectedTables(*before, 600, 1200);
+  for (auto& [name, rows] : ExpectedTables(*after, 600, 1200)) expected[name].merge(rows);
+  EXPECT_EQ(ReadByClickHouse(TableNames(kTables), /*with_note=*/false), expected);
+  for (const std::string& name : TableNames(kTables)) {
+    auto table = Load(name);
+    const PartitionSpec& spec = *table->metadata()->default_spec();
+    ASSERT_EQ(spec.fields().size(), 1U) << name;
+    EXPECT_EQ(spec.fields()[0].name, "v_trunc") << name;
+    table::TableScan scan(table->metadata(), table->io());
+    std::set<int32_t> specs;
+    auto files = scan.PlanFiles().value();
+    for (const auto& task : files) specs.insert(task.data_file->spec_id);
+    EXPECT_EQ(specs, (std::set<int32_t>{0, spec.spec_id()})) << name;
+  }
+}
+
+// Two jobs write the same ten tables at once, each creating them on first sight and committing
+// every few milliseconds, so that their commits race: every row of both is there exactly once.
+TEST_F(WriteRowsTest, TwoJobsWritingTheSameTablesCommitEveryRowOnce) {
+  if (!PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  constexpr int kTables = 10;
+  constexpr int64_t kRows = 3000;
+  auto job = [&](std::shared_ptr<DatagenSource> source, std::string name) -> Status {
+    StreamEnvironment env({.parallelism = 2,
+                           .checkpoint_interval_ms = 5,
+                           .checkpoint_dir = (dir_.path() / name).string()});
+    DataStream slow =
+        env.FromSource(source, "datagen")
+            .Transform(
+                "slow", GenSchema(),
+                testing::Lambda([](int, RecordBatch batch) -> Result<std::optional<RecordBatch>> {
+                  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                  return batch;
+                }));
+    FLOE_RETURN_IF_ERROR(WriteRows::Of(slow)
+                             .Catalog("lake", CatalogProperties())
+                             .To(std::string("db.t_{t}"))
+                             .SinkId(name)
+                             .Apply());
+    auto result = env.Execute(name);
+    if (!result) return std::unexpected(result.error());
+    return Ok();
+  };
+  auto first = Datagen(kRows, kTables, 50);
+  auto second = Datagen(kRows, kTables, 50, /*first=*/kRows);
+  Status other;
+  std::thread thread([&] { other = job(second, "second"); });
+  Status mine = job(first, "first");
+  thread.join();
+  FLOE_ASSERT_OK(mine);
+  FLOE_ASSERT_OK(other);
+  auto expected = ExpectedTables(*first, kRows, 2 * kRows);
+  for (auto& [name, rows] : ExpectedTables(*second, kRows, 2 * kRows)) expected[name].merge(rows);
+  EXPECT_EQ(ReadByClickHouse(TableNames(kTables), /*with_note=*/false), expected);
+  // Both jobs committed to every table (several times each).
+  for (const std::string& name : TableNames(kTables)) {
+    std::map<std::string, int> commits;
+    for (const SnapshotPtr& snapshot : Snapshots(name))
+      ++commits[snapshot->summary.at("floe.sink-id")];
+    EXPECT_GE(commits["first"], 1) << name;
+    EXPECT_GE(commits["second"], 1) << name;
+  }
+}
+
+// Upsert destinations at write parallelism 2 from one source subtask, in batches that a rebalance
+// would deal to alternating writers: rows are keyed by the equality fields, so the three versions
+// of each id reach one writer in order and ClickHouse
+// (applying the equality and position deletes) finds each id once, with its last value.
+TEST_F(WriteRowsTest, UpsertDestinationsRouteRowsByKey) {
+  if (!PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  auto schema = std::make_shared<const BatchSchema>(std::vector<Field>{
+      Field{"id", DataType::Int64(), false}, Field{"t", DataType::Int32(), false},
+      Field{"v", DataType::Int64(), false}});
+  std::vector<RecordBatch> batches;
+  for (int64_t round = 0; round < 3; ++round) {
+    for (int64_t part = 0; part < 5; ++part) {
+      std::vector<Value> ids, ts, vs;
+      for (int64_t id = part * 40; id < part * 40 + 40; ++id) {
+        ids.emplace_back(id);
+        ts.emplace_back(static_cast<int32_t>(id % 2));
+        vs.emplace_back(id * 10 + round);
+      }
+      batches.push_back(RecordBatch::Make(schema, {MakeArray(DataType::Int64(), ids).value(),
+                                                   MakeArray(DataType::Int32(), ts).value(),
+                                                   MakeArray(DataType::Int64(), vs).value()})
+                            .value());
+    }
+  }
+  // One commit for everything: versions of an id written by two writers would both stay, as an
+  // equality delete does not apply to data files of its own snapshot.
+  StreamEnvironment env({.mode = RuntimeMode::kBatch, .parallelism = 1});
+  DataStream rows = env.FromSource(std::make_shared<CollectionSource>(schema, batches), "rows");
+  FLOE_ASSERT_OK(WriteRows::Of(rows)
+                     .Catalog("lake", CatalogProperties())
+                     .To(std::string("db.t_{t}"))
+                     .Upsert({"id"})
+                     .WriteParallelism(2)
+                     .Apply());
+  FLOE_ASSERT_OK(env.Execute("upsert"));
+  std::map<std::string, std::map<int64_t, Expected>> expected;
+  for (int64_t id = 0; id < 200; ++id) {
+    expected[fmt::format("t_{}", id % 2)][id] = Expected{id * 10 + 2, "\\N"};
+  }
+  EXPECT_EQ(ReadByClickHouse(TableNames(2), /*with_note=*/false), expected);
 }
 
 TEST_F(WriteRowsTest, RefusesWhatBeamRefuses) {
