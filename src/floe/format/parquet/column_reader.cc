@@ -102,7 +102,7 @@ Result<std::unique_ptr<ColumnChunkReader<T>>> ColumnChunkReader<T>::MakeSelected
 }
 
 template <typename T>
-Status ColumnChunkReader<T>::ReadDictionary(std::vector<std::byte> data,
+Status ColumnChunkReader<T>::ReadDictionary(PageBuffer data,
                                             const DictionaryPageHeader& header) {
   if (header.encoding != Encoding::kPlain && header.encoding != Encoding::kPlainDictionary) {
     return Unsupported("dictionary page encoded {}", EncodingName(header.encoding));

@@ -20,12 +20,12 @@
 
 #include "floe/format/parquet/decoders/value_decoder.h"
 #include "floe/format/parquet/metadata.h"
+#include "floe/format/parquet/page_reader.h"
 #include "floe/format/parquet/schema.h"
 #include "floe/util/error.h"
 
 namespace floe::parquet {
 
-class PageReader;
 class RandomAccessSource;
 class RleBitPackedDecoder;
 
@@ -80,7 +80,7 @@ class ColumnChunkReader {
   // Reads n (at most the page's remaining) entries of the current page.
   Result<BatchCounts> ReadPage(size_t n, int16_t* def_levels, int16_t* rep_levels, T* values);
   Status SkipInPage(size_t n);
-  Status ReadDictionary(std::vector<std::byte> data, const DictionaryPageHeader& header);
+  Status ReadDictionary(PageBuffer data, const DictionaryPageHeader& header);
   Result<std::unique_ptr<ValueDecoder<T>>> MakeValueDecoder(Encoding encoding,
                                                             std::span<const std::byte> data);
   Status DecodeLevels(LevelDecoder& decoder, int16_t max_level, std::span<int16_t> out);
@@ -88,12 +88,12 @@ class ColumnChunkReader {
   std::unique_ptr<PageReader> pages_;
   ColumnDescriptor column_;
   // The dictionary page's bytes (byte-array entries point into them) and values.
-  std::vector<std::byte> dictionary_data_;
+  PageBuffer dictionary_data_;
   std::unique_ptr<T[]> dictionary_;  // not a vector: vector<bool> has no span
   size_t dictionary_size_ = 0;
   bool has_dictionary_ = false;
   // The current data page.
-  std::vector<std::byte> page_data_;
+  PageBuffer page_data_;
   int64_t page_offset_ = 0;
   size_t page_levels_left_ = 0;
   std::unique_ptr<LevelDecoder> def_decoder_;

@@ -18,6 +18,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "floe/format/parquet/metadata.h"
@@ -26,6 +27,25 @@
 namespace floe::parquet {
 
 class RandomAccessSource;
+
+// Decompressed page bytes. New elements are left uninitialized: the decompressor or copy that
+// follows writes them all, and zeroing them first cost a pass over every page.
+template <typename T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using PageBuffer = std::vector<std::byte, UninitializedAllocator<std::byte>>;
 
 // The data pages of a chunk (its offset index, in file order) and which of them to read.
 struct PageSelection {
@@ -36,7 +56,7 @@ struct PageSelection {
 struct Page {
   PageHeader header;
   // The uncompressed page body (for v2: levels then values, all uncompressed).
-  std::vector<std::byte> data;
+  PageBuffer data;
   int64_t offset = 0;  // of the page header in the file, for error messages
 };
 

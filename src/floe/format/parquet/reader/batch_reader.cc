@@ -1,5 +1,6 @@
 #include "floe/format/parquet/reader/batch_reader.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -99,6 +100,17 @@ class BytesStore final : public ValueStore {
                   size_t& value_pos) const override {
     auto& typed = static_cast<B&>(builder);
     typed.Reserve(static_cast<int64_t>(n));
+    if constexpr (std::is_same_v<B, StringBuilder>) {
+      // The values of these rows are one run of the store's bytes: reserve once, then append
+      // without capacity checks.
+      size_t present = n;
+      if (def != nullptr) present = static_cast<size_t>(std::count(def, def + n, max_def));
+      typed.ReserveData(static_cast<int64_t>(offsets[value_pos + present] - offsets[value_pos]));
+      if (def == nullptr) {
+        for (size_t k = 0; k < n; ++k) typed.UnsafeAppend(View(value_pos++));
+        return;
+      }
+    }
     for (size_t k = 0; k < n; ++k) {
       if (def == nullptr || def[k] == max_def) {
         typed.Append(View(value_pos++));
@@ -191,6 +203,15 @@ namespace {
 
 using ColumnData = ParquetBatchReader::ColumnData;
 
+// How many level entries the chunk holds, as far as reserving memory up front: bounded, since the
+// count comes from the file.
+size_t ReserveHint(const FileReader& file, size_t row_group, int column) {
+  constexpr int64_t kMaxReserve = 1 << 22;
+  const auto& meta = file.metadata().row_groups[row_group].columns[column].meta_data;
+  if (!meta) return 0;
+  return static_cast<size_t>(std::clamp<int64_t>(meta->num_values, 0, kMaxReserve));
+}
+
 // Reads a whole column chunk's levels, handing its values to sink in pieces.
 template <typename P, typename Sink>
 Status ReadChunk(const FileReader& file, size_t row_group, int column, ColumnData& data,
@@ -200,6 +221,9 @@ Status ReadChunk(const FileReader& file, size_t row_group, int column, ColumnDat
                                            data.selection ? &*data.selection : nullptr));
   constexpr size_t kPiece = 4096;
   std::unique_ptr<P[]> buffer(new P[kPiece]);
+  const size_t hint = ReserveHint(file, row_group, column);
+  if (data.max_def > 0) data.def.reserve(hint);
+  if (data.max_rep > 0) data.rep.reserve(hint);
   while (true) {
     const size_t old = data.entries;
     if (data.max_def > 0) data.def.resize(old + kPiece);
@@ -221,8 +245,11 @@ template <typename P, typename T, typename B, typename Convert>
 Status LoadFixed(const FileReader& file, size_t row_group, int column, ColumnData& data,
                  Convert convert) {
   auto store = std::make_unique<FixedStore<T, B>>();
+  store->values.reserve(ReserveHint(file, row_group, column));
   FLOE_RETURN_IF_ERROR(ReadChunk<P>(file, row_group, column, data, [&](std::span<const P> values) {
-    for (const P& v : values) store->values.push_back(convert(v));
+    const size_t old = store->values.size();
+    store->values.resize(old + values.size());
+    std::transform(values.begin(), values.end(), store->values.begin() + old, convert);
   }));
   data.values = std::move(store);
   return Ok();
@@ -231,6 +258,7 @@ Status LoadFixed(const FileReader& file, size_t row_group, int column, ColumnDat
 template <typename B>
 Status LoadBytes(const FileReader& file, size_t row_group, int column, ColumnData& data) {
   auto store = std::make_unique<BytesStore<B>>();
+  store->offsets.reserve(ReserveHint(file, row_group, column) + 1);
   FLOE_RETURN_IF_ERROR(
       ReadChunk<ByteArray>(file, row_group, column, data, [&](std::span<const ByteArray> values) {
         for (ByteArray v : values) store->Add(v);
