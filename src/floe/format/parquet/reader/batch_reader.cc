@@ -24,6 +24,8 @@ class ValueStore {
  public:
   virtual ~ValueStore() = default;
   virtual size_t size() const = 0;
+  // Empties the store, keeping its memory for the next row group.
+  virtual void Clear() = 0;
   virtual void AppendOne(ArrayBuilder& builder, size_t i) const = 0;
   // n rows of a flat column: def[k] == max_def is a value, anything lower a null (def null: all
   // values). The caller checked that enough values remain.
@@ -35,6 +37,7 @@ template <typename T, typename B>
 class FixedStore final : public ValueStore {
  public:
   size_t size() const override { return values.size(); }
+  void Clear() override { values.clear(); }
   void AppendOne(ArrayBuilder& builder, size_t i) const override {
     static_cast<B&>(builder).Append(values[i]);
   }
@@ -67,6 +70,7 @@ class FixedStore final : public ValueStore {
 class BoolStore final : public ValueStore {
  public:
   size_t size() const override { return values.size(); }
+  void Clear() override { values.clear(); }
   void AppendOne(ArrayBuilder& builder, size_t i) const override {
     static_cast<BooleanBuilder&>(builder).Append(values[i] != 0);
   }
@@ -90,6 +94,10 @@ template <typename B>
 class BytesStore final : public ValueStore {
  public:
   size_t size() const override { return offsets.size() - 1; }
+  void Clear() override {
+    offsets.resize(1);
+    data.clear();
+  }
   std::string_view View(size_t i) const {
     return std::string_view(data).substr(offsets[i], offsets[i + 1] - offsets[i]);
   }
@@ -132,6 +140,7 @@ class BytesStore final : public ValueStore {
 class NullStore final : public ValueStore {
  public:
   size_t size() const override { return count; }
+  void Clear() override { count = 0; }
   void AppendOne(ArrayBuilder& builder, size_t) const override { builder.AppendNull(); }
   void AppendFlat(ArrayBuilder& builder, const int16_t* def, int16_t max_def, size_t n,
                   size_t& value_pos) const override {
@@ -203,6 +212,17 @@ namespace {
 
 using ColumnData = ParquetBatchReader::ColumnData;
 
+// The column's store of type S from the previous row group, emptied, or a new one.
+template <typename S>
+S& ReusedStore(ColumnData& data) {
+  if (auto* store = dynamic_cast<S*>(data.values.get())) {
+    store->Clear();
+    return *store;
+  }
+  data.values = std::make_unique<S>();
+  return static_cast<S&>(*data.values);
+}
+
 // How many level entries the chunk holds, as far as reserving memory up front: bounded, since the
 // count comes from the file.
 size_t ReserveHint(const FileReader& file, size_t row_group, int column) {
@@ -244,36 +264,33 @@ Status ReadChunk(const FileReader& file, size_t row_group, int column, ColumnDat
 template <typename P, typename T, typename B, typename Convert>
 Status LoadFixed(const FileReader& file, size_t row_group, int column, ColumnData& data,
                  Convert convert) {
-  auto store = std::make_unique<FixedStore<T, B>>();
+  auto* store = &ReusedStore<FixedStore<T, B>>(data);
   store->values.reserve(ReserveHint(file, row_group, column));
   FLOE_RETURN_IF_ERROR(ReadChunk<P>(file, row_group, column, data, [&](std::span<const P> values) {
     const size_t old = store->values.size();
     store->values.resize(old + values.size());
     std::transform(values.begin(), values.end(), store->values.begin() + old, convert);
   }));
-  data.values = std::move(store);
   return Ok();
 }
 
 template <typename B>
 Status LoadBytes(const FileReader& file, size_t row_group, int column, ColumnData& data) {
-  auto store = std::make_unique<BytesStore<B>>();
+  auto* store = &ReusedStore<BytesStore<B>>(data);
   store->offsets.reserve(ReserveHint(file, row_group, column) + 1);
   FLOE_RETURN_IF_ERROR(
       ReadChunk<ByteArray>(file, row_group, column, data, [&](std::span<const ByteArray> values) {
         for (ByteArray v : values) store->Add(v);
       }));
-  data.values = std::move(store);
   return Ok();
 }
 
 template <typename P>
 Status LoadNullTyped(const FileReader& file, size_t row_group, int column, ColumnData& data) {
-  auto store = std::make_unique<NullStore>();
+  auto* store = &ReusedStore<NullStore>(data);
   FLOE_RETURN_IF_ERROR(ReadChunk<P>(file, row_group, column, data, [&](std::span<const P> values) {
     store->count += values.size();
   }));
-  data.values = std::move(store);
   return Ok();
 }
 
@@ -308,12 +325,11 @@ Status LoadColumn(const FileReader& file, size_t row_group, int column, LeafConv
     case C::kNull:
       return LoadNull(file, row_group, column, data);
     case C::kBool: {
-      auto store = std::make_unique<BoolStore>();
+      auto* store = &ReusedStore<BoolStore>(data);
       FLOE_RETURN_IF_ERROR(
           ReadChunk<bool>(file, row_group, column, data, [&](std::span<const bool> values) {
             for (bool v : values) store->values.push_back(v);
           }));
-      data.values = std::move(store);
       return Ok();
     }
     case C::kInt32:
@@ -882,7 +898,14 @@ Status ParquetBatchReader::LoadRowGroup(size_t row_group, std::vector<RowRange> 
   }
   for (int column : needed_columns_) {
     const ColumnDescriptor& descriptor = file_->schema().columns()[column];
-    auto data = std::make_unique<ColumnData>();
+    // The previous row group's column keeps its memory for this one.
+    std::unique_ptr<ColumnData>& data = columns_[column];
+    if (!data) data = std::make_unique<ColumnData>();
+    data->def.clear();
+    data->rep.clear();
+    data->entries = data->pos = data->value_pos = 0;
+    data->selection.reset();
+    data->offset_index.reset();
     data->name = descriptor.dotted_path();
     data->max_def = descriptor.max_definition_level;
     data->max_rep = descriptor.max_repetition_level;
@@ -899,7 +922,6 @@ Status ParquetBatchReader::LoadRowGroup(size_t row_group, std::vector<RowRange> 
                          file_->source().name(), row_group, data->name, data->entries,
                          selected_rows);
     }
-    columns_[column] = std::move(data);
   }
   rows_left_in_group_ = selected_rows;
   rows_skipped_by_page_index_ += group.num_rows - selected_rows;
@@ -913,7 +935,6 @@ Status ParquetBatchReader::LoadRowGroup(size_t row_group, std::vector<RowRange> 
 Result<std::optional<RecordBatch>> ParquetBatchReader::Next() {
   const auto& groups = file_->metadata().row_groups;
   while (rows_left_in_group_ == 0) {
-    for (auto& column : columns_) column.reset();
     if (next_row_group_ >= groups.size()) return std::nullopt;
     const size_t group = next_row_group_++;
     if (!InByteRange(group)) continue;
