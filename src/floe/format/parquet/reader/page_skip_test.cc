@@ -224,6 +224,33 @@ TEST(PageSkip, SmallPagesOfAFloeFileKeepColumnsAligned) {
             Filter(full.rows, 1, [](const Value& v) { return v.is_null(); }));
 }
 
+TEST(PageSkip, OffsetIndexOutsideTheChunkIsCorrupt) {
+  testing::TempDir dir;
+  const fs::path path = dir.path() / "pages.parquet";
+  WriteSmallPages(path);
+  if (HasFatalFailure()) return;
+  FLOE_ASSERT_OK_AND_ASSIGN(auto file, FileReader::OpenPath(path));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto index, file->ReadOffsetIndex(0, 0));
+  ASSERT_TRUE(index.has_value());
+  OffsetIndex bad = *index;
+  bad.page_locations.back().offset += 1 << 20;
+  ChunkRowSelection selection{{{0, 10}}, &bad};
+  auto reader = file->ReadColumn<int64_t>(0, 0, &selection);
+  ASSERT_FALSE(reader.has_value());
+  EXPECT_EQ(reader.error().kind(), ErrorKind::kCorruptData);
+  EXPECT_NE(reader.error().message().find("offset index"), std::string::npos)
+      << reader.error().message();
+  EXPECT_NE(reader.error().message().find("column id"), std::string::npos)
+      << reader.error().message();
+  // With the true index, just those rows.
+  selection.offset_index = &*index;
+  FLOE_ASSERT_OK_AND_ASSIGN(auto rows, file->ReadColumn<int64_t>(0, 0, &selection));
+  int64_t values[16];
+  FLOE_ASSERT_OK_AND_ASSIGN(BatchCounts counts, rows->ReadBatch(16, nullptr, nullptr, values));
+  ASSERT_EQ(counts.levels, 10u);
+  EXPECT_EQ(values[9], 9);
+}
+
 TEST(PageSkip, ParquetTestingTinyPagesMatchDuckDb) {
   const fs::path path = testing::TestDataDir() / "parquet-testing/data/alltypes_tiny_pages.parquet";
   ReadOptions options;
