@@ -29,6 +29,21 @@ struct ColumnChunkReader<T>::LevelDecoder {
   size_t pos = 0;
 };
 
+namespace {
+
+Status CheckChunk(const ColumnChunk& chunk, const ColumnDescriptor& column,
+                  const std::string& context) {
+  if (!chunk.meta_data) return CorruptData("{}: column chunk without metadata", context);
+  if (chunk.meta_data->type != column.physical_type) {
+    return CorruptData("{}: chunk of type {} for a {} column", context,
+                       PhysicalTypeName(chunk.meta_data->type),
+                       PhysicalTypeName(column.physical_type));
+  }
+  return Ok();
+}
+
+}  // namespace
+
 template <typename T>
 ColumnChunkReader<T>::ColumnChunkReader(std::unique_ptr<PageReader> pages,
                                         const ColumnDescriptor& column, int64_t num_values)
@@ -41,12 +56,7 @@ template <typename T>
 Result<std::unique_ptr<ColumnChunkReader<T>>> ColumnChunkReader<T>::Make(
     const RandomAccessSource& source, const ColumnChunk& chunk, const ColumnDescriptor& column,
     std::string context, std::string_view created_by) {
-  if (!chunk.meta_data) return CorruptData("{}: column chunk without metadata", context);
-  if (chunk.meta_data->type != column.physical_type) {
-    return CorruptData("{}: chunk of type {} for a {} column", context,
-                       PhysicalTypeName(chunk.meta_data->type),
-                       PhysicalTypeName(column.physical_type));
-  }
+  FLOE_RETURN_IF_ERROR(CheckChunk(chunk, column, context));
   FLOE_ASSIGN_OR_RETURN(auto pages,
                         PageReader::Make(source, *chunk.meta_data, std::move(context), created_by));
   return std::make_unique<ColumnChunkReader<T>>(std::move(pages), column,
@@ -54,7 +64,45 @@ Result<std::unique_ptr<ColumnChunkReader<T>>> ColumnChunkReader<T>::Make(
 }
 
 template <typename T>
-Status ColumnChunkReader<T>::ReadDictionary(std::vector<std::byte> data,
+Result<std::unique_ptr<ColumnChunkReader<T>>> ColumnChunkReader<T>::MakeSelected(
+    const RandomAccessSource& source, const ColumnChunk& chunk, const ColumnDescriptor& column,
+    std::string context, std::string_view created_by, ChunkRowSelection row_selection) {
+  const OffsetIndex* offset_index = row_selection.offset_index;
+  std::vector<RowRange>& rows = row_selection.rows;
+  if (column.max_repetition_level > 0) {
+    return InvalidArgument("{}: a row selection needs a column without repetition", context);
+  }
+  FLOE_RETURN_IF_ERROR(CheckChunk(chunk, column, context));
+  std::optional<PageSelection> selection;
+  if (offset_index != nullptr && !offset_index->page_locations.empty()) {
+    selection.emplace();
+    selection->pages = offset_index->page_locations;
+    const auto& pages = selection->pages;
+    const int64_t num_rows = chunk.meta_data->num_values;
+    size_t range = 0;
+    for (size_t i = 0; i < pages.size(); ++i) {
+      const int64_t first = pages[i].first_row_index;
+      const int64_t end = i + 1 < pages.size() ? pages[i + 1].first_row_index : num_rows;
+      if (first < 0 || end < first || (i == 0 && first != 0)) {
+        return CorruptData("{}: offset index: page {} starts at row {}", context, i, first);
+      }
+      while (range < rows.size() && rows[range].end <= first) ++range;
+      selection->read.push_back(range < rows.size() && rows[range].begin < end);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(auto pages,
+                        PageReader::Make(source, *chunk.meta_data, std::move(context), created_by,
+                                         selection ? &*selection : nullptr));
+  auto reader =
+      std::make_unique<ColumnChunkReader<T>>(std::move(pages), column, chunk.meta_data->num_values);
+  reader->selected_ = true;
+  reader->rows_ = std::move(rows);
+  if (selection) reader->page_locations_ = std::move(selection->pages);
+  return reader;
+}
+
+template <typename T>
+Status ColumnChunkReader<T>::ReadDictionary(PageBuffer data,
                                             const DictionaryPageHeader& header) {
   if (header.encoding != Encoding::kPlain && header.encoding != Encoding::kPlainDictionary) {
     return Unsupported("dictionary page encoded {}", EncodingName(header.encoding));
@@ -186,6 +234,16 @@ Result<bool> ColumnChunkReader<T>::NextDataPage() {
       if (!status) return std::unexpected(std::move(where(status.error())));
       continue;
     }
+    if (!page_locations_.empty()) {
+      auto at = std::lower_bound(
+          page_locations_.begin(), page_locations_.end(), page_offset_,
+          [](const PageLocation& location, int64_t offset) { return location.offset < offset; });
+      if (at == page_locations_.end() || at->offset != page_offset_) {
+        return CorruptData("{}: data page at offset {} is not in the offset index",
+                           pages_->context(), page_offset_);
+      }
+      levels_read_ = at->first_row_index;
+    }
     page_data_ = std::move(page->data);
     std::span<const std::byte> data = page_data_;
     def_decoder_ = std::make_unique<LevelDecoder>();
@@ -269,16 +327,9 @@ Status ColumnChunkReader<T>::DecodeLevels(LevelDecoder& decoder, int16_t max_lev
 }
 
 template <typename T>
-Result<BatchCounts> ColumnChunkReader<T>::ReadBatch(size_t max_levels, int16_t* def_levels,
-                                                    int16_t* rep_levels, T* values) {
+Result<BatchCounts> ColumnChunkReader<T>::ReadPage(size_t n, int16_t* def_levels,
+                                                   int16_t* rep_levels, T* values) {
   BatchCounts counts;
-  if (max_levels == 0) return counts;
-  if (page_levels_left_ == 0) {
-    FLOE_ASSIGN_OR_RETURN(bool more, NextDataPage());
-    if (!more) return counts;
-  }
-  // A batch never crosses a page: byte-array views point into the current page.
-  size_t n = std::min(max_levels, page_levels_left_);
   auto status = [&]() -> Status {
     size_t present = n;
     if (column_.max_repetition_level > 0) {
@@ -316,6 +367,44 @@ Result<BatchCounts> ColumnChunkReader<T>::ReadBatch(size_t max_levels, int16_t* 
   page_levels_left_ -= n;
   levels_read_ += static_cast<int64_t>(n);
   return counts;
+}
+
+template <typename T>
+Status ColumnChunkReader<T>::SkipInPage(size_t n) {
+  constexpr size_t kPiece = 1024;
+  if (!skipped_values_) skipped_values_ = std::make_unique<T[]>(kPiece);
+  while (n > 0) {
+    const size_t piece = std::min(n, kPiece);
+    FLOE_RETURN_IF_ERROR(ReadPage(piece, nullptr, nullptr, skipped_values_.get()));
+    n -= piece;
+  }
+  return Ok();
+}
+
+template <typename T>
+Result<BatchCounts> ColumnChunkReader<T>::ReadBatch(size_t max_levels, int16_t* def_levels,
+                                                    int16_t* rep_levels, T* values) {
+  while (max_levels > 0) {
+    if (page_levels_left_ == 0) {
+      FLOE_ASSIGN_OR_RETURN(bool more, NextDataPage());
+      if (!more) break;
+    }
+    // A batch never crosses a page: byte-array views point into the current page.
+    size_t n = std::min(max_levels, page_levels_left_);
+    if (selected_) {
+      const int64_t row = levels_read_;
+      while (range_ < rows_.size() && rows_[range_].end <= row) ++range_;
+      if (range_ == rows_.size()) break;
+      if (row < rows_[range_].begin) {
+        FLOE_RETURN_IF_ERROR(SkipInPage(static_cast<size_t>(std::min<int64_t>(
+            rows_[range_].begin - row, static_cast<int64_t>(page_levels_left_)))));
+        continue;
+      }
+      n = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(n), rows_[range_].end - row));
+    }
+    return ReadPage(n, def_levels, rep_levels, values);
+  }
+  return BatchCounts{};
 }
 
 template class ColumnChunkReader<bool>;

@@ -5,6 +5,12 @@
 // dictionaries, every encoding of decoders/ and RLE or BIT_PACKED levels. Values are produced only
 // for level entries whose definition level is the column's maximum. Errors name the column (the
 // context given to Make) and the page offset.
+//
+// A column without repetition can be read for a row selection: only the rows in the given ranges
+// are returned, in order. With the chunk's offset index, pages holding no selected row are neither
+// read nor decompressed, and each page's rows are counted from its first_row_index, which keeps
+// columns whose pages break at different rows aligned; without one, every page is read and the
+// rows outside the ranges are decoded and dropped.
 
 #include <cstddef>
 #include <cstdint>
@@ -14,14 +20,28 @@
 
 #include "floe/format/parquet/decoders/value_decoder.h"
 #include "floe/format/parquet/metadata.h"
+#include "floe/format/parquet/page_reader.h"
 #include "floe/format/parquet/schema.h"
 #include "floe/util/error.h"
 
 namespace floe::parquet {
 
-class PageReader;
 class RandomAccessSource;
 class RleBitPackedDecoder;
+
+// Rows [begin, end) of a row group.
+struct RowRange {
+  int64_t begin = 0;
+  int64_t end = 0;
+  bool operator==(const RowRange&) const = default;
+};
+
+// The rows of one chunk to read (sorted, disjoint, non-empty ranges) and the chunk's offset index
+// (null when it has none).
+struct ChunkRowSelection {
+  std::vector<RowRange> rows;
+  const OffsetIndex* offset_index = nullptr;
+};
 
 struct BatchCounts {
   size_t levels = 0;  // level entries read (0 at the end of the chunk)
@@ -39,6 +59,10 @@ class ColumnChunkReader {
                                                          const ColumnDescriptor& column,
                                                          std::string context,
                                                          std::string_view created_by = {});
+  // Reads only the selected rows. Fails with kInvalidArgument for a repeated column.
+  static Result<std::unique_ptr<ColumnChunkReader>> MakeSelected(
+      const RandomAccessSource& source, const ColumnChunk& chunk, const ColumnDescriptor& column,
+      std::string context, std::string_view created_by, ChunkRowSelection selection);
   ~ColumnChunkReader();
 
   // Reads up to max_levels entries. def_levels and rep_levels receive max_levels entries each and
@@ -53,7 +77,10 @@ class ColumnChunkReader {
  private:
   struct LevelDecoder;
   Result<bool> NextDataPage();
-  Status ReadDictionary(std::vector<std::byte> data, const DictionaryPageHeader& header);
+  // Reads n (at most the page's remaining) entries of the current page.
+  Result<BatchCounts> ReadPage(size_t n, int16_t* def_levels, int16_t* rep_levels, T* values);
+  Status SkipInPage(size_t n);
+  Status ReadDictionary(PageBuffer data, const DictionaryPageHeader& header);
   Result<std::unique_ptr<ValueDecoder<T>>> MakeValueDecoder(Encoding encoding,
                                                             std::span<const std::byte> data);
   Status DecodeLevels(LevelDecoder& decoder, int16_t max_level, std::span<int16_t> out);
@@ -61,12 +88,12 @@ class ColumnChunkReader {
   std::unique_ptr<PageReader> pages_;
   ColumnDescriptor column_;
   // The dictionary page's bytes (byte-array entries point into them) and values.
-  std::vector<std::byte> dictionary_data_;
+  PageBuffer dictionary_data_;
   std::unique_ptr<T[]> dictionary_;  // not a vector: vector<bool> has no span
   size_t dictionary_size_ = 0;
   bool has_dictionary_ = false;
   // The current data page.
-  std::vector<std::byte> page_data_;
+  PageBuffer page_data_;
   int64_t page_offset_ = 0;
   size_t page_levels_left_ = 0;
   std::unique_ptr<LevelDecoder> def_decoder_;
@@ -75,6 +102,12 @@ class ColumnChunkReader {
   std::vector<int16_t> scratch_levels_;
   int64_t num_values_;  // level entries in the chunk, from its metadata
   int64_t levels_read_ = 0;
+  // The row selection, when there is one; levels_read_ is then the row of the next entry.
+  bool selected_ = false;
+  std::vector<RowRange> rows_;
+  size_t range_ = 0;
+  std::vector<PageLocation> page_locations_;  // empty without an offset index
+  std::unique_ptr<T[]> skipped_values_;
 };
 
 // The bit width of levels up to max_level.

@@ -56,10 +56,50 @@ bool IsOldParquetMr(std::string_view created_by) {
 
 }  // namespace
 
+namespace {
+
+// The selected pages' byte runs (adjacent pages merged), after the bytes in front of the first data
+// page (the dictionary page) when there are any.
+Result<std::vector<std::pair<int64_t, int64_t>>> SelectedRuns(const PageSelection& selection,
+                                                              int64_t start, uint64_t length,
+                                                              const std::string& context) {
+  std::vector<std::pair<int64_t, int64_t>> runs;  // offset, length
+  const auto end = static_cast<uint64_t>(start) + length;
+  if (selection.read.size() != selection.pages.size()) {
+    return InvalidArgument("{}: page selection of {} flags for {} pages", context,
+                           selection.read.size(), selection.pages.size());
+  }
+  int64_t previous_end = start;
+  for (size_t i = 0; i < selection.pages.size(); ++i) {
+    const PageLocation& page = selection.pages[i];
+    if (page.offset < previous_end || page.compressed_page_size <= 0 ||
+        static_cast<uint64_t>(page.offset) + static_cast<uint64_t>(page.compressed_page_size) >
+            end) {
+      return CorruptData(
+          "{}: offset index: page {} at offset {} of {} bytes is out of order or outside the "
+          "chunk [{}, {})",
+          context, i, page.offset, page.compressed_page_size, start, end);
+    }
+    if (i == 0 && page.offset > start) runs.emplace_back(start, page.offset - start);
+    previous_end = page.offset + page.compressed_page_size;
+    if (!selection.read[i]) continue;
+    if (!runs.empty() && runs.back().first + runs.back().second == page.offset &&
+        (i > 0 && selection.read[i - 1])) {
+      runs.back().second += page.compressed_page_size;
+    } else {
+      runs.emplace_back(page.offset, page.compressed_page_size);
+    }
+  }
+  return runs;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<PageReader>> PageReader::Make(const RandomAccessSource& source,
                                                      const ColumnMetaData& metadata,
                                                      std::string context,
-                                                     std::string_view created_by) {
+                                                     std::string_view created_by,
+                                                     const PageSelection* selection) {
   FLOE_RETURN_IF_ERROR_CTX(ToCompressionCodec(metadata.codec), context);
   // Some writers store a dictionary page offset of 0 (or past the data pages) when there is no
   // dictionary: the chunk then starts at the first data page.
@@ -78,10 +118,18 @@ Result<std::unique_ptr<PageReader>> PageReader::Make(const RandomAccessSource& s
     length =
         std::min(length + kMaxDictionaryHeaderSize, source.size() - static_cast<uint64_t>(start));
   }
-  auto chunk = source.Read(static_cast<uint64_t>(start), length);
-  if (!chunk) return std::unexpected(std::move(chunk.error().AddContext(context)));
+  std::vector<std::pair<int64_t, int64_t>> runs{{start, static_cast<int64_t>(length)}};
+  if (selection != nullptr) {
+    FLOE_ASSIGN_OR_RETURN(runs, SelectedRuns(*selection, start, length, context));
+  }
+  std::vector<Segment> segments;
+  for (const auto& [offset, size] : runs) {
+    auto bytes = source.Read(static_cast<uint64_t>(offset), static_cast<uint64_t>(size));
+    if (!bytes) return std::unexpected(std::move(bytes.error().AddContext(context)));
+    segments.push_back(Segment{offset, std::move(*bytes)});
+  }
   return std::unique_ptr<PageReader>(
-      new PageReader(std::move(*chunk), start, metadata.codec, std::move(context)));
+      new PageReader(std::move(segments), metadata.codec, std::move(context)));
 }
 
 Result<std::optional<Page>> PageReader::Next() {
@@ -96,9 +144,14 @@ Result<std::optional<Page>> PageReader::Next() {
 }
 
 Result<std::optional<Page>> PageReader::NextPage() {
-  if (pos_ >= chunk_.size()) return std::nullopt;
-  int64_t offset = chunk_offset_ + static_cast<int64_t>(pos_);
-  auto decoded = DecodePageHeader(std::span(chunk_).subspan(pos_));
+  while (segment_ < segments_.size() && pos_ >= segments_[segment_].bytes.size()) {
+    ++segment_;
+    pos_ = 0;
+  }
+  if (segment_ >= segments_.size()) return std::nullopt;
+  const std::vector<std::byte>& chunk = segments_[segment_].bytes;
+  int64_t offset = segments_[segment_].offset + static_cast<int64_t>(pos_);
+  auto decoded = DecodePageHeader(std::span(chunk).subspan(pos_));
   if (!decoded) {
     return std::unexpected(
         std::move(decoded.error().AddContext(fmt::format("page header at offset {}", offset))));
@@ -109,9 +162,9 @@ Result<std::optional<Page>> PageReader::NextPage() {
   pos_ += decoded->size;
   const PageHeader& h = page.header;
   if (h.compressed_page_size < 0 ||
-      static_cast<size_t>(h.compressed_page_size) > chunk_.size() - pos_) {
+      static_cast<size_t>(h.compressed_page_size) > chunk.size() - pos_) {
     return CorruptData("page at offset {}: {} compressed bytes, the chunk has {} left", offset,
-                       h.compressed_page_size, chunk_.size() - pos_);
+                       h.compressed_page_size, chunk.size() - pos_);
   }
   if (h.uncompressed_page_size < 0) {
     return CorruptData("page at offset {}: uncompressed size {}", offset, h.uncompressed_page_size);
@@ -121,7 +174,7 @@ Result<std::optional<Page>> PageReader::NextPage() {
                              offset, h.uncompressed_page_size, kMaxPageSize);
   }
   std::span<const std::byte> stored =
-      std::span(chunk_).subspan(pos_, static_cast<size_t>(h.compressed_page_size));
+      std::span(chunk).subspan(pos_, static_cast<size_t>(h.compressed_page_size));
   pos_ += stored.size();
   if (h.crc && Crc32(stored) != static_cast<uint32_t>(*h.crc)) {
     return CorruptData("page at offset {}: CRC mismatch (stored {:08x}, computed {:08x})", offset,

@@ -6,6 +6,10 @@
 // when the header says it is compressed). Index pages are skipped. Every size from the file is
 // checked against the chunk before use; a page may not declare more than kMaxPageSize bytes
 // uncompressed.
+//
+// With a page selection (from the offset index), only the selected data pages are read from the
+// source and decompressed, besides the dictionary page in front of the first data page; runs of
+// adjacent selected pages are read in one piece. Locations outside the chunk are kCorruptData.
 
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +18,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "floe/format/parquet/metadata.h"
@@ -23,10 +28,35 @@ namespace floe::parquet {
 
 class RandomAccessSource;
 
+// Decompressed page bytes. New elements are left uninitialized: the decompressor or copy that
+// follows writes them all, and zeroing them first cost a pass over every page.
+template <typename T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using PageBuffer = std::vector<std::byte, UninitializedAllocator<std::byte>>;
+
+// The data pages of a chunk (its offset index, in file order) and which of them to read.
+struct PageSelection {
+  std::vector<PageLocation> pages;
+  std::vector<bool> read;  // one per page
+};
+
 struct Page {
   PageHeader header;
   // The uncompressed page body (for v2: levels then values, all uncompressed).
-  std::vector<std::byte> data;
+  PageBuffer data;
   int64_t offset = 0;  // of the page header in the file, for error messages
 };
 
@@ -40,7 +70,8 @@ class PageReader {
   static Result<std::unique_ptr<PageReader>> Make(const RandomAccessSource& source,
                                                   const ColumnMetaData& metadata,
                                                   std::string context,
-                                                  std::string_view created_by = {});
+                                                  std::string_view created_by = {},
+                                                  const PageSelection* selection = nullptr);
 
   // The next dictionary or data page, or nullopt after the last one.
   Result<std::optional<Page>> Next();
@@ -48,18 +79,20 @@ class PageReader {
   const std::string& context() const { return context_; }
 
  private:
-  PageReader(std::vector<std::byte> chunk, int64_t chunk_offset, Codec codec, std::string context)
-      : chunk_(std::move(chunk)),
-        chunk_offset_(chunk_offset),
-        codec_(codec),
-        context_(std::move(context)) {}
+  // A run of the chunk's bytes, read from the file at offset.
+  struct Segment {
+    int64_t offset = 0;
+    std::vector<std::byte> bytes;
+  };
+  PageReader(std::vector<Segment> segments, Codec codec, std::string context)
+      : segments_(std::move(segments)), codec_(codec), context_(std::move(context)) {}
   Result<std::optional<Page>> NextPage();
 
-  std::vector<std::byte> chunk_;
-  int64_t chunk_offset_;
+  std::vector<Segment> segments_;
   Codec codec_;
   std::string context_;
-  size_t pos_ = 0;
+  size_t segment_ = 0;
+  size_t pos_ = 0;  // in the current segment
 };
 
 }  // namespace floe::parquet

@@ -1,5 +1,6 @@
 #include "floe/format/parquet/reader/batch_reader.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -23,6 +24,8 @@ class ValueStore {
  public:
   virtual ~ValueStore() = default;
   virtual size_t size() const = 0;
+  // Empties the store, keeping its memory for the next row group.
+  virtual void Clear() = 0;
   virtual void AppendOne(ArrayBuilder& builder, size_t i) const = 0;
   // n rows of a flat column: def[k] == max_def is a value, anything lower a null (def null: all
   // values). The caller checked that enough values remain.
@@ -34,6 +37,7 @@ template <typename T, typename B>
 class FixedStore final : public ValueStore {
  public:
   size_t size() const override { return values.size(); }
+  void Clear() override { values.clear(); }
   void AppendOne(ArrayBuilder& builder, size_t i) const override {
     static_cast<B&>(builder).Append(values[i]);
   }
@@ -66,6 +70,7 @@ class FixedStore final : public ValueStore {
 class BoolStore final : public ValueStore {
  public:
   size_t size() const override { return values.size(); }
+  void Clear() override { values.clear(); }
   void AppendOne(ArrayBuilder& builder, size_t i) const override {
     static_cast<BooleanBuilder&>(builder).Append(values[i] != 0);
   }
@@ -89,6 +94,10 @@ template <typename B>
 class BytesStore final : public ValueStore {
  public:
   size_t size() const override { return offsets.size() - 1; }
+  void Clear() override {
+    offsets.resize(1);
+    data.clear();
+  }
   std::string_view View(size_t i) const {
     return std::string_view(data).substr(offsets[i], offsets[i + 1] - offsets[i]);
   }
@@ -99,6 +108,17 @@ class BytesStore final : public ValueStore {
                   size_t& value_pos) const override {
     auto& typed = static_cast<B&>(builder);
     typed.Reserve(static_cast<int64_t>(n));
+    if constexpr (std::is_same_v<B, StringBuilder>) {
+      // The values of these rows are one run of the store's bytes: reserve once, then append
+      // without capacity checks.
+      size_t present = n;
+      if (def != nullptr) present = static_cast<size_t>(std::count(def, def + n, max_def));
+      typed.ReserveData(static_cast<int64_t>(offsets[value_pos + present] - offsets[value_pos]));
+      if (def == nullptr) {
+        for (size_t k = 0; k < n; ++k) typed.UnsafeAppend(View(value_pos++));
+        return;
+      }
+    }
     for (size_t k = 0; k < n; ++k) {
       if (def == nullptr || def[k] == max_def) {
         typed.Append(View(value_pos++));
@@ -120,6 +140,7 @@ class BytesStore final : public ValueStore {
 class NullStore final : public ValueStore {
  public:
   size_t size() const override { return count; }
+  void Clear() override { count = 0; }
   void AppendOne(ArrayBuilder& builder, size_t) const override { builder.AppendNull(); }
   void AppendFlat(ArrayBuilder& builder, const int16_t* def, int16_t max_def, size_t n,
                   size_t& value_pos) const override {
@@ -179,6 +200,9 @@ struct ParquetBatchReader::ColumnData {
   size_t pos = 0;
   size_t value_pos = 0;
   std::unique_ptr<ValueStore> values;
+  // Set when only some rows of the row group are read (page skipping).
+  std::optional<ChunkRowSelection> selection;
+  std::optional<OffsetIndex> offset_index;
 
   int16_t DefAt() const { return max_def == 0 ? 0 : def[pos]; }
   int16_t RepAt() const { return max_rep == 0 ? 0 : rep[pos]; }
@@ -188,13 +212,38 @@ namespace {
 
 using ColumnData = ParquetBatchReader::ColumnData;
 
+// The column's store of type S from the previous row group, emptied, or a new one.
+template <typename S>
+S& ReusedStore(ColumnData& data) {
+  if (auto* store = dynamic_cast<S*>(data.values.get())) {
+    store->Clear();
+    return *store;
+  }
+  data.values = std::make_unique<S>();
+  return static_cast<S&>(*data.values);
+}
+
+// How many level entries the chunk holds, as far as reserving memory up front: bounded, since the
+// count comes from the file.
+size_t ReserveHint(const FileReader& file, size_t row_group, int column) {
+  constexpr int64_t kMaxReserve = 1 << 22;
+  const auto& meta = file.metadata().row_groups[row_group].columns[column].meta_data;
+  if (!meta) return 0;
+  return static_cast<size_t>(std::clamp<int64_t>(meta->num_values, 0, kMaxReserve));
+}
+
 // Reads a whole column chunk's levels, handing its values to sink in pieces.
 template <typename P, typename Sink>
 Status ReadChunk(const FileReader& file, size_t row_group, int column, ColumnData& data,
                  Sink&& sink) {
-  FLOE_ASSIGN_OR_RETURN(auto reader, file.ReadColumn<P>(row_group, static_cast<size_t>(column)));
+  FLOE_ASSIGN_OR_RETURN(auto reader,
+                        file.ReadColumn<P>(row_group, static_cast<size_t>(column),
+                                           data.selection ? &*data.selection : nullptr));
   constexpr size_t kPiece = 4096;
   std::unique_ptr<P[]> buffer(new P[kPiece]);
+  const size_t hint = ReserveHint(file, row_group, column);
+  if (data.max_def > 0) data.def.reserve(hint);
+  if (data.max_rep > 0) data.rep.reserve(hint);
   while (true) {
     const size_t old = data.entries;
     if (data.max_def > 0) data.def.resize(old + kPiece);
@@ -215,32 +264,33 @@ Status ReadChunk(const FileReader& file, size_t row_group, int column, ColumnDat
 template <typename P, typename T, typename B, typename Convert>
 Status LoadFixed(const FileReader& file, size_t row_group, int column, ColumnData& data,
                  Convert convert) {
-  auto store = std::make_unique<FixedStore<T, B>>();
+  auto* store = &ReusedStore<FixedStore<T, B>>(data);
+  store->values.reserve(ReserveHint(file, row_group, column));
   FLOE_RETURN_IF_ERROR(ReadChunk<P>(file, row_group, column, data, [&](std::span<const P> values) {
-    for (const P& v : values) store->values.push_back(convert(v));
+    const size_t old = store->values.size();
+    store->values.resize(old + values.size());
+    std::transform(values.begin(), values.end(), store->values.begin() + old, convert);
   }));
-  data.values = std::move(store);
   return Ok();
 }
 
 template <typename B>
 Status LoadBytes(const FileReader& file, size_t row_group, int column, ColumnData& data) {
-  auto store = std::make_unique<BytesStore<B>>();
+  auto* store = &ReusedStore<BytesStore<B>>(data);
+  store->offsets.reserve(ReserveHint(file, row_group, column) + 1);
   FLOE_RETURN_IF_ERROR(
       ReadChunk<ByteArray>(file, row_group, column, data, [&](std::span<const ByteArray> values) {
         for (ByteArray v : values) store->Add(v);
       }));
-  data.values = std::move(store);
   return Ok();
 }
 
 template <typename P>
 Status LoadNullTyped(const FileReader& file, size_t row_group, int column, ColumnData& data) {
-  auto store = std::make_unique<NullStore>();
+  auto* store = &ReusedStore<NullStore>(data);
   FLOE_RETURN_IF_ERROR(ReadChunk<P>(file, row_group, column, data, [&](std::span<const P> values) {
     store->count += values.size();
   }));
-  data.values = std::move(store);
   return Ok();
 }
 
@@ -275,12 +325,11 @@ Status LoadColumn(const FileReader& file, size_t row_group, int column, LeafConv
     case C::kNull:
       return LoadNull(file, row_group, column, data);
     case C::kBool: {
-      auto store = std::make_unique<BoolStore>();
+      auto* store = &ReusedStore<BoolStore>(data);
       FLOE_RETURN_IF_ERROR(
           ReadChunk<bool>(file, row_group, column, data, [&](std::span<const bool> values) {
             for (bool v : values) store->values.push_back(v);
           }));
-      data.values = std::move(store);
       return Ok();
     }
     case C::kInt32:
@@ -648,20 +697,78 @@ bool ParquetBatchReader::InByteRange(size_t row_group) const {
   return start >= range_start && start - range_start < range_length;
 }
 
+int ParquetBatchReader::PredicateColumn(const ColumnPredicate& predicate) const {
+  // Predicates refer to top-level primitive columns only.
+  for (const ColumnDescriptor& descriptor : file_->schema().columns()) {
+    const SchemaNode& leaf = file_->schema().node(descriptor.node);
+    if (descriptor.path.size() != 1 || descriptor.max_repetition_level != 0) continue;
+    if (predicate.field_id ? leaf.field_id == predicate.field_id
+                           : descriptor.path[0] == predicate.column) {
+      return leaf.column;
+    }
+  }
+  return -1;
+}
+
+bool ParquetBatchReader::MinMaxMayMatch(int column, const ColumnPredicate& predicate,
+                                        const std::string& min, const std::string& max) const {
+  const ColumnDescriptor& descriptor = file_->schema().columns()[column];
+  const SchemaNode& leaf = file_->schema().node(descriptor.node);
+  const bool is_unsigned =
+      (leaf.logical_type && leaf.logical_type->kind == LogicalType::Kind::kInteger &&
+       !leaf.logical_type->is_signed) ||
+      leaf.converted_type == ConvertedType::kUint8 ||
+      leaf.converted_type == ConvertedType::kUint16 ||
+      leaf.converted_type == ConvertedType::kUint32 ||
+      leaf.converted_type == ConvertedType::kUint64;
+  const bool is_bytes = descriptor.physical_type == PhysicalType::kByteArray;
+  const bool is_decimal_bytes =
+      is_bytes && (leaf.converted_type == ConvertedType::kDecimal ||
+                   (leaf.logical_type && leaf.logical_type->kind == LogicalType::Kind::kDecimal));
+  if (is_unsigned || is_decimal_bytes) return true;
+  switch (descriptor.physical_type) {
+    case PhysicalType::kInt32:
+    case PhysicalType::kInt64: {
+      const auto* v = std::get_if<int64_t>(&predicate.value);
+      if (!v) return true;
+      std::optional<int64_t> lo, hi;
+      if (descriptor.physical_type == PhysicalType::kInt32) {
+        lo = DecodeStat<int32_t>(min);
+        hi = DecodeStat<int32_t>(max);
+      } else {
+        lo = DecodeStat<int64_t>(min);
+        hi = DecodeStat<int64_t>(max);
+      }
+      return !lo || !hi || RangeMayMatch<int64_t>(predicate.op, *lo, *hi, *v);
+    }
+    case PhysicalType::kFloat:
+    case PhysicalType::kDouble: {
+      const auto* v = std::get_if<double>(&predicate.value);
+      if (!v || std::isnan(*v)) return true;
+      std::optional<double> lo, hi;
+      if (descriptor.physical_type == PhysicalType::kFloat) {
+        lo = DecodeStat<float>(min);
+        hi = DecodeStat<float>(max);
+      } else {
+        lo = DecodeStat<double>(min);
+        hi = DecodeStat<double>(max);
+      }
+      if (!lo || !hi || std::isnan(*lo) || std::isnan(*hi)) return true;
+      return RangeMayMatch<double>(predicate.op, *lo, *hi, *v);
+    }
+    case PhysicalType::kByteArray: {
+      const auto* v = std::get_if<std::string>(&predicate.value);
+      return !v || RangeMayMatch<std::string>(predicate.op, min, max, *v);
+    }
+    default:
+      return true;
+  }
+}
+
 Result<bool> ParquetBatchReader::RowGroupMayMatch(size_t row_group) const {
   const RowGroup& group = file_->metadata().row_groups[row_group];
   for (const ColumnPredicate& predicate : options_.predicates) {
-    // Predicates refer to top-level primitive columns only.
-    int column = -1;
-    for (const ColumnDescriptor& descriptor : file_->schema().columns()) {
-      const SchemaNode& leaf = file_->schema().node(descriptor.node);
-      if (descriptor.path.size() != 1 || descriptor.max_repetition_level != 0) continue;
-      if (predicate.field_id ? leaf.field_id == predicate.field_id
-                             : descriptor.path[0] == predicate.column) {
-        column = leaf.column;
-        break;
-      }
-    }
+    const int column = PredicateColumn(predicate);
     if (column < 0) continue;
     const ColumnChunk& chunk = group.columns[column];
     FLOE_ASSIGN_OR_RETURN(
@@ -679,79 +786,107 @@ Result<bool> ParquetBatchReader::RowGroupMayMatch(size_t row_group) const {
       if (stats.null_count && *stats.null_count == group.num_rows) return false;
       continue;
     }
-    const ColumnDescriptor& descriptor = file_->schema().columns()[column];
-    const SchemaNode& leaf = file_->schema().node(descriptor.node);
-    const bool is_unsigned =
-        (leaf.logical_type && leaf.logical_type->kind == LogicalType::Kind::kInteger &&
-         !leaf.logical_type->is_signed) ||
-        leaf.converted_type == ConvertedType::kUint8 ||
-        leaf.converted_type == ConvertedType::kUint16 ||
-        leaf.converted_type == ConvertedType::kUint32 ||
-        leaf.converted_type == ConvertedType::kUint64;
-    const bool is_bytes = descriptor.physical_type == PhysicalType::kByteArray;
-    const bool is_decimal_bytes =
-        is_bytes && (leaf.converted_type == ConvertedType::kDecimal ||
-                     (leaf.logical_type && leaf.logical_type->kind == LogicalType::Kind::kDecimal));
-    if (is_unsigned || is_decimal_bytes) continue;
     // The legacy min/max used signed byte order for byte arrays: trust them for numbers only.
+    const bool is_bytes =
+        file_->schema().columns()[column].physical_type == PhysicalType::kByteArray;
     const std::optional<std::string>& min =
         stats.min_value ? stats.min_value : (is_bytes ? std::nullopt : stats.min);
     const std::optional<std::string>& max =
         stats.max_value ? stats.max_value : (is_bytes ? std::nullopt : stats.max);
     if (!min || !max) continue;
-    bool may_match = true;
-    switch (descriptor.physical_type) {
-      case PhysicalType::kInt32:
-      case PhysicalType::kInt64: {
-        const auto* v = std::get_if<int64_t>(&predicate.value);
-        if (!v) break;
-        std::optional<int64_t> lo, hi;
-        if (descriptor.physical_type == PhysicalType::kInt32) {
-          lo = DecodeStat<int32_t>(*min);
-          hi = DecodeStat<int32_t>(*max);
-        } else {
-          lo = DecodeStat<int64_t>(*min);
-          hi = DecodeStat<int64_t>(*max);
-        }
-        if (lo && hi) may_match = RangeMayMatch<int64_t>(predicate.op, *lo, *hi, *v);
-        break;
-      }
-      case PhysicalType::kFloat:
-      case PhysicalType::kDouble: {
-        const auto* v = std::get_if<double>(&predicate.value);
-        if (!v || std::isnan(*v)) break;
-        std::optional<double> lo, hi;
-        if (descriptor.physical_type == PhysicalType::kFloat) {
-          lo = DecodeStat<float>(*min);
-          hi = DecodeStat<float>(*max);
-        } else {
-          lo = DecodeStat<double>(*min);
-          hi = DecodeStat<double>(*max);
-        }
-        if (lo && hi && !std::isnan(*lo) && !std::isnan(*hi)) {
-          may_match = RangeMayMatch<double>(predicate.op, *lo, *hi, *v);
-        }
-        break;
-      }
-      case PhysicalType::kByteArray: {
-        const auto* v = std::get_if<std::string>(&predicate.value);
-        if (v) may_match = RangeMayMatch<std::string>(predicate.op, *min, *max, *v);
-        break;
-      }
-      default:
-        break;
-    }
-    if (!may_match) return false;
+    if (!MinMaxMayMatch(column, predicate, *min, *max)) return false;
   }
   return true;
 }
 
-Status ParquetBatchReader::LoadRowGroup(size_t row_group) {
-  const RowGroup& group = file_->metadata().row_groups[row_group];
-  if (group.num_rows < 0) {
-    return CorruptData("{}: row group {} has {} rows", file_->source().name(), row_group,
-                       group.num_rows);
+namespace {
+
+// The rows in both sets of sorted, disjoint ranges.
+std::vector<RowRange> Intersect(const std::vector<RowRange>& a, const std::vector<RowRange>& b) {
+  std::vector<RowRange> out;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const int64_t begin = std::max(a[i].begin, b[j].begin);
+    const int64_t end = std::min(a[i].end, b[j].end);
+    if (begin < end) out.push_back({begin, end});
+    if (a[i].end < b[j].end) {
+      ++i;
+    } else {
+      ++j;
+    }
   }
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<RowRange>> ParquetBatchReader::SelectRows(size_t row_group) const {
+  const RowGroup& group = file_->metadata().row_groups[row_group];
+  std::vector<RowRange> rows;
+  if (group.num_rows > 0) rows.push_back({0, group.num_rows});
+  if (options_.predicates.empty()) return rows;
+  // Repeated columns are read whole: their pages need not start at the rows other columns'
+  // pages start at.
+  for (int column : needed_columns_) {
+    if (file_->schema().columns()[column].max_repetition_level > 0) return rows;
+  }
+  using Op = ColumnPredicate::Op;
+  for (const ColumnPredicate& predicate : options_.predicates) {
+    const int column = PredicateColumn(predicate);
+    if (column < 0) continue;
+    FLOE_ASSIGN_OR_RETURN(std::optional<ColumnIndex> index,
+                          file_->ReadColumnIndex(row_group, static_cast<size_t>(column)));
+    if (!index) continue;
+    FLOE_ASSIGN_OR_RETURN(std::optional<OffsetIndex> offsets,
+                          file_->ReadOffsetIndex(row_group, static_cast<size_t>(column)));
+    if (!offsets) continue;
+    const std::vector<PageLocation>& pages = offsets->page_locations;
+    const size_t n = pages.size();
+    if (index->null_pages.size() != n || index->min_values.size() != n ||
+        index->max_values.size() != n ||
+        (!index->null_counts.empty() && index->null_counts.size() != n)) {
+      return CorruptData(
+          "{}: row group {}: column {}: the column index describes {} pages, the "
+          "offset index {}",
+          file_->source().name(), row_group, file_->schema().columns()[column].dotted_path(),
+          index->null_pages.size(), n);
+    }
+    std::vector<RowRange> matching;
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t begin = pages[i].first_row_index;
+      const int64_t end = i + 1 < n ? pages[i + 1].first_row_index : group.num_rows;
+      if (begin < 0 || end < begin || end > group.num_rows) {
+        return CorruptData("{}: row group {}: column {}: offset index page {} covers rows {}..{}",
+                           file_->source().name(), row_group,
+                           file_->schema().columns()[column].dotted_path(), i, begin, end);
+      }
+      bool may_match = true;
+      if (predicate.op == Op::kIsNull) {
+        may_match = index->null_pages[i] || index->null_counts.empty() || index->null_counts[i] > 0;
+      } else if (predicate.op == Op::kNotNull) {
+        may_match = !index->null_pages[i];
+      } else {
+        // A comparison never holds for a null.
+        may_match = !index->null_pages[i] &&
+                    MinMaxMayMatch(column, predicate, index->min_values[i], index->max_values[i]);
+      }
+      if (!may_match || begin == end) continue;
+      if (!matching.empty() && matching.back().end == begin) {
+        matching.back().end = end;
+      } else {
+        matching.push_back({begin, end});
+      }
+    }
+    rows = Intersect(rows, matching);
+  }
+  return rows;
+}
+
+Status ParquetBatchReader::LoadRowGroup(size_t row_group, std::vector<RowRange> rows) {
+  const RowGroup& group = file_->metadata().row_groups[row_group];
+  int64_t selected_rows = 0;
+  for (const RowRange& range : rows) selected_rows += range.end - range.begin;
+  const bool whole = selected_rows == group.num_rows;
   // Conversions by column, from the mapped nodes.
   std::vector<LeafConversion> conversions(columns_.size(), LeafConversion::kNull);
   auto collect = [&](auto&& self, const ReadNode& node) -> void {
@@ -763,41 +898,70 @@ Status ParquetBatchReader::LoadRowGroup(size_t row_group) {
   }
   for (int column : needed_columns_) {
     const ColumnDescriptor& descriptor = file_->schema().columns()[column];
-    auto data = std::make_unique<ColumnData>();
+    // The previous row group's column keeps its memory for this one.
+    std::unique_ptr<ColumnData>& data = columns_[column];
+    if (!data) data = std::make_unique<ColumnData>();
+    data->def.clear();
+    data->rep.clear();
+    data->entries = data->pos = data->value_pos = 0;
+    data->selection.reset();
+    data->offset_index.reset();
     data->name = descriptor.dotted_path();
     data->max_def = descriptor.max_definition_level;
     data->max_rep = descriptor.max_repetition_level;
+    if (!whole) {
+      FLOE_ASSIGN_OR_RETURN(data->offset_index,
+                            file_->ReadOffsetIndex(row_group, static_cast<size_t>(column)));
+      data->selection.emplace();
+      data->selection->rows = rows;
+      if (data->offset_index) data->selection->offset_index = &*data->offset_index;
+    }
     FLOE_RETURN_IF_ERROR(LoadColumn(*file_, row_group, column, conversions[column], *data));
-    if (data->max_rep == 0 && data->entries != static_cast<size_t>(group.num_rows)) {
+    if (data->max_rep == 0 && data->entries != static_cast<size_t>(selected_rows)) {
       return CorruptData("{}: row group {}: column {} has {} values for {} rows",
                          file_->source().name(), row_group, data->name, data->entries,
-                         group.num_rows);
+                         selected_rows);
     }
-    columns_[column] = std::move(data);
   }
-  rows_left_in_group_ = group.num_rows;
+  rows_left_in_group_ = selected_rows;
+  rows_skipped_by_page_index_ += group.num_rows - selected_rows;
   current_row_group_ = row_group;
+  ranges_ = std::move(rows);
+  range_index_ = 0;
+  range_pos_ = 0;
   return Ok();
 }
 
 Result<std::optional<RecordBatch>> ParquetBatchReader::Next() {
   const auto& groups = file_->metadata().row_groups;
   while (rows_left_in_group_ == 0) {
-    for (auto& column : columns_) column.reset();
     if (next_row_group_ >= groups.size()) return std::nullopt;
     const size_t group = next_row_group_++;
     if (!InByteRange(group)) continue;
+    if (groups[group].num_rows < 0) {
+      return CorruptData("{}: row group {} has {} rows", file_->source().name(), group,
+                         groups[group].num_rows);
+    }
     FLOE_ASSIGN_OR_RETURN(bool may_match, RowGroupMayMatch(group));
-    if (!may_match) {
+    std::vector<RowRange> rows;
+    if (may_match) {
+      FLOE_ASSIGN_OR_RETURN(rows, SelectRows(group));
+    }
+    if (!may_match || (rows.empty() && groups[group].num_rows > 0)) {
       ++row_groups_skipped_;
       continue;
     }
-    FLOE_RETURN_IF_ERROR(LoadRowGroup(group));
+    FLOE_RETURN_IF_ERROR(LoadRowGroup(group, std::move(rows)));
   }
-  const int64_t rows = std::min(rows_left_in_group_, options_.batch_rows);
-  batch_row_position_ = group_first_row_[current_row_group_] +
-                        file_->metadata().row_groups[current_row_group_].num_rows -
-                        rows_left_in_group_;
+  // A batch never spans two ranges of selected rows: its rows are consecutive in the file.
+  const RowRange& range = ranges_[range_index_];
+  const int64_t rows = std::min(range.end - range.begin - range_pos_, options_.batch_rows);
+  batch_row_position_ = group_first_row_[current_row_group_] + range.begin + range_pos_;
+  range_pos_ += rows;
+  if (range_pos_ == range.end - range.begin) {
+    ++range_index_;
+    range_pos_ = 0;
+  }
   const std::string where = fmt::format(
       "{}: row group {}", std::filesystem::path(file_->source().name()).filename().string(),
       current_row_group_);

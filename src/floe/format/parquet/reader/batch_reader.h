@@ -4,8 +4,11 @@
 // schema_mapping.h); records are assembled from definition and repetition levels into the batch
 // builders, flat columns through a typed fast path and nested ones (structs, lists, maps, legacy
 // list forms) recursively. Columns can be selected by field id or name (top-level fields; a
-// selected field the file lacks becomes an all-null column of the requested type), and row groups
-// whose statistics rule out a simple comparison are skipped.
+// selected field the file lacks becomes an all-null column of the requested type). Row groups whose
+// statistics or bloom filters rule out a simple comparison are skipped, and so are the pages whose
+// column index min/max rule it out: when every selected column is unrepeated, only the rows of the
+// pages that may match are read (the offset index's first_row_index aligns the columns), so a
+// batch holds a superset of the matching rows and the caller still filters them.
 //
 // A row group's selected column chunks are decoded when the group is reached, so memory is bounded
 // by a row group's decoded size. Errors (kCorruptData, kUnsupported, kIO) name the file, and where
@@ -21,6 +24,7 @@
 
 #include "floe/batch/data_type.h"
 #include "floe/batch/record_batch.h"
+#include "floe/format/parquet/column_reader.h"
 #include "floe/util/error.h"
 
 namespace floe::io {
@@ -35,12 +39,12 @@ struct ReadNode;
 
 // A comparison of one top-level primitive column against a literal in the column's physical
 // representation (int64 for INT32/INT64, double for FLOAT/DOUBLE, bytes for BYTE_ARRAY), used only
-// to skip row groups whose min/max statistics prove that no row matches. Columns of other types,
-// unsigned integers, or without statistics never cause a skip.
+// to skip row groups and pages whose min/max statistics prove that no row matches. Columns of other
+// types, unsigned integers, or without statistics never cause a skip.
 struct ColumnPredicate {
   enum class Op : uint8_t { kEq, kLt, kLe, kGt, kGe, kIsNull, kNotNull };
-  std::string column;                // a top-level column name...
-  std::optional<int32_t> field_id;   // ...or its field id, which wins when set
+  std::string column;               // a top-level column name...
+  std::optional<int32_t> field_id;  // ...or its field id, which wins when set
   Op op = Op::kEq;
   std::variant<int64_t, double, std::string> value;
 };
@@ -76,11 +80,13 @@ class ParquetBatchReader {
   const FileReader& file() const { return *file_; }
   // Row groups skipped by the predicates so far.
   int64_t row_groups_skipped() const { return row_groups_skipped_; }
+  // Rows of the row groups read so far that the page index let the reader skip.
+  int64_t rows_skipped_by_page_index() const { return rows_skipped_by_page_index_; }
 
   // The next batch (at most batch_rows rows), or nullopt at the end.
   Result<std::optional<RecordBatch>> Next();
   // The position in the file (counting every row group) of the first row of the batch the last
-  // Next() returned: what position deletes refer to.
+  // Next() returned: what position deletes refer to. A batch's rows are consecutive in the file.
   int64_t batch_row_position() const { return batch_row_position_; }
 
   // Reads every remaining batch.
@@ -92,8 +98,13 @@ class ParquetBatchReader {
  private:
   Status Init();
   bool InByteRange(size_t row_group) const;
+  int PredicateColumn(const ColumnPredicate& predicate) const;
+  bool MinMaxMayMatch(int column, const ColumnPredicate& predicate, const std::string& min,
+                      const std::string& max) const;
   Result<bool> RowGroupMayMatch(size_t row_group) const;
-  Status LoadRowGroup(size_t row_group);
+  // The rows of the row group that the page index does not rule out.
+  Result<std::vector<RowRange>> SelectRows(size_t row_group) const;
+  Status LoadRowGroup(size_t row_group, std::vector<RowRange> rows);
 
   std::unique_ptr<FileReader> file_;
   ReadOptions options_;
@@ -106,6 +117,11 @@ class ParquetBatchReader {
   int64_t rows_left_in_group_ = 0;
   size_t current_row_group_ = 0;
   int64_t row_groups_skipped_ = 0;
+  int64_t rows_skipped_by_page_index_ = 0;
+  // The selected rows of the current row group, and where the next batch starts in them.
+  std::vector<RowRange> ranges_;
+  size_t range_index_ = 0;
+  int64_t range_pos_ = 0;
   std::vector<int64_t> group_first_row_;
   int64_t batch_row_position_ = 0;
 };

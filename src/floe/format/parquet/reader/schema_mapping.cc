@@ -29,9 +29,11 @@ Result<LeafType> DecimalType(const SchemaNode& n, int32_t precision, int32_t sca
 Result<LeafType> MapLeaf(const SchemaNode& n, const MappingOptions& options) {
   const PhysicalType physical = *n.physical_type;
   const LogicalType* logical = n.logical_type ? &*n.logical_type : nullptr;
-  if (logical && logical->kind == LK::kUnknown) return LeafType{DataType::Null(), LeafConversion::kNull};
+  if (logical && logical->kind == LK::kUnknown)
+    return LeafType{DataType::Null(), LeafConversion::kNull};
   const bool is_decimal = HasLogical(n, LK::kDecimal) || Has(n, ConvertedType::kDecimal);
-  const int32_t precision = logical && logical->kind == LK::kDecimal ? logical->precision : n.precision;
+  const int32_t precision =
+      logical && logical->kind == LK::kDecimal ? logical->precision : n.precision;
   const int32_t scale = logical && logical->kind == LK::kDecimal ? logical->scale : n.scale;
   switch (physical) {
     case PhysicalType::kBoolean:
@@ -51,12 +53,25 @@ Result<LeafType> MapLeaf(const SchemaNode& n, const MappingOptions& options) {
         is_signed = logical->is_signed;
       } else if (n.converted_type) {
         switch (*n.converted_type) {
-          case ConvertedType::kInt8: bits = 8; break;
-          case ConvertedType::kInt16: bits = 16; break;
-          case ConvertedType::kUint8: bits = 8; is_signed = false; break;
-          case ConvertedType::kUint16: bits = 16; is_signed = false; break;
-          case ConvertedType::kUint32: is_signed = false; break;
-          default: break;
+          case ConvertedType::kInt8:
+            bits = 8;
+            break;
+          case ConvertedType::kInt16:
+            bits = 16;
+            break;
+          case ConvertedType::kUint8:
+            bits = 8;
+            is_signed = false;
+            break;
+          case ConvertedType::kUint16:
+            bits = 16;
+            is_signed = false;
+            break;
+          case ConvertedType::kUint32:
+            is_signed = false;
+            break;
+          default:
+            break;
         }
       }
       if (bits == 8) {
@@ -185,9 +200,9 @@ class Mapper {
         const bool repeated_is_element = repeated.is_leaf() || repeated.children.size() > 1 ||
                                          repeated.name == "array" ||
                                          repeated.name == n.name + "_tuple";
-        FLOE_ASSIGN_OR_RETURN(ReadNode element,
-                              repeated_is_element ? Build(repeated_index, true)
-                                                  : Build(repeated.children[0], false));
+        FLOE_ASSIGN_OR_RETURN(ReadNode element, repeated_is_element
+                                                    ? Build(repeated_index, true)
+                                                    : Build(repeated.children[0], false));
         return MakeList(n, std::move(element), n.max_definition_level,
                         n.repetition == Repetition::kOptional, repeated);
       }
