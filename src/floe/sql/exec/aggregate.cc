@@ -95,9 +95,10 @@ class AggregateOperator : public stream::Operator {
     group_ids_.resize(static_cast<size_t>(n));
     rows.groups = group_ids_.data();
     if (!batch.has_row_kinds()) {
-      for (int64_t r = 0; r < n; ++r) {
-        group_ids_[static_cast<size_t>(r)] = FindOrCreate(hash(r), r);
-        ++rows_[group_ids_[static_cast<size_t>(r)]];
+      if (keys_.packed()) {
+        AssignInserts<true>(n);
+      } else {
+        AssignInserts<false>(n);
       }
       return {};
     }
@@ -125,6 +126,24 @@ class AggregateOperator : public stream::Operator {
       group_ids_[at] = id;
     }
     return {};
+  }
+
+  // Every row of the loaded batch (with GROUP BY) adds to its group.
+  template <bool kPacked>
+  void AssignInserts(int64_t n) {
+    for (int64_t r = 0; r < n; ++r) {
+      bool inserted = false;
+      uint32_t id = index_.FindOrInsert(
+          keys_.hash(r), [&](uint32_t g) { return keys_.Equals<kPacked>(g, r); }, inserted);
+      if (inserted) [[unlikely]] {
+        keys_.Append(r);
+        AddGroup(id);
+      } else if (streaming_) {
+        Touch(id);
+      }
+      group_ids_[static_cast<size_t>(r)] = id;
+      ++rows_[id];
+    }
   }
 
   // The group of row `r` of the loaded batch (any row without GROUP BY), created if new.

@@ -35,7 +35,12 @@ class GroupKeys {
   uint64_t hash(int64_t row) const { return hashes_[static_cast<size_t>(row)]; }
   // Whether group `id`'s key equals the key of `row` of the loaded batch.
   bool Equals(uint32_t id, int64_t row) const {
-    if (packed_) return keys_[id] == batch_keys_[static_cast<size_t>(row)];
+    return packed_ ? Equals<true>(id, row) : Equals<false>(id, row);
+  }
+  // Equals for a layout known at compile time (packed() == kPacked), for the per-row loop.
+  template <bool kPacked>
+  bool Equals(uint32_t id, int64_t row) const {
+    if constexpr (kPacked) return keys_[id] == batch_keys_[static_cast<size_t>(row)];
     return Stored(id) == BatchKey(row);
   }
   // Whether groups `a` and `b` have equal keys.
