@@ -104,30 +104,6 @@ bool PutInArgumentType(TypeKind kind, int64_t integer, double floating, std::str
   }
 }
 
-// Calls f(row, group, sign) for every row that adds or retracts; stops when f returns false.
-template <typename F>
-void ForRows(const GroupRows& rows, F&& f) {
-  int64_t n = rows.num_rows;
-  if (rows.signs == nullptr) {
-    if (rows.groups == nullptr) {
-      uint32_t group = rows.group;
-      for (int64_t r = 0; r < n; ++r) {
-        if (!f(r, group, 1)) return;
-      }
-    } else {
-      for (int64_t r = 0; r < n; ++r) {
-        if (!f(r, rows.groups[r], 1)) return;
-      }
-    }
-    return;
-  }
-  for (int64_t r = 0; r < n; ++r) {
-    int sign = rows.signs[r];
-    if (sign == 0) continue;
-    if (!f(r, rows.groups ? rows.groups[r] : rows.group, sign)) return;
-  }
-}
-
 // Batch MIN/MAX values of strings and binaries compare as unsigned bytes.
 int CompareViews(std::string_view a, std::string_view b) { return a.compare(b); }
 
@@ -234,15 +210,8 @@ Status CallState::FilterDistinct(const Array& argument, const GroupRows& in, Gro
     return ResourceExhausted("{}(DISTINCT ...): more than {} distinct values",
                              KindName(bound_.call.kind), HashIndex::kMaxEntries);
   }
-  distinct_->Load(argument);
-  distinct_signs_.assign(static_cast<size_t>(in.num_rows), 0);
-  bool nulls = argument.null_count() > 0;
-  ForRows(in, [&](int64_t r, uint32_t group, int sign) {
-    if (nulls && argument.IsNull(r)) return true;
-    if (distinct_->Update(group, r, sign))
-      distinct_signs_[static_cast<size_t>(r)] = static_cast<int8_t>(sign);
-    return true;
-  });
+  distinct_signs_.resize(static_cast<size_t>(in.num_rows));
+  distinct_->Update(argument, in, distinct_signs_.data());
   filtered = in;
   filtered.signs = distinct_signs_.data();
   return {};
@@ -251,6 +220,7 @@ Status CallState::FilterDistinct(const Array& argument, const GroupRows& in, Gro
 Status CallState::UpdateSum(const Array& argument, const GroupRows& rows) {
   bool nulls = argument.null_count() > 0;
   Status status;
+  if (rows.groups == nullptr && rows.signs == nullptr) return UpdateDenseSum(argument, rows.group);
   if (IsInteger(argument_kind_)) {
     VisitFixed(argument_kind_, [&]<typename T>(T) {
       if constexpr (std::is_integral_v<T>) {
@@ -308,6 +278,63 @@ Status CallState::UpdateSum(const Array& argument, const GroupRows& rows) {
     }
     return true;
   });
+  return status;
+}
+
+// One group and no retractions (an aggregate without GROUP BY over inserts): the sum and count
+// stay in registers, where the general loop goes through memory for every row.
+Status CallState::UpdateDenseSum(const Array& argument, uint32_t group) {
+  bool nulls = argument.null_count() > 0;
+  int64_t n = argument.length();
+  int64_t count = 0;
+  Status status;
+  VisitFixed(argument_kind_, [&]<typename T>(T) {
+    if constexpr (std::is_integral_v<T>) {
+      int64_t sum = sum_int_[group];
+      for (int64_t r = 0; r < n; ++r) {
+        if (nulls && argument.IsNull(r)) continue;
+        T raw = FixedAt<T>(argument, r);
+        if constexpr (std::is_same_v<T, uint64_t>) {
+          if (raw > static_cast<uint64_t>(INT64_MAX)) {
+            status = InvalidArgument("{}: the value {} does not fit in BIGINT",
+                                     KindName(bound_.call.kind), raw);
+            return;
+          }
+        }
+        ++count;
+        if (__builtin_add_overflow(sum, static_cast<int64_t>(raw), &sum)) {
+          status = InvalidArgument("{} of column {} overflowed BIGINT", KindName(bound_.call.kind),
+                                   bound_.call.argument);
+          return;
+        }
+      }
+      sum_int_[group] = sum;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      double sum = sum_double_[group];
+      for (int64_t r = 0; r < n; ++r) {
+        if (nulls && argument.IsNull(r)) continue;
+        ++count;
+        sum += static_cast<double>(FixedAt<T>(argument, r));
+      }
+      sum_double_[group] = sum;
+    } else if constexpr (std::is_same_v<T, __int128>) {
+      __int128 sum = sum_decimal_[group];
+      __int128 limit = Pow10(kMaxPrecision);
+      for (int64_t r = 0; r < n; ++r) {
+        if (nulls && argument.IsNull(r)) continue;
+        ++count;
+        if (__builtin_add_overflow(sum, FixedAt<__int128>(argument, r), &sum) || sum >= limit ||
+            sum <= -limit) {
+          status = InvalidArgument("{} of column {} overflowed DECIMAL(38, {})",
+                                   KindName(bound_.call.kind), bound_.call.argument,
+                                   argument.type()->scale());
+          return;
+        }
+      }
+      sum_decimal_[group] = sum;
+    }
+  });
+  counts_[group] += count;
   return status;
 }
 

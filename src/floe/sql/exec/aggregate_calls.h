@@ -19,6 +19,7 @@
 
 #include "floe/batch/record_batch.h"
 #include "floe/sql/exec/aggregate_distinct.h"
+#include "floe/sql/exec/aggregate_rows.h"
 #include "floe/sql/exec/relational.h"
 #include "floe/sql/exec/state_codec.h"
 
@@ -33,14 +34,6 @@ struct BoundCall {
 // Checks the calls' argument columns against `input` and gives their result types.
 Result<std::vector<BoundCall>> BindCalls(const BatchSchema& input,
                                          const std::vector<AggregateCall>& calls);
-
-// Which group each row of a batch goes to, and whether it adds or retracts.
-struct GroupRows {
-  int64_t num_rows = 0;
-  const uint32_t* groups = nullptr;  // per row; null: every row is in `group`
-  uint32_t group = 0;
-  const int8_t* signs = nullptr;  // per row +1 (add), -1 (retract) or 0 (skip); null: all add
-};
 
 class CallState {
  public:
@@ -71,6 +64,7 @@ class CallState {
   using ValueCounts = std::map<std::string, int64_t, EncodedLess>;
 
   Status UpdateSum(const Array& argument, const GroupRows& rows);
+  Status UpdateDenseSum(const Array& argument, uint32_t group);
   void UpdateExtreme(const Array& argument, const GroupRows& rows);
   void UpdateStreamingExtreme(const Array& argument, const GroupRows& rows);
   // The rows whose value is new to (or gone from) their group; null rows skipped.

@@ -15,6 +15,7 @@
 
 #include "floe/batch/array.h"
 #include "floe/sql/exec/aggregate_index.h"
+#include "floe/sql/exec/aggregate_rows.h"
 #include "floe/sql/exec/state_codec.h"
 
 namespace floe::sql::exec {
@@ -23,11 +24,11 @@ class DistinctSet {
  public:
   // Ids handed out so far (HashIndex::kMaxEntries bounds them).
   uint32_t num_ids() const { return index_.next_id(); }
-  // Prepares the non-null rows of `values` (a column of the call's argument type) for Update.
-  void Load(const Array& values);
-  // One more (sign > 0) or one less (sign < 0) row with `row`'s value in `group`: true when that
-  // adds the value to the group or removes it. A retraction of a value the group lacks is ignored.
-  bool Update(uint32_t group, int64_t row, int sign);
+  // Counts the non-null rows of `values` (a column of the call's argument type) into or out of
+  // their groups. signs[row] becomes the row's sign where that adds the value to its group or
+  // removes its last occurrence, else 0 (as for null rows, skipped rows and retractions of a value
+  // the group lacks).
+  void Update(const Array& values, const GroupRows& rows, int8_t* signs);
 
   // The pairs whose group is live, each group numbered by `ordinal` (HashIndex::kNone: dropped).
   void Write(std::span<const uint32_t> ordinal, StateWriter& writer) const;
@@ -38,12 +39,8 @@ class DistinctSet {
   void Clear();
 
  private:
-  std::string_view Value(int64_t row) const {
-    if (views_) return values_->GetView(row);
-    auto r = static_cast<size_t>(row);
-    return std::string_view(scratch_).substr(scratch_offsets_[r],
-                                             scratch_offsets_[r + 1] - scratch_offsets_[r]);
-  }
+  void Load(const Array& values);
+  bool UpdateRow(uint32_t group, int64_t row, int sign);
   std::string_view Stored(uint32_t id) const {
     return std::string_view(arena_).substr(offsets_[id], offsets_[id + 1] - offsets_[id]);
   }
@@ -57,12 +54,11 @@ class DistinctSet {
   std::vector<int64_t> counts_;   // by entry id; 0 once erased
   std::string arena_;
   std::vector<uint64_t> offsets_ = {0};
-  // The loaded batch: its values are the array's own views (strings, binaries) or canonical
-  // bytes in scratch_.
-  const Array* values_ = nullptr;
-  bool views_ = false;
+  // The loaded batch: each row's value (a view of the array's own bytes for strings and
+  // binaries, else of canonical bytes in scratch_) and its hash.
   std::string scratch_;
   std::vector<uint64_t> scratch_offsets_;
+  std::vector<std::string_view> values_;
   std::vector<uint64_t> value_hashes_;
 };
 
