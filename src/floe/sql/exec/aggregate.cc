@@ -372,6 +372,8 @@ stream::OperatorFactory AggregateOperatorFactory(BatchSchemaPtr input, BatchSche
                                                  std::vector<int> group_columns,
                                                  std::vector<AggregateCall> calls) {
   return [=](int) -> Result<std::unique_ptr<stream::Operator>> {
+    // The same checks as the schema's: the factory is also called by tests directly.
+    FLOE_RETURN_IF_ERROR(AggregateSchema(*input, group_columns, calls));
     FLOE_ASSIGN_OR_RETURN(std::vector<BoundCall> bound, BindCalls(*input, calls));
     return std::make_unique<AggregateOperator>(input, output, group_columns, std::move(bound));
   };
