@@ -54,7 +54,7 @@ report() {  # task, engines...
 
 declare -A secs mems cpus
 read -r secs[clickhouse] mems[clickhouse] cpus[clickhouse] < <(measure "$shared/bench/peer-task" clickhouse ingest-iceberg "$inputs" "$work/clickhouse")
-reset_floe() { rm -rf "$warehouse"; }
+reset_floe() { rm -rf "$warehouse" "$warehouse.catalog.db"; }
 before_each=reset_floe
 read -r secs[floe] mems[floe] cpus[floe] < <(measure "$floe_sql" "$ingest_sql")
 before_each=

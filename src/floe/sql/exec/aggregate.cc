@@ -2,15 +2,14 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cstring>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
+#include "floe/sql/exec/aggregate_calls.h"
+#include "floe/sql/exec/aggregate_index.h"
+#include "floe/sql/exec/aggregate_keys.h"
 #include "floe/sql/exec/cell.h"
 #include "floe/sql/exec/key_partition.h"
 #include "floe/sql/exec/names.h"
@@ -20,134 +19,22 @@
 namespace floe::sql::exec {
 namespace {
 
-// AVG of DECIMAL(p, s) follows Flink's type inference for AVG (LogicalTypeMerging's average
-// type: the quotient type of a DECIMAL(38, s) sum by a count), which comes to DECIMAL(38,
-// max(6, s)); the quotient is rounded half up, as Java's BigDecimal division in Flink does.
-constexpr int32_t kAvgMinScale = 6;
-constexpr int32_t kMaxPrecision = 38;
 constexpr int64_t kRowsPerOutputBatch = 64 * 1024;
-
-bool IsInteger(TypeKind kind) {
-  switch (kind) {
-    case TypeKind::kInt8:
-    case TypeKind::kInt16:
-    case TypeKind::kInt32:
-    case TypeKind::kInt64:
-    case TypeKind::kUInt8:
-    case TypeKind::kUInt16:
-    case TypeKind::kUInt32:
-    case TypeKind::kUInt64:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool IsFloat(TypeKind kind) { return kind == TypeKind::kFloat32 || kind == TypeKind::kFloat64; }
-
-__int128 Pow10(int32_t n) {
-  __int128 value = 1;
-  for (int32_t i = 0; i < n; ++i) value *= 10;
-  return value;
-}
-
-std::string_view KindName(AggregateKind kind) {
-  switch (kind) {
-    case AggregateKind::kCountStar:
-    case AggregateKind::kCount:
-      return "COUNT";
-    case AggregateKind::kSum:
-      return "SUM";
-    case AggregateKind::kAvg:
-      return "AVG";
-    case AggregateKind::kMin:
-      return "MIN";
-    case AggregateKind::kMax:
-      return "MAX";
-  }
-  return "?";
-}
-
-Result<int64_t> IntegerAt(const Array& array, int64_t row) {
-  switch (array.kind()) {
-    case TypeKind::kInt8:
-      return array.Value<int8_t>(row);
-    case TypeKind::kInt16:
-      return array.Value<int16_t>(row);
-    case TypeKind::kInt32:
-      return array.Value<int32_t>(row);
-    case TypeKind::kInt64:
-      return array.Value<int64_t>(row);
-    case TypeKind::kUInt8:
-      return array.Value<uint8_t>(row);
-    case TypeKind::kUInt16:
-      return array.Value<uint16_t>(row);
-    case TypeKind::kUInt32:
-      return array.Value<uint32_t>(row);
-    default: {
-      uint64_t value = array.Value<uint64_t>(row);
-      if (value > static_cast<uint64_t>(INT64_MAX)) {
-        return InvalidArgument("SUM: the value {} does not fit in BIGINT", value);
-      }
-      return static_cast<int64_t>(value);
-    }
-  }
-}
-
-double FloatAt(const Array& array, int64_t row) {
-  return array.kind() == TypeKind::kFloat32 ? array.Value<float>(row) : array.Value<double>(row);
-}
-
-template <typename T>
-void PutFixed(std::string& out, T value) {
-  char bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));
-  out.push_back('\1');
-  out.append(bytes, sizeof(T));
-}
-
-struct EncodedLess {
-  const DataType* type = nullptr;
-  bool operator()(const std::string& a, const std::string& b) const {
-    return CompareEncoded(*type, a, b) < 0;
-  }
-};
-
-struct Accumulator {
-  explicit Accumulator(const DataType* type) : values(EncodedLess{type}) {}
-  int64_t count = 0;  // rows (COUNT(*)) or non-null values counted (COUNT, SUM, AVG)
-  int64_t sum_int = 0;
-  double sum_double = 0;
-  __int128 sum_decimal = 0;
-  std::string best;  // MIN/MAX in batch mode: the encoded extreme so far, empty for none
-  std::map<std::string, int64_t, EncodedLess> values;  // MIN/MAX in streaming mode
-  std::unordered_map<std::string, int64_t> distinct;
-};
-
-struct Group {
-  int64_t rows = 0;
-  std::vector<Accumulator> accumulators;
-};
-
-struct BoundCall {
-  AggregateCall call;
-  DataTypePtr argument_type;  // null for COUNT(*)
-  DataTypePtr result_type;
-};
+// Streaming: dropped groups leave their id's slots behind until this many pile up (and outnumber
+// the live groups); then the state is rebuilt from a snapshot of the live ones.
+constexpr uint32_t kCompactAfterDropped = 4096;
 
 class AggregateOperator : public stream::Operator {
  public:
   AggregateOperator(BatchSchemaPtr input, BatchSchemaPtr output, std::vector<int> group_columns,
                     std::vector<BoundCall> calls)
-      : input_(std::move(input)),
-        output_(std::move(output)),
-        group_columns_(std::move(group_columns)),
-        calls_(std::move(calls)) {}
+      : output_(std::move(output)), keys_(*input, group_columns), bound_(std::move(calls)) {}
 
   Status Open(const stream::OperatorContext& context) override {
     streaming_ = context.streaming;
     parallelism_ = context.parallelism;
     name_ = context.operator_name;
+    for (const BoundCall& bound : bound_) calls_.emplace_back(bound, streaming_);
     for (const std::string& entry : context.restored_state) {
       FLOE_RETURN_IF_ERROR(Restore(entry));
     }
@@ -155,32 +42,13 @@ class AggregateOperator : public stream::Operator {
   }
 
   Status ProcessBatch(int, RecordBatch batch, stream::Output& output) override {
-    int64_t n = batch.num_rows();
-    row_groups_.assign(static_cast<size_t>(n), nullptr);
-    signs_.assign(static_cast<size_t>(n), 1);
-    for (int64_t row = 0; row < n; ++row) {
-      RowKind kind = batch.row_kind(row);
-      int sign = kind == RowKind::kUpdateBefore || kind == RowKind::kDelete ? -1 : 1;
-      key_.clear();
-      for (int column : group_columns_) EncodeCell(batch.column(column), row, key_);
-      auto it = groups_.find(key_);
-      if (it == groups_.end()) {
-        // A retraction of a row this operator never counted (Flink skips it alike).
-        if (sign < 0) continue;
-        if (streaming_) before_.emplace(key_, std::nullopt);
-        it = groups_.emplace(key_, NewGroup()).first;
-      } else if (streaming_ && !before_.contains(key_)) {
-        before_.emplace(
-            key_, it->second.rows > 0 ? std::optional(EncodeResult(it->second)) : std::nullopt);
-      }
-      Group& group = it->second;
-      if (sign < 0 && group.rows <= 0) continue;
-      group.rows += sign;
-      row_groups_[row] = &group;
-      signs_[row] = static_cast<int8_t>(sign);
-    }
-    for (size_t i = 0; i < calls_.size(); ++i) {
-      FLOE_RETURN_IF_ERROR(Accumulate(i, batch));
+    if (batch.num_rows() == 0) return {};
+    ++epoch_;
+    GroupRows rows;
+    FLOE_RETURN_IF_ERROR(AssignGroups(batch, rows));
+    for (CallState& call : calls_) {
+      call.Resize(index_.next_id());
+      FLOE_RETURN_IF_ERROR(call.Update(batch, rows));
     }
     return streaming_ ? EmitChanges(output) : Status{};
   }
@@ -188,293 +56,160 @@ class AggregateOperator : public stream::Operator {
   Status Finish(stream::Output& output) override {
     if (streaming_) return {};
     // SQL: an aggregate without GROUP BY gives one row even over no rows.
-    if (groups_.empty() && group_columns_.empty()) groups_.emplace(std::string(), NewGroup());
+    if (index_.size() == 0 && keys_.empty()) {
+      GlobalGroup();
+      for (CallState& call : calls_) call.Resize(index_.next_id());
+    }
     RowBuilder rows(output_);
-    for (auto& [key, group] : groups_) {
-      FLOE_RETURN_IF_ERROR(AppendRow(rows, key, EncodeResult(group), RowKind::kInsert));
+    std::string result;
+    for (uint32_t id = 0; id < index_.next_id(); ++id) {
+      if (!live_[id]) continue;
+      FLOE_RETURN_IF_ERROR(AppendRow(rows, id, EncodeResult(id, result), RowKind::kInsert));
       if (rows.num_rows() >= kRowsPerOutputBatch) FLOE_RETURN_IF_ERROR(Flush(rows, output));
     }
-    groups_.clear();
+    Clear();
     return Flush(rows, output);
   }
 
   Result<std::vector<std::string>> SnapshotState(int64_t, stream::Output&) override {
-    StateWriter writer;
-    writer.Int64(parallelism_);
-    writer.Int64(static_cast<int64_t>(groups_.size()));
-    for (const auto& [key, group] : groups_) {
-      writer.Bytes(key);
-      writer.Int64(group.rows);
-      for (const Accumulator& acc : group.accumulators) {
-        writer.Int64(acc.count);
-        writer.Int64(acc.sum_int);
-        writer.Fixed(acc.sum_double);
-        writer.Fixed(acc.sum_decimal);
-        writer.Bytes(acc.best);
-        writer.Int64(static_cast<int64_t>(acc.values.size()));
-        for (const auto& [value, count] : acc.values) {
-          writer.Bytes(value);
-          writer.Int64(count);
-        }
-        writer.Int64(static_cast<int64_t>(acc.distinct.size()));
-        for (const auto& [value, count] : acc.distinct) {
-          writer.Bytes(value);
-          writer.Int64(count);
-        }
-      }
-    }
-    return std::vector<std::string>{writer.Take()};
+    return std::vector<std::string>{Serialize()};
   }
 
  private:
-  Group NewGroup() const {
-    Group group;
-    group.accumulators.reserve(calls_.size());
-    for (const BoundCall& call : calls_) group.accumulators.emplace_back(call.argument_type.get());
-    return group;
-  }
-
-  Status Restore(std::string_view entry) {
-    StateReader reader(entry);
-    FLOE_ASSIGN_OR_RETURN(int64_t parallelism, reader.Int64());
-    if (parallelism != parallelism_) {
-      return Unsupported(
-          "aggregate '{}': its state was taken at parallelism {} and cannot be restored at {}",
-          name_, parallelism, parallelism_);
-    }
-    FLOE_ASSIGN_OR_RETURN(int64_t num_groups, reader.Int64());
-    for (int64_t g = 0; g < num_groups; ++g) {
-      FLOE_ASSIGN_OR_RETURN(std::string_view key, reader.Bytes());
-      Group group = NewGroup();
-      FLOE_ASSIGN_OR_RETURN(group.rows, reader.Int64());
-      for (Accumulator& acc : group.accumulators) {
-        FLOE_ASSIGN_OR_RETURN(acc.count, reader.Int64());
-        FLOE_ASSIGN_OR_RETURN(acc.sum_int, reader.Int64());
-        FLOE_ASSIGN_OR_RETURN(acc.sum_double, reader.Fixed<double>());
-        FLOE_ASSIGN_OR_RETURN(acc.sum_decimal, reader.Fixed<__int128>());
-        FLOE_ASSIGN_OR_RETURN(std::string_view best, reader.Bytes());
-        acc.best = best;
-        FLOE_RETURN_IF_ERROR(ReadCounts(reader, acc.values));
-        FLOE_RETURN_IF_ERROR(ReadCounts(reader, acc.distinct));
-      }
-      groups_.insert_or_assign(std::string(key), std::move(group));
-    }
-    if (!reader.done()) return CorruptData("aggregate '{}': state has trailing bytes", name_);
-    return {};
-  }
-
-  template <typename Map>
-  static Status ReadCounts(StateReader& reader, Map& counts) {
-    FLOE_ASSIGN_OR_RETURN(int64_t size, reader.Int64());
-    for (int64_t i = 0; i < size; ++i) {
-      FLOE_ASSIGN_OR_RETURN(std::string_view value, reader.Bytes());
-      FLOE_ASSIGN_OR_RETURN(int64_t count, reader.Int64());
-      counts.emplace(std::string(value), count);
-    }
-    return {};
-  }
-
-  Status Accumulate(size_t index, const RecordBatch& batch) {
-    const BoundCall& bound = calls_[index];
+  // Groups every row of `batch` (creating groups as needed) and says how in `rows`.
+  Status AssignGroups(const RecordBatch& batch, GroupRows& rows) {
     int64_t n = batch.num_rows();
-    if (bound.call.kind == AggregateKind::kCountStar) {
-      for (int64_t row = 0; row < n; ++row) {
-        if (Group* group = row_groups_[row]) group->accumulators[index].count += signs_[row];
+    if (index_.next_id() > HashIndex::kMaxEntries - static_cast<uint64_t>(n)) {
+      return ResourceExhausted("aggregate '{}': more than {} groups", name_,
+                               HashIndex::kMaxEntries);
+    }
+    rows.num_rows = n;
+    bool global = keys_.empty();
+    if (global && !batch.has_row_kinds()) {
+      rows.group = GlobalGroup();
+      rows_[rows.group] += n;
+      return {};
+    }
+    if (!global) keys_.Load(batch);
+    auto hash = [&](int64_t r) { return global ? GroupKeys::EmptyKeyHash() : keys_.hash(r); };
+    group_ids_.resize(static_cast<size_t>(n));
+    rows.groups = group_ids_.data();
+    if (!batch.has_row_kinds()) {
+      if (keys_.packed()) {
+        AssignInserts<true>(n);
+      } else {
+        AssignInserts<false>(n);
       }
       return {};
     }
-    const Array& argument = batch.column(bound.call.argument);
-    for (int64_t row = 0; row < n; ++row) {
-      Group* group = row_groups_[row];
-      if (!group || argument.IsNull(row)) continue;
-      Accumulator& acc = group->accumulators[index];
-      int sign = signs_[row];
-      if (bound.call.distinct) {
-        value_.clear();
-        EncodeCell(argument, row, value_);
-        auto it = acc.distinct.try_emplace(value_, 0).first;
-        it->second += sign;
-        if (it->second > 0 && (sign < 0 || it->second > 1)) continue;
-        if (it->second <= 0) {
-          bool known = it->second == 0;
-          acc.distinct.erase(it);
-          if (!known) continue;
-        }
+    signs_.resize(static_cast<size_t>(n));
+    rows.signs = signs_.data();
+    for (int64_t r = 0; r < n; ++r) {
+      auto at = static_cast<size_t>(r);
+      RowKind kind = batch.row_kind(r);
+      bool retract = kind == RowKind::kUpdateBefore || kind == RowKind::kDelete;
+      signs_[at] = 0;
+      group_ids_[at] = 0;
+      uint32_t id = 0;
+      if (retract) {
+        id = index_.Find(hash(r), [&](uint32_t g) { return global || keys_.Equals(g, r); });
+        // A retraction of a row this operator never counted (Flink skips it alike).
+        if (id == HashIndex::kNone) continue;
+        Touch(id);
+        if (rows_[id] <= 0) continue;
+        --rows_[id];
+      } else {
+        id = FindOrCreate(hash(r), r);
+        ++rows_[id];
       }
-      FLOE_RETURN_IF_ERROR(Apply(bound, acc, argument, row, sign));
+      signs_[at] = static_cast<int8_t>(retract ? -1 : 1);
+      group_ids_[at] = id;
     }
     return {};
   }
 
-  Status Apply(const BoundCall& bound, Accumulator& acc, const Array& argument, int64_t row,
-               int sign) {
-    switch (bound.call.kind) {
-      case AggregateKind::kCountStar:
-      case AggregateKind::kCount:
-        acc.count += sign;
-        return {};
-      case AggregateKind::kSum:
-      case AggregateKind::kAvg: {
-        acc.count += sign;
-        TypeKind kind = argument.kind();
-        if (IsInteger(kind)) {
-          FLOE_ASSIGN_OR_RETURN(int64_t value, IntegerAt(argument, row));
-          bool overflow = sign > 0 ? __builtin_add_overflow(acc.sum_int, value, &acc.sum_int)
-                                   : __builtin_sub_overflow(acc.sum_int, value, &acc.sum_int);
-          if (overflow) {
-            return InvalidArgument("{} of column {} overflowed BIGINT", KindName(bound.call.kind),
-                                   bound.call.argument);
-          }
-        } else if (IsFloat(kind)) {
-          acc.sum_double += sign * FloatAt(argument, row);
-        } else {
-          acc.sum_decimal += sign * argument.GetDecimal(row);
-          __int128 limit = Pow10(kMaxPrecision);
-          if (acc.sum_decimal >= limit || acc.sum_decimal <= -limit) {
-            return InvalidArgument("{} of column {} overflowed DECIMAL(38, {})",
-                                   KindName(bound.call.kind), bound.call.argument,
-                                   argument.type()->scale());
-          }
-        }
-        return {};
+  // Every row of the loaded batch (with GROUP BY) adds to its group.
+  template <bool kPacked>
+  void AssignInserts(int64_t n) {
+    for (int64_t r = 0; r < n; ++r) {
+      bool inserted = false;
+      uint32_t id = index_.FindOrInsert(
+          keys_.hash(r), [&](uint32_t g) { return keys_.Equals<kPacked>(g, r); }, inserted);
+      if (inserted) [[unlikely]] {
+        keys_.Append(r);
+        AddGroup(id);
+      } else if (streaming_) {
+        Touch(id);
       }
-      case AggregateKind::kMin:
-      case AggregateKind::kMax: {
-        value_.clear();
-        EncodeCell(argument, row, value_);
-        if (streaming_) {
-          auto it = acc.values.try_emplace(value_, 0).first;
-          it->second += sign;
-          if (it->second <= 0) acc.values.erase(it);
-          return {};
-        }
-        if (acc.best.empty()) {
-          acc.best = value_;
-        } else {
-          int c = CompareEncoded(*argument.type(), value_, acc.best);
-          if (bound.call.kind == AggregateKind::kMin ? c < 0 : c > 0) acc.best = value_;
-        }
-        return {};
-      }
+      group_ids_[static_cast<size_t>(r)] = id;
+      ++rows_[id];
     }
-    return {};
+  }
+
+  // The group of row `r` of the loaded batch (any row without GROUP BY), created if new.
+  uint32_t FindOrCreate(uint64_t hash, int64_t r) {
+    bool global = keys_.empty();
+    bool inserted = false;
+    uint32_t id = index_.FindOrInsert(
+        hash, [&](uint32_t g) { return global || keys_.Equals(g, r); }, inserted);
+    if (!inserted) {
+      Touch(id);
+      return id;
+    }
+    if (global) {
+      keys_.AppendEmpty();
+    } else {
+      keys_.Append(r);
+    }
+    AddGroup(id);
+    return id;
+  }
+
+  uint32_t GlobalGroup() {
+    bool inserted = false;
+    uint32_t id = index_.FindOrInsert(
+        GroupKeys::EmptyKeyHash(), [](uint32_t) { return true; }, inserted);
+    if (!inserted) {
+      Touch(id);
+      return id;
+    }
+    keys_.AppendEmpty();
+    AddGroup(id);
+    return id;
+  }
+
+  void AddGroup(uint32_t id) {
+    rows_.push_back(0);
+    live_.push_back(1);
+    if (!streaming_) return;
+    touched_.push_back(epoch_);
+    changed_.push_back({id, std::nullopt});
+  }
+
+  // Streaming: remembers the result a group had before this batch, the first time it touches it.
+  void Touch(uint32_t id) {
+    if (!streaming_ || touched_[id] == epoch_) return;
+    touched_[id] = epoch_;
+    std::optional<std::string> before;
+    if (rows_[id] > 0) {
+      before.emplace();
+      EncodeResult(id, *before);
+    }
+    changed_.push_back({id, std::move(before)});
   }
 
   // The calls' results as encoded cells (cell.h) of their result types.
-  std::string EncodeResult(const Group& group) const {
-    std::string out;
-    for (size_t i = 0; i < calls_.size(); ++i) {
-      const BoundCall& bound = calls_[i];
-      const Accumulator& acc = group.accumulators[i];
-      switch (bound.call.kind) {
-        case AggregateKind::kCountStar:
-        case AggregateKind::kCount:
-          PutFixed<int64_t>(out, acc.count);
-          break;
-        case AggregateKind::kSum:
-          if (acc.count == 0) {
-            out.push_back('\0');
-          } else if (!PutInArgumentType(bound.argument_type->kind(), acc.sum_int, acc.sum_double,
-                                        out)) {
-            PutFixed<__int128>(out, acc.sum_decimal);
-          }
-          break;
-        case AggregateKind::kAvg:
-          EncodeAverage(bound, acc, out);
-          break;
-        case AggregateKind::kMin:
-        case AggregateKind::kMax:
-          if (!streaming_) {
-            out += acc.best.empty() ? std::string(1, '\0') : acc.best;
-          } else if (acc.values.empty()) {
-            out.push_back('\0');
-          } else {
-            out += bound.call.kind == AggregateKind::kMin ? acc.values.begin()->first
-                                                          : acc.values.rbegin()->first;
-          }
-          break;
-      }
-    }
+  const std::string& EncodeResult(uint32_t id, std::string& out) const {
+    out.clear();
+    for (const CallState& call : calls_) call.EncodeResult(id, out);
     return out;
   }
 
-  // An integer or floating result in the argument's own type, as Flink's SUM and AVG give it
-  // (narrowing wraps, as Java's does); false for other types.
-  static bool PutInArgumentType(TypeKind kind, int64_t integer, double floating, std::string& out) {
-    switch (kind) {
-      case TypeKind::kInt8:
-        PutFixed(out, static_cast<int8_t>(integer));
-        return true;
-      case TypeKind::kInt16:
-        PutFixed(out, static_cast<int16_t>(integer));
-        return true;
-      case TypeKind::kInt32:
-        PutFixed(out, static_cast<int32_t>(integer));
-        return true;
-      case TypeKind::kInt64:
-        PutFixed(out, integer);
-        return true;
-      case TypeKind::kUInt8:
-        PutFixed(out, static_cast<uint8_t>(integer));
-        return true;
-      case TypeKind::kUInt16:
-        PutFixed(out, static_cast<uint16_t>(integer));
-        return true;
-      case TypeKind::kUInt32:
-        PutFixed(out, static_cast<uint32_t>(integer));
-        return true;
-      case TypeKind::kUInt64:
-        PutFixed(out, static_cast<uint64_t>(integer));
-        return true;
-      case TypeKind::kFloat32:
-        PutFixed(out, static_cast<float>(floating));
-        return true;
-      case TypeKind::kFloat64:
-        PutFixed(out, floating);
-        return true;
-      default:
-        return false;
-    }
-  }
-
-  static void EncodeAverage(const BoundCall& bound, const Accumulator& acc, std::string& out) {
-    if (acc.count == 0) {
-      out.push_back('\0');
-      return;
-    }
-    if (PutInArgumentType(bound.argument_type->kind(), acc.sum_int / acc.count,
-                          acc.sum_double / static_cast<double>(acc.count), out)) {
-      return;
-    }
-    // Divide first, then scale quotient and remainder apart: sum * 10^d may not fit in 128 bits
-    // where the average does. An average beyond DECIMAL(38) is null, as Flink's decimal
-    // arithmetic gives on overflow.
-    __int128 factor = Pow10(bound.result_type->scale() - bound.argument_type->scale());
-    __int128 whole = acc.sum_decimal / acc.count;
-    __int128 rest = acc.sum_decimal % acc.count * factor;
-    __int128 fraction = rest / acc.count;
-    __int128 left = rest % acc.count;
-    if (2 * (left < 0 ? -left : left) >= acc.count) fraction += rest < 0 ? -1 : 1;
-    __int128 quotient = 0;
-    __int128 limit = Pow10(kMaxPrecision);
-    if (__builtin_mul_overflow(whole, factor, &quotient) || quotient >= limit ||
-        quotient <= -limit) {
-      out.push_back('\0');
-      return;
-    }
-    quotient += fraction;
-    PutFixed(out, quotient);
-  }
-
-  Status AppendRow(RowBuilder& rows, std::string_view key, std::string_view result,
-                   RowKind kind) const {
-    int column = 0;
-    for (int input_column : group_columns_) {
-      FLOE_RETURN_IF_ERROR(
-          DecodeCell(*input_->field(input_column).type, key, rows.column(column++)));
-    }
-    for (const BoundCall& bound : calls_) {
-      FLOE_RETURN_IF_ERROR(DecodeCell(*bound.result_type, result, rows.column(column++)));
+  Status AppendRow(RowBuilder& rows, uint32_t id, std::string_view result, RowKind kind) const {
+    FLOE_RETURN_IF_ERROR(keys_.AppendTo(id, rows));
+    int column = static_cast<int>(output_->num_fields() - calls_.size());
+    for (const CallState& call : calls_) {
+      FLOE_RETURN_IF_ERROR(DecodeCell(*call.bound().result_type, result, rows.column(column++)));
     }
     rows.EndRow(kind);
     return {};
@@ -489,95 +224,122 @@ class AggregateOperator : public stream::Operator {
   // Streaming: per group the batch touched, its old row (if it had one) against its new one.
   Status EmitChanges(stream::Output& output) {
     RowBuilder rows(output_);
-    for (auto& [key, before] : before_) {
-      auto it = groups_.find(key);
-      std::optional<std::string> after;
-      if (it->second.rows > 0) {
-        after = EncodeResult(it->second);
+    std::string after;
+    for (auto& [id, before] : changed_) {
+      bool exists = rows_[id] > 0;
+      if (exists) {
+        EncodeResult(id, after);
       } else {
-        groups_.erase(it);
+        index_.Erase(id);
+        live_[id] = 0;
+        ++dropped_;
       }
-      if (before && after) {
-        if (*before == *after) continue;
-        FLOE_RETURN_IF_ERROR(AppendRow(rows, key, *before, RowKind::kUpdateBefore));
-        FLOE_RETURN_IF_ERROR(AppendRow(rows, key, *after, RowKind::kUpdateAfter));
-      } else if (after) {
-        FLOE_RETURN_IF_ERROR(AppendRow(rows, key, *after, RowKind::kInsert));
+      if (before && exists) {
+        if (*before == after) continue;
+        FLOE_RETURN_IF_ERROR(AppendRow(rows, id, *before, RowKind::kUpdateBefore));
+        FLOE_RETURN_IF_ERROR(AppendRow(rows, id, after, RowKind::kUpdateAfter));
+      } else if (exists) {
+        FLOE_RETURN_IF_ERROR(AppendRow(rows, id, after, RowKind::kInsert));
       } else if (before) {
-        FLOE_RETURN_IF_ERROR(AppendRow(rows, key, *before, RowKind::kDelete));
+        FLOE_RETURN_IF_ERROR(AppendRow(rows, id, *before, RowKind::kDelete));
       }
     }
-    before_.clear();
-    return Flush(rows, output);
+    changed_.clear();
+    FLOE_RETURN_IF_ERROR(Flush(rows, output));
+    if (dropped_ >= kCompactAfterDropped && dropped_ > index_.size()) {
+      std::string state = Serialize();
+      Clear();
+      FLOE_RETURN_IF_ERROR(Restore(state));
+    }
+    return {};
   }
 
-  BatchSchemaPtr input_;
+  // The live groups: their keys and row counts, then each call's state of them.
+  std::string Serialize() const {
+    StateWriter writer;
+    writer.Int64(parallelism_);
+    std::vector<uint32_t> ids;
+    std::vector<uint32_t> ordinal(index_.next_id(), HashIndex::kNone);
+    for (uint32_t id = 0; id < index_.next_id(); ++id) {
+      if (!live_[id]) continue;
+      ordinal[id] = static_cast<uint32_t>(ids.size());
+      ids.push_back(id);
+    }
+    writer.Int64(static_cast<int64_t>(ids.size()));
+    for (uint32_t id : ids) {
+      keys_.WriteKey(id, writer);
+      writer.Int64(rows_[id]);
+    }
+    for (const CallState& call : calls_) call.Write(ids, ordinal, writer);
+    return writer.Take();
+  }
+
+  Status Restore(std::string_view entry) {
+    StateReader reader(entry);
+    FLOE_ASSIGN_OR_RETURN(int64_t parallelism, reader.Int64());
+    if (parallelism != parallelism_) {
+      return Unsupported(
+          "aggregate '{}': its state was taken at parallelism {} and cannot be restored at {}",
+          name_, parallelism, parallelism_);
+    }
+    FLOE_ASSIGN_OR_RETURN(int64_t num_groups, reader.Int64());
+    uint32_t base = index_.next_id();
+    if (num_groups < 0 || static_cast<uint64_t>(num_groups) > HashIndex::kMaxEntries - base) {
+      return CorruptData("aggregate '{}': state holds {} groups", name_, num_groups);
+    }
+    auto count = static_cast<uint32_t>(num_groups);
+    for (uint32_t g = 0; g < count; ++g) {
+      FLOE_ASSIGN_OR_RETURN(uint64_t hash, keys_.ReadKey(reader));
+      uint32_t id = base + g;
+      bool inserted = false;
+      index_.FindOrInsert(
+          hash, [&](uint32_t other) { return keys_.SameKey(other, id); }, inserted);
+      if (!inserted) return CorruptData("aggregate '{}': state repeats a group", name_);
+      AddGroup(id);
+      FLOE_ASSIGN_OR_RETURN(rows_[id], reader.Int64());
+    }
+    changed_.clear();
+    for (CallState& call : calls_) {
+      call.Resize(index_.next_id());
+      FLOE_RETURN_IF_ERROR(call.Read(base, count, reader));
+    }
+    if (!reader.done()) return CorruptData("aggregate '{}': state has trailing bytes", name_);
+    return {};
+  }
+
+  void Clear() {
+    index_.Clear();
+    keys_.Clear();
+    for (CallState& call : calls_) call.Clear();
+    rows_.clear();
+    live_.clear();
+    touched_.clear();
+    changed_.clear();
+    dropped_ = 0;
+  }
+
   BatchSchemaPtr output_;
-  std::vector<int> group_columns_;
-  std::vector<BoundCall> calls_;
+  GroupKeys keys_;
+  std::vector<BoundCall> bound_;
+  std::vector<CallState> calls_;
   bool streaming_ = true;
   int64_t parallelism_ = 1;
   std::string name_;
-  std::unordered_map<std::string, Group> groups_;
-  std::unordered_map<std::string, std::optional<std::string>> before_;
-  std::vector<Group*> row_groups_;
+  HashIndex index_;
+  // By group id.
+  std::vector<int64_t> rows_;      // rows added less rows retracted
+  std::vector<uint8_t> live_;      // 0 once a streaming group is dropped
+  std::vector<uint64_t> touched_;  // streaming: the last batch that touched the group
+  uint64_t epoch_ = 0;             // batches seen
+  uint32_t dropped_ = 0;
+  // Streaming: the groups this batch touched, in order, with their result before it.
+  std::vector<std::pair<uint32_t, std::optional<std::string>>> changed_;
+  // Per row of the current batch.
+  std::vector<uint32_t> group_ids_;
   std::vector<int8_t> signs_;
-  std::string key_;
-  std::string value_;
 };
 
-Result<std::vector<BoundCall>> BindCalls(const BatchSchema& input,
-                                         const std::vector<AggregateCall>& calls) {
-  std::vector<BoundCall> bound;
-  for (const AggregateCall& call : calls) {
-    BoundCall b{.call = call};
-    if (call.kind != AggregateKind::kCountStar) {
-      if (call.argument < 0 || call.argument >= input.num_fields()) {
-        return InvalidArgument("{}: argument column {} is not one of the input's {} columns",
-                               KindName(call.kind), call.argument, input.num_fields());
-      }
-      b.argument_type = input.field(call.argument).type;
-    }
-    FLOE_ASSIGN_OR_RETURN(b.result_type, AggregateResultType(call.kind, b.argument_type));
-    if (call.distinct && b.argument_type && b.argument_type->is_nested() &&
-        call.kind != AggregateKind::kCount) {
-      return InvalidArgument("{}(DISTINCT ...) of {} is not supported", KindName(call.kind),
-                             b.argument_type->ToString());
-    }
-    bound.push_back(std::move(b));
-  }
-  return bound;
-}
-
 }  // namespace
-
-Result<DataTypePtr> AggregateResultType(AggregateKind kind, const DataTypePtr& argument) {
-  if (kind == AggregateKind::kCountStar || kind == AggregateKind::kCount) return DataType::Int64();
-  if (!argument) return InvalidArgument("{} needs an argument", KindName(kind));
-  TypeKind arg = argument->kind();
-  switch (kind) {
-    case AggregateKind::kSum:
-      // Flink's SUM keeps an integer or floating argument's type.
-      if (IsInteger(arg) || IsFloat(arg)) return argument;
-      if (arg == TypeKind::kDecimal128) {
-        return DataType::Decimal128(kMaxPrecision, argument->scale());
-      }
-      break;
-    case AggregateKind::kAvg:
-      if (IsInteger(arg) || IsFloat(arg)) return argument;
-      if (arg == TypeKind::kDecimal128) {
-        return DataType::Decimal128(kMaxPrecision, std::max(kAvgMinScale, argument->scale()));
-      }
-      break;
-    case AggregateKind::kMin:
-    case AggregateKind::kMax:
-      if (IsOrderable(*argument)) return argument;
-      break;
-    default:
-      break;
-  }
-  return InvalidArgument("{} of {} is not supported", KindName(kind), argument->ToString());
-}
 
 Result<BatchSchemaPtr> AggregateSchema(const BatchSchema& input,
                                        const std::vector<int>& group_columns,
@@ -610,6 +372,8 @@ stream::OperatorFactory AggregateOperatorFactory(BatchSchemaPtr input, BatchSche
                                                  std::vector<int> group_columns,
                                                  std::vector<AggregateCall> calls) {
   return [=](int) -> Result<std::unique_ptr<stream::Operator>> {
+    // The same checks as the schema's: the factory is also called by tests directly.
+    FLOE_RETURN_IF_ERROR(AggregateSchema(*input, group_columns, calls));
     FLOE_ASSIGN_OR_RETURN(std::vector<BoundCall> bound, BindCalls(*input, calls));
     return std::make_unique<AggregateOperator>(input, output, group_columns, std::move(bound));
   };

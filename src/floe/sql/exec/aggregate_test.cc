@@ -205,6 +205,117 @@ TEST_F(AggregateTest, StreamingRestoredFromSnapshotContinuesCorrectly) {
   EXPECT_EQ(rescaled.Open().error().kind(), ErrorKind::kUnsupported);
 }
 
+// Group keys take one of two layouts (packed into 128 bits, or encoded bytes) by their types and
+// nullability: every combination here must group as DuckDB does.
+TEST_F(AggregateTest, EveryKeyLayoutGroupsAsDuckDb) {
+  auto input = RandomTable(9, 4, 500);
+  auto parquet = dir_.path() / "t.parquet";
+  FLOE_ASSERT_OK(testing::WriteParquet(parquet, input));
+  struct Case {
+    std::vector<int> columns;
+    const char* duck_columns;
+    const char* duck_kinds;
+  };
+  std::vector<Case> cases = {
+      {{kKInt}, "k_int", "v"},                   // packed: 32 bits and a null bit
+      {{kKInt, kVBool}, "k_int, v_bool", "vv"},  // packed: two columns
+      {{kVBig, kVInt}, "v_big, v_int", "vv"},    // packed: 98 bits
+      {{kVDbl, kVDate}, "v_dbl, v_date", "dv"},  // packed: a double
+      {{kVBig, kVTs}, "v_big, v_ts", "vt"},      // encoded: 130 bits
+      {{kVDec}, "v_dec", "v"},                   // encoded: 129 bits
+      {{kKStr, kKInt}, "k_str, k_int", "vv"},    // encoded: a string
+  };
+  std::vector<AggregateCall> calls = {
+      {.kind = AggregateKind::kCountStar},
+      {.kind = AggregateKind::kMin, .argument = kVInt},
+      {.kind = AggregateKind::kCount, .argument = kKStr, .distinct = true}};
+  for (const Case& c : cases) {
+    FLOE_ASSERT_OK_AND_ASSIGN(
+        auto output,
+        RunCollect(input, {.mode = stream::RuntimeMode::kBatch, .parallelism = 2},
+                   [&](const stream::DataStream& s) { return Aggregate(s, c.columns, calls); }));
+    std::string sql = fmt::format(
+        "SELECT {0}, COUNT(*), MIN(v_int), COUNT(DISTINCT k_str) FROM t "
+        "GROUP BY {0}",
+        c.duck_columns);
+    FLOE_ASSERT_OK_AND_ASSIGN(
+        auto expected, DuckRows(parquet, Aliased(sql, static_cast<int>(c.columns.size()) + 3),
+                                std::string(c.duck_kinds) + "vvv"));
+    EXPECT_EQ(SortedRows(output), expected) << c.duck_columns;
+  }
+}
+
+// -0.0 and 0.0 are one group (as in DuckDB), in both key layouts.
+TEST_F(AggregateTest, NegativeZeroGroupsWithZero) {
+  auto schema = std::make_shared<const BatchSchema>(
+      std::vector<Field>{{"x", DataType::Float64()}, {"s", DataType::String()}});
+  std::vector<Value> xs = {Value(0.0), Value(-0.0), Value(1.5), Value(-0.0), Value()};
+  std::vector<Value> ss = {Value(std::string("a")), Value(std::string("a")),
+                           Value(std::string("a")), Value(std::string("a")),
+                           Value(std::string("a"))};
+  RecordBatch batch = *RecordBatch::Make(
+      schema, {*MakeArray(DataType::Float64(), xs), *MakeArray(DataType::String(), ss)});
+  auto parquet = dir_.path() / "t.parquet";
+  FLOE_ASSERT_OK(testing::WriteParquet(parquet, {batch}));
+  // Packed (x alone) and encoded (x with a string).
+  for (bool with_string : {false, true}) {
+    std::vector<int> columns = with_string ? std::vector<int>{0, 1} : std::vector<int>{0};
+    FLOE_ASSERT_OK_AND_ASSIGN(auto output,
+                              RunCollect({batch}, {.mode = stream::RuntimeMode::kBatch},
+                                         [&](const stream::DataStream& s) {
+                                           return Aggregate(s, columns,
+                                                            {{.kind = AggregateKind::kCountStar}});
+                                         }));
+    std::string sql = with_string ? "SELECT x AS c0, s AS c1, COUNT(*) AS c2 FROM t GROUP BY x, s"
+                                  : "SELECT x AS c0, COUNT(*) AS c1 FROM t GROUP BY x";
+    FLOE_ASSERT_OK_AND_ASSIGN(auto expected, DuckRows(parquet, sql, with_string ? "dvv" : "dv"));
+    EXPECT_EQ(SortedRows(output), expected);
+    EXPECT_EQ(expected.size(), 3u);
+  }
+}
+
+// Streaming: when most groups have been retracted away the operator compacts its state; the
+// groups that remain (and come back) must go on as if nothing happened.
+TEST_F(AggregateTest, StreamingAfterManyDroppedGroupsMatchesDuckDb) {
+  auto schema = std::make_shared<const BatchSchema>(
+      std::vector<Field>{{"k", DataType::Int64()}, {"v", DataType::Int64()}});
+  auto make = [&](int64_t from, int64_t to, int64_t factor) {
+    std::vector<Value> ks;
+    std::vector<Value> vs;
+    for (int64_t k = from; k < to; ++k) {
+      ks.emplace_back(k);
+      vs.emplace_back(k * factor);
+    }
+    return *RecordBatch::Make(
+        schema, {*MakeArray(DataType::Int64(), ks), *MakeArray(DataType::Int64(), vs)});
+  };
+  RecordBatch all = make(0, 10000, 1);
+  RecordBatch dropped = make(100, 10000, 1);
+  std::vector<RowKind> kinds(static_cast<size_t>(dropped.num_rows()), RowKind::kDelete);
+  dropped = *dropped.WithRowKinds(Buffer::CopyOf(kinds.data(), std::ssize(kinds)));
+  RecordBatch again = make(50, 150, 2);
+  auto parquet = dir_.path() / "t.parquet";
+  FLOE_ASSERT_OK(testing::WriteParquet(parquet, {make(0, 100, 1), again}));
+  std::vector<AggregateCall> calls = {
+      {.kind = AggregateKind::kCountStar},
+      {.kind = AggregateKind::kSum, .argument = 1},
+      {.kind = AggregateKind::kMax, .argument = 1},
+      {.kind = AggregateKind::kCount, .argument = 1, .distinct = true}};
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      auto output,
+      RunCollect({all, dropped, again}, {.mode = stream::RuntimeMode::kStreaming},
+                 [&](const stream::DataStream& s) { return Aggregate(s, {0}, calls); }));
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      auto expected,
+      DuckRows(
+          parquet,
+          "SELECT k AS c0, COUNT(*) AS c1, SUM(v) AS c2, MAX(v) AS c3, COUNT(DISTINCT v) AS c4 "
+          "FROM t GROUP BY k",
+          "vvvvv"));
+  EXPECT_EQ(ApplyChangelog(output), expected);
+  EXPECT_EQ(expected.size(), 150u);
+}
+
 TEST(AggregateErrorsTest, TypesAndOverflow) {
   EXPECT_EQ(AggregateResultType(AggregateKind::kSum, DataType::String()).error().kind(),
             ErrorKind::kInvalidArgument);

@@ -1,92 +1,9 @@
 #include "floe/sql/exec/cell.h"
 
-#include <cmath>
-#include <compare>
 #include <cstring>
-#include <type_traits>
-
-#include "floe/batch/value.h"
 
 namespace floe::sql::exec {
 namespace {
-
-// Calls f(T{}) with the C type of a fixed-width kind; false for other kinds. Float16 is its bits.
-template <typename F>
-bool VisitFixed(TypeKind kind, F&& f) {
-  switch (kind) {
-    case TypeKind::kInt8:
-      f(int8_t{});
-      return true;
-    case TypeKind::kInt16:
-      f(int16_t{});
-      return true;
-    case TypeKind::kInt32:
-    case TypeKind::kDate32:
-      f(int32_t{});
-      return true;
-    case TypeKind::kInt64:
-    case TypeKind::kTime64:
-    case TypeKind::kTimestamp:
-      f(int64_t{});
-      return true;
-    case TypeKind::kUInt8:
-      f(uint8_t{});
-      return true;
-    case TypeKind::kUInt16:
-    case TypeKind::kFloat16:
-      f(uint16_t{});
-      return true;
-    case TypeKind::kUInt32:
-      f(uint32_t{});
-      return true;
-    case TypeKind::kUInt64:
-      f(uint64_t{});
-      return true;
-    case TypeKind::kFloat32:
-      f(float{});
-      return true;
-    case TypeKind::kFloat64:
-      f(double{});
-      return true;
-    case TypeKind::kDecimal128:
-      f(__int128{});
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool IsBinaryKind(TypeKind kind) {
-  return kind == TypeKind::kBinary || kind == TypeKind::kString || kind == TypeKind::kLargeBinary ||
-         kind == TypeKind::kLargeString || kind == TypeKind::kFixedSizeBinary;
-}
-
-template <typename T>
-T Canonical(T value) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(value)) return std::numeric_limits<T>::quiet_NaN();
-    if (value == 0) return T{0};
-  }
-  return value;
-}
-
-template <typename T>
-int CompareValues(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    bool a_nan = std::isnan(a);
-    bool b_nan = std::isnan(b);
-    if (a_nan || b_nan) return static_cast<int>(a_nan) - static_cast<int>(b_nan);
-  }
-  return a < b ? -1 : (b < a ? 1 : 0);
-}
-
-template <typename T>
-int CompareFixed(TypeKind kind, T a, T b) {
-  if constexpr (std::is_same_v<T, uint16_t>) {
-    if (kind == TypeKind::kFloat16) return CompareValues(HalfToFloat(a), HalfToFloat(b));
-  }
-  return CompareValues(a, b);
-}
 
 int CompareBytes(std::string_view a, std::string_view b) {
   int c = a.compare(b);  // char_traits<char> compares as unsigned char
@@ -157,6 +74,75 @@ void EncodeCell(const Array& array, int64_t row, std::string& out) {
   AppendJson(array, row, json);
   Put(out, static_cast<uint32_t>(json.size()));
   out.append(json);
+}
+
+void AddEncodedSizes(const Array& array, std::span<uint64_t> sizes) {
+  TypeKind kind = array.kind();
+  bool nulls = array.null_count() > 0;
+  auto add = [&](auto payload_size) {
+    for (size_t row = 0; row < sizes.size(); ++row) {
+      auto r = static_cast<int64_t>(row);
+      sizes[row] += nulls && array.IsNull(r) ? 1 : 1 + payload_size(r);
+    }
+  };
+  if (kind == TypeKind::kBool) {
+    add([](int64_t) { return uint64_t{1}; });
+  } else if (IsBinaryKind(kind)) {
+    add([&](int64_t r) { return sizeof(uint32_t) + array.GetView(r).size(); });
+  } else if (!VisitFixed(kind, [&]<typename T>(T) { add([](int64_t) { return sizeof(T); }); })) {
+    std::string cell;
+    for (size_t row = 0; row < sizes.size(); ++row) {
+      cell.clear();
+      EncodeCell(array, static_cast<int64_t>(row), cell);
+      sizes[row] += cell.size();
+    }
+  }
+}
+
+void EncodeColumn(const Array& array, std::span<uint64_t> cursors, char* out) {
+  TypeKind kind = array.kind();
+  bool nulls = array.null_count() > 0;
+  auto encode = [&](auto put) {
+    for (size_t row = 0; row < cursors.size(); ++row) {
+      auto r = static_cast<int64_t>(row);
+      char* at = out + cursors[row];
+      if (nulls && array.IsNull(r)) {
+        *at = '\0';
+        cursors[row] += 1;
+      } else {
+        *at = '\1';
+        cursors[row] += 1 + put(at + 1, r);
+      }
+    }
+  };
+  if (kind == TypeKind::kBool) {
+    encode([&](char* at, int64_t r) {
+      *at = array.GetBool(r) ? '\1' : '\0';
+      return size_t{1};
+    });
+  } else if (IsBinaryKind(kind)) {
+    encode([&](char* at, int64_t r) {
+      std::string_view bytes = array.GetView(r);
+      auto size = static_cast<uint32_t>(bytes.size());
+      std::memcpy(at, &size, sizeof(size));
+      if (!bytes.empty()) std::memcpy(at + sizeof(size), bytes.data(), bytes.size());
+      return sizeof(size) + bytes.size();
+    });
+  } else if (!VisitFixed(kind, [&]<typename T>(T) {
+               encode([&](char* at, int64_t r) {
+                 T value = Canonical(FixedAt<T>(array, r));
+                 std::memcpy(at, &value, sizeof(T));
+                 return sizeof(T);
+               });
+             })) {
+    std::string cell;
+    for (size_t row = 0; row < cursors.size(); ++row) {
+      cell.clear();
+      EncodeCell(array, static_cast<int64_t>(row), cell);
+      std::memcpy(out + cursors[row], cell.data(), cell.size());
+      cursors[row] += cell.size();
+    }
+  }
 }
 
 Status DecodeCell(const DataType& type, std::string_view& in, ArrayBuilder& builder) {

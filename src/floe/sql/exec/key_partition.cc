@@ -13,6 +13,10 @@ class ColumnsSelector : public stream::ChannelSelector {
       : columns_(std::move(columns)) {}
   Status SelectChannels(const RecordBatch& batch, int num_channels,
                         std::vector<int32_t>& channels) override {
+    if (num_channels == 1) {
+      channels.assign(static_cast<size_t>(batch.num_rows()), 0);
+      return {};
+    }
     FLOE_RETURN_IF_ERROR(HashRows(batch, *columns_, hashes_));
     channels.resize(hashes_.size());
     for (size_t i = 0; i < hashes_.size(); ++i) {

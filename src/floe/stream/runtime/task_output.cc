@@ -87,6 +87,7 @@ Status TaskOutput::Route(Edge& edge, RecordBatch batch) {
 Status TaskOutput::Split(Edge& edge, const RecordBatch& batch,
                          const std::vector<int32_t>& channels) {
   int n = static_cast<int>(edge.targets.size());
+  if (n == 1) return edge.targets[0].gate->Push(edge.targets[0].channel, batch);
   rows_.resize(static_cast<size_t>(n));
   for (auto& rows : rows_) rows.clear();
   for (size_t i = 0; i < channels.size(); ++i)
