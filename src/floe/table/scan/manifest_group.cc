@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "floe/expr/manifest_evaluator.h"
 #include "floe/expr/metrics_evaluator.h"
 #include "floe/expr/residual_evaluator.h"
+#include "floe/format/avro/schema_cache.h"
 #include "floe/io/file_io.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/spec/partition_spec.h"
@@ -194,39 +196,42 @@ class Planner {
     return std::make_shared<const DataFile>(std::move(file));
   }
 
-  // A data file for a task without its column statistics (as the reference implementation
-  // plans by default): they are most of an entry's size, and leaving them in the reused entry
-  // lets the reader decode the next entry into the same buffers.
-  DataFilePtr PlannedWithoutStats(DataFile& file, int32_t spec_id) const {
-    auto out = std::make_shared<DataFile>();
-    out->content = file.content;
-    out->file_path = options_.mapping.empty() ? std::move(file.file_path)
-                                              : options_.mapping.Apply(file.file_path);
-    out->file_format = std::move(file.file_format);
-    out->partition = std::move(file.partition);
-    out->record_count = file.record_count;
-    out->file_size_in_bytes = file.file_size_in_bytes;
-    out->key_metadata = std::move(file.key_metadata);
-    out->split_offsets = std::move(file.split_offsets);
-    out->equality_ids = std::move(file.equality_ids);
-    out->sort_order_id = file.sort_order_id;
-    out->first_row_id = file.first_row_id;
-    out->referenced_data_file = std::move(file.referenced_data_file);
-    out->content_offset = file.content_offset;
-    out->content_size_in_bytes = file.content_size_in_bytes;
-    out->spec_id = spec_id;
-    return out;
+  Result<std::unique_ptr<manifest::ManifestReader>> Open(const ManifestFile& m,
+                                                         manifest::ManifestScratch* scratch) const {
+    FLOE_ASSIGN_OR_RETURN(auto input, options_.io->NewInputFile(m.manifest_path));
+    return manifest::ManifestReader::Open(*input, &m, scratch);
   }
 
-  Result<std::unique_ptr<manifest::ManifestReader>> Open(const ManifestFile& m) const {
-    FLOE_ASSIGN_OR_RETURN(auto input, options_.io->NewInputFile(m.manifest_path));
-    return manifest::ManifestReader::Open(*input, &m);
+  // A scratch for reading manifests on this thread, from those other threads have returned.
+  std::unique_ptr<manifest::ManifestScratch> TakeScratch() const {
+    std::lock_guard lock(scratch_mutex_);
+    if (scratch_.empty()) return std::make_unique<manifest::ManifestScratch>(&schemas_);
+    auto scratch = std::move(scratch_.back());
+    scratch_.pop_back();
+    return scratch;
+  }
+  void ReturnScratch(std::unique_ptr<manifest::ManifestScratch> scratch) const {
+    std::lock_guard lock(scratch_mutex_);
+    scratch_.push_back(std::move(scratch));
+  }
+
+  // Runs read(m, scratch) with a scratch of this thread's; the reader read opens must be gone when
+  // read returns.
+  template <typename Read>
+  auto WithScratch(const ManifestFile& m, Read read) const {
+    auto scratch = TakeScratch();
+    auto result = read(m, *scratch);
+    ReturnScratch(std::move(scratch));
+    return result;
   }
 
   Status IndexDeletes(const std::vector<const ManifestFile*>& manifests) {
     std::vector<Result<std::vector<DeleteFileIndex::Entry>>> results(manifests.size());
     ForEach(manifests.size(), [&](size_t i) {
-      results[i] = WithContext(ReadDeleteManifest(*manifests[i]),
+      results[i] = WithContext(WithScratch(*manifests[i],
+                                           [this](const ManifestFile& m, auto& scratch) {
+                                             return ReadDeleteManifest(m, scratch);
+                                           }),
                                "reading delete manifest " + manifests[i]->manifest_path);
     });
     for (auto& result : results) {
@@ -237,9 +242,10 @@ class Planner {
     return Ok();
   }
 
-  Result<std::vector<DeleteFileIndex::Entry>> ReadDeleteManifest(const ManifestFile& m) const {
+  Result<std::vector<DeleteFileIndex::Entry>> ReadDeleteManifest(
+      const ManifestFile& m, manifest::ManifestScratch& scratch) const {
     const SpecPlan& plan = specs_.at(m.partition_spec_id);
-    FLOE_ASSIGN_OR_RETURN(auto reader, Open(m));
+    FLOE_ASSIGN_OR_RETURN(auto reader, Open(m, &scratch));
     std::vector<DeleteFileIndex::Entry> out;
     ManifestEntry entry;
     expr::DataFileMetrics metrics;
@@ -267,19 +273,30 @@ class Planner {
   }
 
   Result<std::vector<FileScanTask>> PlanDataManifest(const ManifestFile& m) const {
-    return WithContext(PlanDataManifestImpl(m), "planning manifest " + m.manifest_path);
+    return WithContext(
+        WithScratch(m, [this](const ManifestFile& m,
+                              auto& scratch) { return PlanDataManifestImpl(m, scratch); }),
+        "planning manifest " + m.manifest_path);
   }
 
-  Result<std::vector<FileScanTask>> PlanDataManifestImpl(const ManifestFile& m) const {
+  // The data files of one manifest's tasks live in one vector that the tasks share (each holds an
+  // aliasing pointer into it): a file costs no allocation of its own beyond its strings and
+  // lists, and the entry is decoded in place of the previous, pruned one. The price is that a
+  // task keeps the files of its whole manifest alive.
+  Result<std::vector<FileScanTask>> PlanDataManifestImpl(const ManifestFile& m,
+                                                         manifest::ManifestScratch& scratch) const {
     const SpecPlan& plan = specs_.at(m.partition_spec_id);
-    FLOE_ASSIGN_OR_RETURN(auto reader, Open(m));
+    FLOE_ASSIGN_OR_RETURN(auto reader, Open(m, &scratch));
     // Tasks without statistics need those of the filter's columns only (none without a filter).
     if (!options_.include_column_stats) reader->SelectStats(metric_ids_);
     std::vector<FileScanTask> out;
+    auto files = std::make_shared<std::vector<DataFile>>();
     if (!filtering_ && m.added_files_count && m.existing_files_count) {
       // Bounded by the bytes of the manifest, whatever its counts claim.
       int64_t live = int64_t{*m.added_files_count} + *m.existing_files_count;
-      out.reserve(static_cast<size_t>(std::clamp<int64_t>(live, 0, m.manifest_length)));
+      auto n = static_cast<size_t>(std::clamp<int64_t>(live, 0, m.manifest_length));
+      out.reserve(n);
+      files->reserve(n);
     }
     ManifestEntry entry;
     expr::DataFileMetrics metrics;
@@ -313,14 +330,29 @@ class Planner {
         task.deletes =
             deletes_.ForDataFile(entry.data_file.file_path, task.data_sequence_number, key);
       }
-      if (!options_.mapping.empty()) task.recorded_path = entry.data_file.file_path;
-      task.data_file = options_.include_column_stats
-                           ? Planned(std::move(entry.data_file), m.partition_spec_id)
-                           : PlannedWithoutStats(entry.data_file, m.partition_spec_id);
+      if (!options_.mapping.empty()) {
+        task.recorded_path = entry.data_file.file_path;
+        entry.data_file.file_path = options_.mapping.Apply(entry.data_file.file_path);
+      }
+      entry.data_file.spec_id = m.partition_spec_id;
       task.start = 0;
-      task.length = task.data_file->file_size_in_bytes;
+      task.length = entry.data_file.file_size_in_bytes;
+      DataFile& file = files->emplace_back(std::move(entry.data_file));
+      if (!options_.include_column_stats) {
+        // Tasks leave the statistics out (as the reference implementation plans by default);
+        // the entry keeps their buffers for the next file.
+        DataFile& scratch_file = entry.data_file;
+        std::swap(file.column_sizes, scratch_file.column_sizes);
+        std::swap(file.value_counts, scratch_file.value_counts);
+        std::swap(file.null_value_counts, scratch_file.null_value_counts);
+        std::swap(file.nan_value_counts, scratch_file.nan_value_counts);
+        std::swap(file.lower_bounds, scratch_file.lower_bounds);
+        std::swap(file.upper_bounds, scratch_file.upper_bounds);
+      }
       out.push_back(std::move(task));
     }
+    // Only now, when the vector no longer grows, can tasks point into it.
+    for (size_t i = 0; i < out.size(); ++i) out[i].data_file = DataFilePtr(files, &(*files)[i]);
     return out;
   }
 
@@ -330,6 +362,10 @@ class Planner {
   std::optional<expr::InclusiveMetricsEvaluator> metrics_;
   std::map<int32_t, SpecPlan> specs_;
   DeleteFileIndex deletes_;
+  // Manifests of one table nearly always share their writer schema: it is parsed once.
+  mutable avro::SchemaCache schemas_;
+  mutable std::mutex scratch_mutex_;
+  mutable std::vector<std::unique_ptr<manifest::ManifestScratch>> scratch_;
 };
 
 }  // namespace
