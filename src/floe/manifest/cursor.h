@@ -61,7 +61,19 @@ class Cursor {
         if (!ok()) return;
         continue;
       }
-      // Far from the end: the key is at most 10 bytes, and so is the length.
+      // Far from the end. Most keys are field ids below 64 and most bounds shorter than 64
+      // bytes: one byte each.
+      if (((p_[0] | p_[1]) & 0x80) == 0) {
+        // A one-byte zigzag length: odd ones are negative.
+        size_t length = p_[1] >> 1;
+        if ((p_[1] & 1) != 0 || length > remaining() - 2) {
+          Fail("bad length");
+          return;
+        }
+        p_ += 2 + length;
+        continue;
+      }
+      // The key is at most 10 bytes, and so is the length.
       int k = 0;
       while (p_[k] & 0x80) {
         if (++k == 10) {

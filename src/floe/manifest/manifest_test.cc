@@ -453,6 +453,14 @@ TEST(Cursor, SkipKeyedBytesLandsOnTheNextValueNearAndFarFromTheEnd) {
                   reinterpret_cast<const uint8_t*>(bad.data()) + bad.size(), 0);
   too_long.SkipKeyedBytes(1);
   EXPECT_FALSE(too_long.ok());
+  std::string negative;
+  AppendLong(negative, 1);
+  AppendLong(negative, -3);
+  negative += std::string(30, 'x');
+  Cursor below_zero(reinterpret_cast<const uint8_t*>(negative.data()),
+                    reinterpret_cast<const uint8_t*>(negative.data()) + negative.size(), 0);
+  below_zero.SkipKeyedBytes(1);
+  EXPECT_FALSE(below_zero.ok());
   std::string endless(30, '\xff');
   Cursor no_end(reinterpret_cast<const uint8_t*>(endless.data()),
                 reinterpret_cast<const uint8_t*>(endless.data()) + endless.size(), 0);

@@ -78,7 +78,9 @@ class Planner {
     // Windows of manifests bound the tasks held at once while keeping every worker busy; each
     // window's results go to the sink in manifest order.
     size_t workers = options_.pool ? options_.pool->workers() + 1 : 1;
-    size_t window = std::max<size_t>(16, 4 * workers);
+    // On one thread a manifest's tasks go to the sink at once, so that the memory they free
+    // serves the next manifest.
+    size_t window = workers == 1 ? 1 : std::max<size_t>(16, 4 * workers);
     for (size_t begin = 0; begin < data.size(); begin += window) {
       size_t n = std::min(window, data.size() - begin);
       std::vector<Result<std::vector<FileScanTask>>> results(n);
@@ -279,10 +281,10 @@ class Planner {
         "planning manifest " + m.manifest_path);
   }
 
-  // The data files of one manifest's tasks live in one vector that the tasks share (each holds an
-  // aliasing pointer into it): a file costs no allocation of its own beyond its strings and
-  // lists, and the entry is decoded in place of the previous, pruned one. The price is that a
-  // task keeps the files of its whole manifest alive.
+  // The data files of one manifest's tasks live in one vector of entries that the tasks share
+  // (each holds an aliasing pointer to its file): a file costs no allocation of its own beyond
+  // its strings and lists, and is decoded where it stays, in the place of the previous entry if
+  // that one was pruned. The price is that a task keeps the files of its whole manifest alive.
   Result<std::vector<FileScanTask>> PlanDataManifestImpl(const ManifestFile& m,
                                                          manifest::ManifestScratch& scratch) const {
     const SpecPlan& plan = specs_.at(m.partition_spec_id);
@@ -290,69 +292,66 @@ class Planner {
     // Tasks without statistics need those of the filter's columns only (none without a filter).
     if (!options_.include_column_stats) reader->SelectStats(metric_ids_);
     std::vector<FileScanTask> out;
-    auto files = std::make_shared<std::vector<DataFile>>();
+    auto entries = std::make_shared<std::vector<ManifestEntry>>();
     if (!filtering_ && m.added_files_count && m.existing_files_count) {
-      // Bounded by the bytes of the manifest, whatever its counts claim.
+      // Bounded by the bytes of the manifest, whatever its counts claim; one more for the slot
+      // that finds the end.
       int64_t live = int64_t{*m.added_files_count} + *m.existing_files_count;
       auto n = static_cast<size_t>(std::clamp<int64_t>(live, 0, m.manifest_length));
       out.reserve(n);
-      files->reserve(n);
+      entries->reserve(n + 1);
     }
-    ManifestEntry entry;
     expr::DataFileMetrics metrics;
     std::optional<std::vector<Literal>> last_partition;
     expr::ExprPtr last_residual = expr::True();
     for (;;) {
+      // The entries before the last are planned; the last is decoded into.
+      if (entries->size() == out.size()) entries->emplace_back();
+      ManifestEntry& entry = entries->back();
       FLOE_ASSIGN_OR_RETURN(bool more, reader->Next(entry));
       if (!more) break;
       if (!Live(entry) || entry.data_file.content != FileContent::kData) continue;
-      FLOE_ASSIGN_OR_RETURN(bool partition_ok, PartitionMatches(plan, entry.data_file));
+      DataFile& file = entry.data_file;
+      FLOE_ASSIGN_OR_RETURN(bool partition_ok, PartitionMatches(plan, file));
       if (!partition_ok) continue;
-      FLOE_ASSIGN_OR_RETURN(bool metrics_ok, MetricsMatch(entry.data_file, metrics));
+      FLOE_ASSIGN_OR_RETURN(bool metrics_ok, MetricsMatch(file, metrics));
       if (!metrics_ok) continue;
 
-      FileScanTask task;
+      FileScanTask& task = out.emplace_back();
       task.data_sequence_number = entry.sequence_number.value_or(0);
       task.spec = plan.spec;
-      if (plan.residuals) {
-        // Files of one manifest often share a partition: reuse its residual.
-        if (!last_partition || *last_partition != entry.data_file.partition) {
-          FLOE_ASSIGN_OR_RETURN(last_residual,
-                                plan.residuals->ResidualFor(entry.data_file.partition));
-          last_partition = entry.data_file.partition;
-        }
-        task.residual = last_residual;
-      } else {
-        task.residual = expr::True();
+      // Files of one manifest often share a partition: reuse its residual.
+      if (plan.residuals && (!last_partition || *last_partition != file.partition)) {
+        FLOE_ASSIGN_OR_RETURN(last_residual, plan.residuals->ResidualFor(file.partition));
+        last_partition = file.partition;
       }
+      task.residual = last_residual;
       if (!deletes_.empty()) {
-        std::string key = PartitionKey(m.partition_spec_id, entry.data_file.partition);
-        task.deletes =
-            deletes_.ForDataFile(entry.data_file.file_path, task.data_sequence_number, key);
+        std::string key = PartitionKey(m.partition_spec_id, file.partition);
+        task.deletes = deletes_.ForDataFile(file.file_path, task.data_sequence_number, key);
       }
       if (!options_.mapping.empty()) {
-        task.recorded_path = entry.data_file.file_path;
-        entry.data_file.file_path = options_.mapping.Apply(entry.data_file.file_path);
+        task.recorded_path = file.file_path;
+        file.file_path = options_.mapping.Apply(file.file_path);
       }
-      entry.data_file.spec_id = m.partition_spec_id;
+      file.spec_id = m.partition_spec_id;
       task.start = 0;
-      task.length = entry.data_file.file_size_in_bytes;
-      DataFile& file = files->emplace_back(std::move(entry.data_file));
+      task.length = file.file_size_in_bytes;
       if (!options_.include_column_stats) {
-        // Tasks leave the statistics out (as the reference implementation plans by default);
-        // the entry keeps their buffers for the next file.
-        DataFile& scratch_file = entry.data_file;
-        std::swap(file.column_sizes, scratch_file.column_sizes);
-        std::swap(file.value_counts, scratch_file.value_counts);
-        std::swap(file.null_value_counts, scratch_file.null_value_counts);
-        std::swap(file.nan_value_counts, scratch_file.nan_value_counts);
-        std::swap(file.lower_bounds, scratch_file.lower_bounds);
-        std::swap(file.upper_bounds, scratch_file.upper_bounds);
+        // Tasks leave the statistics out, as the reference implementation plans by default.
+        file.column_sizes = {};
+        file.value_counts = {};
+        file.null_value_counts = {};
+        file.nan_value_counts = {};
+        file.lower_bounds = {};
+        file.upper_bounds = {};
       }
-      out.push_back(std::move(task));
     }
+    entries->pop_back();  // the slot that found the end
     // Only now, when the vector no longer grows, can tasks point into it.
-    for (size_t i = 0; i < out.size(); ++i) out[i].data_file = DataFilePtr(files, &(*files)[i]);
+    for (size_t i = 0; i < out.size(); ++i) {
+      out[i].data_file = DataFilePtr(entries, &(*entries)[i].data_file);
+    }
     return out;
   }
 
