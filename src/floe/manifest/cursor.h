@@ -36,7 +36,9 @@ class Cursor {
       uint64_t word;
       std::memcpy(&word, p_, 8);
       uint64_t ends = ~word & kContinuation;
-      int count = std::popcount(ends);
+      // The number of ends: each is one bit at the top of its byte, so summing the bytes by a
+      // multiplication counts them (std::popcount is a library call without -mpopcnt).
+      int64_t count = static_cast<int64_t>(((ends >> 7) * 0x0101010101010101ULL) >> 56);
       if (count < n) {
         n -= count;
         p_ += 8;
@@ -48,6 +50,45 @@ class Cursor {
     }
     for (; n > 0 && p_ < end_; ++p_) n -= (*p_ & 0x80) == 0;
     if (n > 0) Fail("truncated varint");
+  }
+
+  // Skips n map items of a varint key and a bytes value (bounds that are not wanted).
+  void SkipKeyedBytes(int64_t n) {
+    for (; n > 0; --n) {
+      if (end_ - p_ < 20) {
+        SkipVarints(1);
+        Bytes();
+        if (!ok()) return;
+        continue;
+      }
+      // Far from the end. Most keys are field ids below 64 and most bounds shorter than 64
+      // bytes: one byte each.
+      if (((p_[0] | p_[1]) & 0x80) == 0) {
+        // A one-byte zigzag length: odd ones are negative.
+        size_t length = p_[1] >> 1;
+        if ((p_[1] & 1) != 0 || length > remaining() - 2) {
+          Fail("bad length");
+          return;
+        }
+        p_ += 2 + length;
+        continue;
+      }
+      // The key is at most 10 bytes, and so is the length.
+      int k = 0;
+      while (p_[k] & 0x80) {
+        if (++k == 10) {
+          Fail("varint longer than 10 bytes");
+          return;
+        }
+      }
+      p_ += k + 1;
+      int64_t length = Long();
+      if (length < 0 || static_cast<uint64_t>(length) > remaining()) {
+        Fail("bad length");
+        return;
+      }
+      p_ += length;
+    }
   }
 
   [[gnu::always_inline]] int64_t Long() {
@@ -67,7 +108,7 @@ class Cursor {
     return LongSlow();
   }
 
-  int32_t Int() {
+  [[gnu::always_inline]] int32_t Int() {
     int64_t v = Long();
     if (v < INT32_MIN || v > INT32_MAX) return static_cast<int32_t>(Fail("int out of range"));
     return static_cast<int32_t>(v);
@@ -94,7 +135,7 @@ class Cursor {
     return d;
   }
 
-  std::string_view Bytes() {
+  [[gnu::always_inline]] std::string_view Bytes() {
     int64_t n = Long();
     if (n < 0 || static_cast<uint64_t>(n) > remaining()) {
       Fail("bad length");
@@ -117,14 +158,16 @@ class Cursor {
 
   // The item count of the next block of an array or map (0 at the end), each item taking at least
   // min_item_size (>= 1) bytes.
-  int64_t BlockCount(size_t min_item_size) {
+  [[gnu::always_inline]] int64_t BlockCount(size_t min_item_size) {
     int64_t count = Long();
     if (count < 0) {
       if (count == INT64_MIN) return Fail("bad block count");
       count = -count;
       if (Long() < 0) return Fail("negative block size");
     }
-    if (static_cast<uint64_t>(count) > remaining() / min_item_size) {
+    // A product rather than a quotient: this runs for every map of every entry, and a division
+    // costs tens of cycles. count < 2^63 and min_item_size is small, so the product fits.
+    if (static_cast<unsigned __int128>(count) * min_item_size > remaining()) {
       return Fail("block count exceeds the bytes that remain");
     }
     return count;

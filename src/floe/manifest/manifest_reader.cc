@@ -12,6 +12,8 @@
 #include "floe/format/avro/encoding.h"
 #include "floe/format/avro/read_plan.h"
 #include "floe/format/avro/schema.h"
+#include "floe/format/avro/schema_cache.h"
+#include "floe/format/compression/inflater.h"
 #include "floe/io/file_io.h"
 #include "floe/manifest/cursor.h"
 #include "floe/manifest/manifest_schema.h"
@@ -439,6 +441,10 @@ void ReadBoundMap(Cursor& c, const Step& step, BoundMap& out, const std::vector<
                      step.value.node->type == avro::Type::kBytes;
   if (Present(c, step.slot)) {
     while (int64_t count = c.BlockCount(step.item_min_size)) {
+      if (plain && keep != nullptr && keep->empty()) {
+        c.SkipKeyedBytes(count);
+        continue;
+      }
       if (plain) {
         if (out.size() < n + static_cast<size_t>(count)) out.resize(n + static_cast<size_t>(count));
         for (int64_t i = 0; i < count; ++i) {
@@ -487,6 +493,7 @@ void ReadList(Cursor& c, const Step& step, std::vector<T>& out) {
   out.clear();
   if (!Present(c, step.slot)) return;
   while (int64_t count = c.BlockCount(1)) {
+    out.reserve(out.size() + static_cast<size_t>(count));
     for (int64_t i = 0; i < count; ++i) {
       int64_t v = ReadIntegral(c, step.element);
       if constexpr (sizeof(T) == 4) {
@@ -867,24 +874,59 @@ const std::map<std::string, std::string>& ManifestReader::metadata() const {
   return container_->metadata();
 }
 
+ManifestScratch::ManifestScratch(avro::SchemaCache* schemas) : schemas_(schemas) {}
+ManifestScratch::~ManifestScratch() = default;
+
+Result<std::span<const std::byte>> ManifestScratch::Read(const io::InputFile& file) {
+  FLOE_ASSIGN_OR_RETURN(int64_t size, file.Size());
+  if (size < 0) return CorruptData("{}: size {}", file.location(), size);
+  const auto n = static_cast<size_t>(size);
+  if (n > capacity_) {
+    bytes_ = std::make_unique_for_overwrite<std::byte[]>(n);
+    capacity_ = n;
+  }
+  std::span<std::byte> out(bytes_.get(), n);
+  FLOE_ASSIGN_OR_RETURN(size_t read, file.ReadAt(0, out));
+  if (read != n) return CorruptData("{}: read {} of its {} bytes", file.location(), read, n);
+  return out;
+}
+
 Result<std::unique_ptr<ManifestReader>> ManifestReader::Open(std::span<const std::byte> bytes,
                                                              std::string name,
                                                              const ManifestFile* manifest) {
   std::unique_ptr<ManifestReader> reader(new ManifestReader());
-  FLOE_ASSIGN_OR_RETURN(reader->container_, avro::ContainerReader::Open(bytes, std::move(name)));
-  FLOE_RETURN_IF_ERROR(reader->Init(manifest));
+  FLOE_RETURN_IF_ERROR(reader->OpenContainer(bytes, std::move(name), manifest, nullptr));
   return reader;
 }
 
 Result<std::unique_ptr<ManifestReader>> ManifestReader::Open(const io::InputFile& file,
-                                                             const ManifestFile* manifest) {
+                                                             const ManifestFile* manifest,
+                                                             ManifestScratch* scratch) {
   std::unique_ptr<ManifestReader> reader(new ManifestReader());
-  FLOE_ASSIGN_OR_RETURN(reader->owned_, file.ReadAll());
-  FLOE_ASSIGN_OR_RETURN(
-      reader->container_,
-      avro::ContainerReader::Open(std::as_bytes(std::span(reader->owned_)), file.location()));
-  FLOE_RETURN_IF_ERROR(reader->Init(manifest));
+  std::span<const std::byte> bytes;
+  if (scratch != nullptr) {
+    FLOE_ASSIGN_OR_RETURN(bytes, scratch->Read(file));
+  } else {
+    FLOE_ASSIGN_OR_RETURN(reader->owned_, file.ReadAll());
+    bytes = std::as_bytes(std::span(reader->owned_));
+  }
+  FLOE_RETURN_IF_ERROR(reader->OpenContainer(bytes, file.location(), manifest, scratch));
   return reader;
+}
+
+Status ManifestReader::OpenContainer(std::span<const std::byte> bytes, std::string name,
+                                     const ManifestFile* manifest, ManifestScratch* scratch) {
+  avro::ContainerReadOptions options;
+  if (scratch != nullptr) {
+    options.schemas = scratch->schemas_;
+    if (scratch->inflater_ == nullptr) {
+      scratch->inflater_ = std::make_unique<compression::Inflater>();
+    }
+    options.inflater = scratch->inflater_.get();
+  }
+  FLOE_ASSIGN_OR_RETURN(container_,
+                        avro::ContainerReader::Open(bytes, std::move(name), std::move(options)));
+  return Init(manifest);
 }
 
 namespace {

@@ -28,6 +28,10 @@
 
 namespace floe::avro {
 class ContainerReader;
+class SchemaCache;
+}  // namespace floe::avro
+namespace floe::compression {
+class Inflater;
 }
 namespace floe::io {
 class InputFile;
@@ -37,6 +41,30 @@ namespace floe::manifest {
 
 class EntryPlan;
 
+// What one thread reuses from manifest to manifest when it reads many in a row (scan planning):
+// the buffer for a file's bytes and the deflate decompressor with its output, so that a manifest
+// costs no large allocation; and, shared between threads, the parsed writer schemas. A reader
+// opened with a scratch uses it until the reader is destroyed: open the next reader with the same
+// scratch only after that.
+class ManifestScratch {
+ public:
+  // schemas (may be null) must outlive the scratch.
+  explicit ManifestScratch(avro::SchemaCache* schemas = nullptr);
+  ~ManifestScratch();
+  ManifestScratch(const ManifestScratch&) = delete;
+  ManifestScratch& operator=(const ManifestScratch&) = delete;
+
+ private:
+  friend class ManifestReader;
+  // The whole file, in a buffer that only grows.
+  Result<std::span<const std::byte>> Read(const io::InputFile& file);
+
+  avro::SchemaCache* schemas_;
+  std::unique_ptr<std::byte[]> bytes_;
+  size_t capacity_ = 0;
+  std::unique_ptr<compression::Inflater> inflater_;
+};
+
 class ManifestReader {
  public:
   // Over bytes the caller keeps alive while the reader lives. manifest, when given, supplies the
@@ -44,9 +72,10 @@ class ManifestReader {
   static Result<std::unique_ptr<ManifestReader>> Open(std::span<const std::byte> bytes,
                                                       std::string name,
                                                       const ManifestFile* manifest = nullptr);
-  // Reads the whole file first.
+  // Reads the whole file first, into scratch when given (see ManifestScratch).
   static Result<std::unique_ptr<ManifestReader>> Open(const io::InputFile& file,
-                                                      const ManifestFile* manifest = nullptr);
+                                                      const ManifestFile* manifest = nullptr,
+                                                      ManifestScratch* scratch = nullptr);
 
   // From the header metadata: format-version (when absent: 2 if the entry schema has sequence
   // numbers, else 1), content ("data" when absent),
@@ -75,6 +104,8 @@ class ManifestReader {
 
  private:
   ManifestReader();
+  Status OpenContainer(std::span<const std::byte> bytes, std::string name,
+                       const ManifestFile* manifest, ManifestScratch* scratch);
   Status Init(const ManifestFile* manifest);
   void Inherit(ManifestEntry& entry);
 

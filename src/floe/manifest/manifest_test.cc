@@ -407,6 +407,95 @@ TEST(Cursor, SkipVarintsLandsOnTheNextValue) {
   EXPECT_FALSE(past.ok());
 }
 
+// Appends an Avro long (zigzag, 7 bits a byte), encoded here byte by byte.
+void AppendLong(std::string& out, int64_t v) {
+  uint64_t z = (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+  do {
+    uint8_t b = z & 0x7f;
+    z >>= 7;
+    out.push_back(static_cast<char>(z ? b | 0x80 : b));
+  } while (z);
+}
+
+TEST(Cursor, SkipKeyedBytesLandsOnTheNextValueNearAndFarFromTheEnd) {
+  // Items of a key (1 to 10 bytes) and a value (0 to 40 bytes), then a marker.
+  std::string bytes;
+  std::vector<size_t> item_ends;
+  for (int i = 0; i < 30; ++i) {
+    AppendLong(bytes, i % 3 ? INT64_MIN + i : i * 1000);
+    std::string value(static_cast<size_t>(i * 7 % 41), static_cast<char>('a' + i % 26));
+    AppendLong(bytes, static_cast<int64_t>(value.size()));
+    bytes += value;
+    item_ends.push_back(bytes.size());
+  }
+  AppendLong(bytes, 12345);
+  const auto* begin = reinterpret_cast<const uint8_t*>(bytes.data());
+  for (size_t skip = 0; skip <= item_ends.size(); ++skip) {
+    Cursor c(begin, begin + bytes.size(), 0);
+    c.SkipKeyedBytes(static_cast<int64_t>(skip));
+    ASSERT_TRUE(c.ok()) << skip;
+    EXPECT_EQ(c.position(), skip == 0 ? 0 : item_ends[skip - 1]) << skip;
+  }
+  Cursor all(begin, begin + bytes.size(), 0);
+  all.SkipKeyedBytes(static_cast<int64_t>(item_ends.size()));
+  EXPECT_EQ(all.Long(), 12345);
+  EXPECT_EQ(all.remaining(), 0u);
+  Cursor past(begin, begin + bytes.size(), 0);
+  past.SkipKeyedBytes(static_cast<int64_t>(item_ends.size()) + 1);
+  EXPECT_FALSE(past.ok());
+
+  // A value longer than what remains, and a key that never ends, fail far from the end too.
+  std::string bad;
+  AppendLong(bad, 1);
+  AppendLong(bad, 1000);
+  bad += std::string(30, 'x');
+  Cursor too_long(reinterpret_cast<const uint8_t*>(bad.data()),
+                  reinterpret_cast<const uint8_t*>(bad.data()) + bad.size(), 0);
+  too_long.SkipKeyedBytes(1);
+  EXPECT_FALSE(too_long.ok());
+  std::string negative;
+  AppendLong(negative, 1);
+  AppendLong(negative, -3);
+  negative += std::string(30, 'x');
+  Cursor below_zero(reinterpret_cast<const uint8_t*>(negative.data()),
+                    reinterpret_cast<const uint8_t*>(negative.data()) + negative.size(), 0);
+  below_zero.SkipKeyedBytes(1);
+  EXPECT_FALSE(below_zero.ok());
+  std::string endless(30, '\xff');
+  Cursor no_end(reinterpret_cast<const uint8_t*>(endless.data()),
+                reinterpret_cast<const uint8_t*>(endless.data()) + endless.size(), 0);
+  no_end.SkipKeyedBytes(1);
+  EXPECT_FALSE(no_end.ok());
+}
+
+TEST(Cursor, BlockCountIsBoundedByTheBytesThatRemain) {
+  std::string bytes;
+  AppendLong(bytes, 4);
+  bytes += std::string(8, '\0');
+  const auto* begin = reinterpret_cast<const uint8_t*>(bytes.data());
+  Cursor fits(begin, begin + bytes.size(), 0);
+  EXPECT_EQ(fits.BlockCount(2), 4);
+  EXPECT_TRUE(fits.ok());
+  Cursor too_many(begin, begin + bytes.size(), 0);
+  EXPECT_EQ(too_many.BlockCount(3), 0);
+  EXPECT_FALSE(too_many.ok());
+  // A negative count is followed by the block's byte size; the largest count is refused.
+  std::string negative;
+  AppendLong(negative, -2);
+  AppendLong(negative, 4);
+  negative += std::string(4, '\0');
+  Cursor sized(reinterpret_cast<const uint8_t*>(negative.data()),
+               reinterpret_cast<const uint8_t*>(negative.data()) + negative.size(), 0);
+  EXPECT_EQ(sized.BlockCount(2), 2);
+  std::string huge;
+  AppendLong(huge, INT64_MAX);
+  huge += std::string(16, '\0');
+  Cursor overflow(reinterpret_cast<const uint8_t*>(huge.data()),
+                  reinterpret_cast<const uint8_t*>(huge.data()) + huge.size(), 0);
+  EXPECT_EQ(overflow.BlockCount(1 << 20), 0);
+  EXPECT_FALSE(overflow.ok());
+}
+
 TEST(ManifestReader, SelectStatsLeavesOtherColumnsOut) {
   Table t = MakeTable();
   std::vector<ManifestEntry> entries;

@@ -28,7 +28,12 @@
 #include "floe/format/avro/encoding.h"
 #include "floe/format/avro/read_plan.h"
 #include "floe/format/avro/schema.h"
+#include "floe/format/avro/schema_cache.h"
 #include "floe/util/error.h"
+
+namespace floe::compression {
+class Inflater;
+}
 
 namespace floe::compression {
 class Inflater;
@@ -50,6 +55,12 @@ struct ContainerReadOptions {
   size_t max_block_bytes = size_t{256} << 20;
   // Largest header (metadata map) accepted.
   size_t max_header_bytes = size_t{64} << 20;
+  // For reading many files one after another (borrowed; each must outlive the reader). schemas
+  // parses each distinct writer schema once; it is used only when its reader schema is
+  // reader_schema. inflater decompresses deflate blocks into a buffer that the next file reuses;
+  // readers that share one must not be read from at the same time.
+  SchemaCache* schemas = nullptr;
+  compression::Inflater* inflater = nullptr;
 };
 
 class ContainerReader {

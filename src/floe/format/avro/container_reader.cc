@@ -137,18 +137,18 @@ Status ContainerReader::ReadHeader() {
   }
   auto schema_json = Metadata("avro.schema");
   if (!schema_json) return Fail(CorruptData("header has no avro.schema").error());
-  auto schema = Schema::Parse(*schema_json);
-  if (!schema) return Fail(std::move(schema.error().AddContext("header: avro.schema")));
-  writer_schema_ = std::move(*schema);
+  auto parsed = options_.schemas && options_.schemas->reader() == options_.reader_schema
+                    ? options_.schemas->Get(*schema_json)
+                    : ParseSchema(*schema_json, options_.reader_schema);
+  if (!parsed) return Fail(std::move(parsed).error());
+  writer_schema_ = (*parsed)->writer;
+  resolved_ = (*parsed)->resolved;
+  min_record_size_ = (*parsed)->min_record_size;
   if (auto codec_name = Metadata("avro.codec"); codec_name && !codec_name->empty()) {
     auto codec = ParseAvroCodec(*codec_name);
     if (!codec) return Fail(std::move(codec.error().AddContext("header")));
     codec_ = *codec;
   }
-  auto resolved = ResolvedSchema::Make(writer_schema_, options_.reader_schema);
-  if (!resolved) return Fail(std::move(resolved.error().AddContext("resolving the reader schema")));
-  resolved_ = std::move(*resolved);
-  min_record_size_ = MinEncodedSize(writer_schema_->root());
   next_block_ = data_start_;
   return Ok();
 }
@@ -201,8 +201,12 @@ Result<bool> ContainerReader::NextBlock() {
       base_offset = data_offset;
       break;
     case AvroCodec::kDeflate: {
-      if (inflater_ == nullptr) inflater_ = std::make_unique<compression::Inflater>();
-      auto inflated = inflater_->Inflate(data, options_.max_block_bytes);
+      compression::Inflater* inflater = options_.inflater;
+      if (inflater == nullptr) {
+        if (inflater_ == nullptr) inflater_ = std::make_unique<compression::Inflater>();
+        inflater = inflater_.get();
+      }
+      auto inflated = inflater->Inflate(data, options_.max_block_bytes);
       if (!inflated) return context(inflated.error());
       block_ = *inflated;
       break;

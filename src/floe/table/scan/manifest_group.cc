@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "floe/expr/manifest_evaluator.h"
 #include "floe/expr/metrics_evaluator.h"
 #include "floe/expr/residual_evaluator.h"
+#include "floe/format/avro/schema_cache.h"
 #include "floe/io/file_io.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/spec/partition_spec.h"
@@ -76,7 +78,9 @@ class Planner {
     // Windows of manifests bound the tasks held at once while keeping every worker busy; each
     // window's results go to the sink in manifest order.
     size_t workers = options_.pool ? options_.pool->workers() + 1 : 1;
-    size_t window = std::max<size_t>(16, 4 * workers);
+    // On one thread a manifest's tasks go to the sink at once, so that the memory they free
+    // serves the next manifest.
+    size_t window = workers == 1 ? 1 : std::max<size_t>(16, 4 * workers);
     for (size_t begin = 0; begin < data.size(); begin += window) {
       size_t n = std::min(window, data.size() - begin);
       std::vector<Result<std::vector<FileScanTask>>> results(n);
@@ -194,39 +198,42 @@ class Planner {
     return std::make_shared<const DataFile>(std::move(file));
   }
 
-  // A data file for a task without its column statistics (as the reference implementation
-  // plans by default): they are most of an entry's size, and leaving them in the reused entry
-  // lets the reader decode the next entry into the same buffers.
-  DataFilePtr PlannedWithoutStats(DataFile& file, int32_t spec_id) const {
-    auto out = std::make_shared<DataFile>();
-    out->content = file.content;
-    out->file_path = options_.mapping.empty() ? std::move(file.file_path)
-                                              : options_.mapping.Apply(file.file_path);
-    out->file_format = std::move(file.file_format);
-    out->partition = std::move(file.partition);
-    out->record_count = file.record_count;
-    out->file_size_in_bytes = file.file_size_in_bytes;
-    out->key_metadata = std::move(file.key_metadata);
-    out->split_offsets = std::move(file.split_offsets);
-    out->equality_ids = std::move(file.equality_ids);
-    out->sort_order_id = file.sort_order_id;
-    out->first_row_id = file.first_row_id;
-    out->referenced_data_file = std::move(file.referenced_data_file);
-    out->content_offset = file.content_offset;
-    out->content_size_in_bytes = file.content_size_in_bytes;
-    out->spec_id = spec_id;
-    return out;
+  Result<std::unique_ptr<manifest::ManifestReader>> Open(const ManifestFile& m,
+                                                         manifest::ManifestScratch* scratch) const {
+    FLOE_ASSIGN_OR_RETURN(auto input, options_.io->NewInputFile(m.manifest_path));
+    return manifest::ManifestReader::Open(*input, &m, scratch);
   }
 
-  Result<std::unique_ptr<manifest::ManifestReader>> Open(const ManifestFile& m) const {
-    FLOE_ASSIGN_OR_RETURN(auto input, options_.io->NewInputFile(m.manifest_path));
-    return manifest::ManifestReader::Open(*input, &m);
+  // A scratch for reading manifests on this thread, from those other threads have returned.
+  std::unique_ptr<manifest::ManifestScratch> TakeScratch() const {
+    std::lock_guard lock(scratch_mutex_);
+    if (scratch_.empty()) return std::make_unique<manifest::ManifestScratch>(&schemas_);
+    auto scratch = std::move(scratch_.back());
+    scratch_.pop_back();
+    return scratch;
+  }
+  void ReturnScratch(std::unique_ptr<manifest::ManifestScratch> scratch) const {
+    std::lock_guard lock(scratch_mutex_);
+    scratch_.push_back(std::move(scratch));
+  }
+
+  // Runs read(m, scratch) with a scratch of this thread's; the reader read opens must be gone when
+  // read returns.
+  template <typename Read>
+  auto WithScratch(const ManifestFile& m, Read read) const {
+    auto scratch = TakeScratch();
+    auto result = read(m, *scratch);
+    ReturnScratch(std::move(scratch));
+    return result;
   }
 
   Status IndexDeletes(const std::vector<const ManifestFile*>& manifests) {
     std::vector<Result<std::vector<DeleteFileIndex::Entry>>> results(manifests.size());
     ForEach(manifests.size(), [&](size_t i) {
-      results[i] = WithContext(ReadDeleteManifest(*manifests[i]),
+      results[i] = WithContext(WithScratch(*manifests[i],
+                                           [this](const ManifestFile& m, auto& scratch) {
+                                             return ReadDeleteManifest(m, scratch);
+                                           }),
                                "reading delete manifest " + manifests[i]->manifest_path);
     });
     for (auto& result : results) {
@@ -237,9 +244,10 @@ class Planner {
     return Ok();
   }
 
-  Result<std::vector<DeleteFileIndex::Entry>> ReadDeleteManifest(const ManifestFile& m) const {
+  Result<std::vector<DeleteFileIndex::Entry>> ReadDeleteManifest(
+      const ManifestFile& m, manifest::ManifestScratch& scratch) const {
     const SpecPlan& plan = specs_.at(m.partition_spec_id);
-    FLOE_ASSIGN_OR_RETURN(auto reader, Open(m));
+    FLOE_ASSIGN_OR_RETURN(auto reader, Open(m, &scratch));
     std::vector<DeleteFileIndex::Entry> out;
     ManifestEntry entry;
     expr::DataFileMetrics metrics;
@@ -267,59 +275,82 @@ class Planner {
   }
 
   Result<std::vector<FileScanTask>> PlanDataManifest(const ManifestFile& m) const {
-    return WithContext(PlanDataManifestImpl(m), "planning manifest " + m.manifest_path);
+    return WithContext(
+        WithScratch(m, [this](const ManifestFile& m,
+                              auto& scratch) { return PlanDataManifestImpl(m, scratch); }),
+        "planning manifest " + m.manifest_path);
   }
 
-  Result<std::vector<FileScanTask>> PlanDataManifestImpl(const ManifestFile& m) const {
+  // The data files of one manifest's tasks live in one vector of entries that the tasks share
+  // (each holds an aliasing pointer to its file): a file costs no allocation of its own beyond
+  // its strings and lists, and is decoded where it stays, in the place of the previous entry if
+  // that one was pruned. The price is that a task keeps the files of its whole manifest alive.
+  Result<std::vector<FileScanTask>> PlanDataManifestImpl(const ManifestFile& m,
+                                                         manifest::ManifestScratch& scratch) const {
     const SpecPlan& plan = specs_.at(m.partition_spec_id);
-    FLOE_ASSIGN_OR_RETURN(auto reader, Open(m));
+    FLOE_ASSIGN_OR_RETURN(auto reader, Open(m, &scratch));
     // Tasks without statistics need those of the filter's columns only (none without a filter).
     if (!options_.include_column_stats) reader->SelectStats(metric_ids_);
     std::vector<FileScanTask> out;
+    auto entries = std::make_shared<std::vector<ManifestEntry>>();
     if (!filtering_ && m.added_files_count && m.existing_files_count) {
-      // Bounded by the bytes of the manifest, whatever its counts claim.
+      // Bounded by the bytes of the manifest, whatever its counts claim; one more for the slot
+      // that finds the end.
       int64_t live = int64_t{*m.added_files_count} + *m.existing_files_count;
-      out.reserve(static_cast<size_t>(std::clamp<int64_t>(live, 0, m.manifest_length)));
+      auto n = static_cast<size_t>(std::clamp<int64_t>(live, 0, m.manifest_length));
+      out.reserve(n);
+      entries->reserve(n + 1);
     }
-    ManifestEntry entry;
     expr::DataFileMetrics metrics;
     std::optional<std::vector<Literal>> last_partition;
     expr::ExprPtr last_residual = expr::True();
     for (;;) {
+      // The entries before the last are planned; the last is decoded into.
+      if (entries->size() == out.size()) entries->emplace_back();
+      ManifestEntry& entry = entries->back();
       FLOE_ASSIGN_OR_RETURN(bool more, reader->Next(entry));
       if (!more) break;
       if (!Live(entry) || entry.data_file.content != FileContent::kData) continue;
-      FLOE_ASSIGN_OR_RETURN(bool partition_ok, PartitionMatches(plan, entry.data_file));
+      DataFile& file = entry.data_file;
+      FLOE_ASSIGN_OR_RETURN(bool partition_ok, PartitionMatches(plan, file));
       if (!partition_ok) continue;
-      FLOE_ASSIGN_OR_RETURN(bool metrics_ok, MetricsMatch(entry.data_file, metrics));
+      FLOE_ASSIGN_OR_RETURN(bool metrics_ok, MetricsMatch(file, metrics));
       if (!metrics_ok) continue;
 
-      FileScanTask task;
+      FileScanTask& task = out.emplace_back();
       task.data_sequence_number = entry.sequence_number.value_or(0);
       task.spec = plan.spec;
-      if (plan.residuals) {
-        // Files of one manifest often share a partition: reuse its residual.
-        if (!last_partition || *last_partition != entry.data_file.partition) {
-          FLOE_ASSIGN_OR_RETURN(last_residual,
-                                plan.residuals->ResidualFor(entry.data_file.partition));
-          last_partition = entry.data_file.partition;
-        }
-        task.residual = last_residual;
-      } else {
-        task.residual = expr::True();
+      // Files of one manifest often share a partition: reuse its residual.
+      if (plan.residuals && (!last_partition || *last_partition != file.partition)) {
+        FLOE_ASSIGN_OR_RETURN(last_residual, plan.residuals->ResidualFor(file.partition));
+        last_partition = file.partition;
       }
+      task.residual = last_residual;
       if (!deletes_.empty()) {
-        std::string key = PartitionKey(m.partition_spec_id, entry.data_file.partition);
-        task.deletes =
-            deletes_.ForDataFile(entry.data_file.file_path, task.data_sequence_number, key);
+        std::string key = PartitionKey(m.partition_spec_id, file.partition);
+        task.deletes = deletes_.ForDataFile(file.file_path, task.data_sequence_number, key);
       }
-      if (!options_.mapping.empty()) task.recorded_path = entry.data_file.file_path;
-      task.data_file = options_.include_column_stats
-                           ? Planned(std::move(entry.data_file), m.partition_spec_id)
-                           : PlannedWithoutStats(entry.data_file, m.partition_spec_id);
+      if (!options_.mapping.empty()) {
+        task.recorded_path = file.file_path;
+        file.file_path = options_.mapping.Apply(file.file_path);
+      }
+      file.spec_id = m.partition_spec_id;
       task.start = 0;
-      task.length = task.data_file->file_size_in_bytes;
-      out.push_back(std::move(task));
+      task.length = file.file_size_in_bytes;
+      if (!options_.include_column_stats) {
+        // Tasks leave the statistics out, as the reference implementation plans by default.
+        file.column_sizes = {};
+        file.value_counts = {};
+        file.null_value_counts = {};
+        file.nan_value_counts = {};
+        file.lower_bounds = {};
+        file.upper_bounds = {};
+      }
+    }
+    entries->pop_back();  // the slot that found the end
+    // Only now, when the vector no longer grows, can tasks point into it.
+    for (size_t i = 0; i < out.size(); ++i) {
+      out[i].data_file = DataFilePtr(entries, &(*entries)[i].data_file);
     }
     return out;
   }
@@ -330,6 +361,10 @@ class Planner {
   std::optional<expr::InclusiveMetricsEvaluator> metrics_;
   std::map<int32_t, SpecPlan> specs_;
   DeleteFileIndex deletes_;
+  // Manifests of one table nearly always share their writer schema: it is parsed once.
+  mutable avro::SchemaCache schemas_;
+  mutable std::mutex scratch_mutex_;
+  mutable std::vector<std::unique_ptr<manifest::ManifestScratch>> scratch_;
 };
 
 }  // namespace
