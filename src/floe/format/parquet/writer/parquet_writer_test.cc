@@ -640,7 +640,7 @@ TEST(ParquetWriterIndexes, DigestsUseDeltaLengthByteArrayAndPeersReadThem) {
   auto expected = [&](std::string_view quote) {
     std::string rows;
     for (int64_t i = 0; i < kRows; ++i) {
-      std::string d = i % 5 == 0 ? "null" : "\"" + DigestOf(i) + "\"";
+      std::string d = i % 5 == 0 ? "null" : fmt::format("\"{}\"", DigestOf(i));
       rows += fmt::format("{{\"i\":{}{}{},\"d\":{}}}\n", quote, i, quote, d);
     }
     return rows;
