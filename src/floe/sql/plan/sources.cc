@@ -270,6 +270,21 @@ Result<Relation> PlanTable(PlannerContext& context, const TableRef& ref, const C
   return PlanIcebergTable(context, std::move(loader), ref, qualifier, use, where);
 }
 
+// `AS t(x, y)`: the item's columns take the new names, one for each.
+Result<Relation> RenameColumns(Relation relation, const TableRef& ref) {
+  if (ref.column_aliases.empty()) return relation;
+  if (ref.column_aliases.size() != relation.columns.size()) {
+    return InvalidArgument("{} gives {} column aliases for {} columns", *ref.alias,
+                           ref.column_aliases.size(), relation.columns.size());
+  }
+  for (size_t i = 0; i < relation.columns.size(); ++i) {
+    relation.columns[i].name = ref.column_aliases[i];
+    // Push-down names the table's own columns.
+    relation.columns[i].field_id.reset();
+  }
+  return relation;
+}
+
 }  // namespace
 
 std::vector<ScopeColumn> ColumnsOf(const BatchSchema& schema, const std::string& qualifier) {
@@ -287,8 +302,13 @@ std::vector<ScopeColumn> ColumnsOf(const BatchSchema& schema, const std::string&
 Result<Relation> PlanFrom(PlannerContext& context, const TableRef& ref, const ColumnUse& use,
                           const Expr* where) {
   switch (ref.kind) {
-    case TableRef::Kind::kTable:
-      return PlanTable(context, ref, use, where);
+    case TableRef::Kind::kTable: {
+      if (ref.column_aliases.empty()) return PlanTable(context, ref, use, where);
+      // The query names the columns by their aliases: read them all, push nothing down.
+      FLOE_ASSIGN_OR_RETURN(Relation relation,
+                            PlanTable(context, ref, ColumnUse{.all = true}, nullptr));
+      return RenameColumns(std::move(relation), ref);
+    }
     case TableRef::Kind::kSubquery: {
       FLOE_ASSIGN_OR_RETURN(Relation relation, PlanQueryNode(context, *ref.query));
       std::string qualifier = ref.alias.value_or("");
@@ -296,7 +316,7 @@ Result<Relation> PlanFrom(PlannerContext& context, const TableRef& ref, const Co
         column.qualifier = qualifier;
         column.field_id.reset();
       }
-      return relation;
+      return RenameColumns(std::move(relation), ref);
     }
     case TableRef::Kind::kJoin:
       return PlanJoin(context, ref, use, where);
