@@ -114,7 +114,8 @@ void AppendCell(const Value& value, std::string_view null_text, std::string& out
               v.elements, '[', ']', [&](const Value& e) { AppendCell(e, null_text, out); }, out);
         } else if constexpr (std::is_same_v<T, StructValue>) {
           AppendJoined(
-              v.fields, '(', ')', [&](const auto& f) { AppendCell(f.second, null_text, out); }, out);
+              v.fields, '(', ')', [&](const auto& f) { AppendCell(f.second, null_text, out); },
+              out);
         } else {
           static_assert(std::is_same_v<T, MapValue>);
           AppendJoined(

@@ -182,9 +182,9 @@ TEST(ResultPrinterTest, ChangelogModePrintsRowText) {
 // Flink's Row#toString writes a null field as Java's "null": Row.ofKind(RowKind.INSERT, 2, null)
 // prints +I[2, null] (RowUtils/StringUtils.arrayAwareToString); only the tableau shows <NULL>.
 TEST(ResultPrinterTest, ChangelogRowTextWritesNullsAsJava) {
-  RecordBatch batch = MakeBatch({{"id", DataType::Int64(), {Value(int64_t{2})}},
-                                 {"data", DataType::String(), {Value()}}},
-                                {RowKind::kInsert});
+  RecordBatch batch = MakeBatch(
+      {{"id", DataType::Int64(), {Value(int64_t{2})}}, {"data", DataType::String(), {Value()}}},
+      {RowKind::kInsert});
   EXPECT_EQ(Print({batch}, true, {.mode = ResultMode::kChangelog}), "+I[2, null]\n");
 }
 
