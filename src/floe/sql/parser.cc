@@ -1095,8 +1095,8 @@ class Parser {
         subscript->args.push_back(std::move(expr));
         subscript->args.push_back(std::move(index));
         expr = std::move(subscript);
-      } else if ((parenthesised || (expr->kind != ExprKind::kColumn &&
-                                    expr->kind != ExprKind::kStar)) &&
+      } else if ((parenthesised ||
+                  (expr->kind != ExprKind::kColumn && expr->kind != ExprKind::kStar)) &&
                  PeekSymbol(".") && PeekIdentifier(1)) {
         ExprPtr access = MakeExpr(ExprKind::kFieldAccess, Next().position);
         access->text = Next().text;

@@ -47,7 +47,8 @@ Result<Array> ArrayElement(const DataTypePtr& type, const Array& lists, const Ar
     if (lists.IsNull(l) || indexes.IsNull(i)) continue;
     int64_t index = GetValue(indexes, i).get<int64_t>();
     const std::vector<Value>& elements = GetValue(lists, l).get<ListValue>().elements;
-    if (index >= 1 && index <= static_cast<int64_t>(elements.size())) out[row] = elements[index - 1];
+    if (index >= 1 && index <= static_cast<int64_t>(elements.size()))
+      out[row] = elements[index - 1];
   }
   return MakeArray(type, out);
 }
@@ -64,39 +65,37 @@ Result<ScalarExprPtr> BindSubscript(const Expr& expr, const Scope& scope) {
     const DataTypePtr value_type = base_type->item_field().type;
     Result<ScalarExprPtr> key = Coerce(index, key_type);
     if (!key) {
-      return std::unexpected(ErrorAt(
-          expr, fmt::format("{}: a key of {} cannot be {}", text, SqlTypeName(*base_type),
-                            SqlTypeName(*index->type()))));
+      return std::unexpected(
+          ErrorAt(expr, fmt::format("{}: a key of {} cannot be {}", text, SqlTypeName(*base_type),
+                                    SqlTypeName(*index->type()))));
     }
-    return MakeCall(
-        "ITEM", {base, *key}, value_type, true, text,
-        [value_type](std::span<const Array> args, int64_t rows) {
-          return MapLookup(value_type, args[0], args[1], rows);
-        },
-        {.scalar_constants = true});
+    return MakeCall("ITEM", {base, *key}, value_type, true, text,
+                    [value_type](std::span<const Array> args, int64_t rows) {
+                      return MapLookup(value_type, args[0], args[1], rows);
+                    },
+                    {.scalar_constants = true});
   }
   if (base_type->kind() == TypeKind::kList) {
     const DataTypePtr element_type = base_type->field(0).type;
     Result<ScalarExprPtr> position = Coerce(index, DataType::Int64());
     if (!position || !IsInteger(*index->type())) {
-      return std::unexpected(ErrorAt(
-          expr, fmt::format("{}: an array index must be an integer, not {}", text,
-                            SqlTypeName(*index->type()))));
+      return std::unexpected(
+          ErrorAt(expr, fmt::format("{}: an array index must be an integer, not {}", text,
+                                    SqlTypeName(*index->type()))));
     }
-    return MakeCall(
-        "ITEM", {base, *position}, element_type, true, text,
-        [element_type](std::span<const Array> args, int64_t rows) {
-          return ArrayElement(element_type, args[0], args[1], rows);
-        },
-        {.scalar_constants = true});
+    return MakeCall("ITEM", {base, *position}, element_type, true, text,
+                    [element_type](std::span<const Array> args, int64_t rows) {
+                      return ArrayElement(element_type, args[0], args[1], rows);
+                    },
+                    {.scalar_constants = true});
   }
-  return std::unexpected(ErrorAt(
-      expr, fmt::format("{}: only a MAP or an ARRAY takes [...], not {}", TextOf(*expr.args[0]),
-                        SqlTypeName(*base_type))));
+  return std::unexpected(
+      ErrorAt(expr, fmt::format("{}: only a MAP or an ARRAY takes [...], not {}",
+                                TextOf(*expr.args[0]), SqlTypeName(*base_type))));
 }
 
-Result<ScalarExprPtr> MakeFieldAccess(ScalarExprPtr base, std::string_view field,
-                                      Position position, std::string text) {
+Result<ScalarExprPtr> MakeFieldAccess(ScalarExprPtr base, std::string_view field, Position position,
+                                      std::string text) {
   const DataTypePtr base_type = base->type();
   if (base_type->kind() != TypeKind::kStruct) {
     return InvalidArgument("{}", AtPosition(position, fmt::format("{}: {} has no fields", text,
