@@ -89,8 +89,8 @@ bool IsTrue(const std::optional<std::string>& value) {
 // A streaming read's start-snapshot-id is exclusive in the connector documentation ("records from
 // this snapshot will be excluded": the legacy source) and inclusive in the FLIP-27 source, which
 // the runtime implements. Unless the session opts in to FLIP-27
-// (table.exec.iceberg.use-flip27-source), the read starts at the snapshot after the given one. An
-// unknown id is left for the source to report.
+// (table.exec.iceberg.use-flip27-source), the read starts at the snapshot after the given one,
+// when there is one. An unknown id is left for the source to report.
 Status ApplyLegacyStart(PlannerContext& context, const stream::TableLoader& loader,
                         StringMap& options) {
   auto start = options.find("start-snapshot-id");
@@ -107,11 +107,9 @@ Status ApplyLegacyStart(PlannerContext& context, const stream::TableLoader& load
   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<table::Table> table, loader.Load());
   TableMetadataPtr metadata = table->metadata();
   if (metadata->SnapshotById(id) == nullptr) return {};
-  if (metadata->current_snapshot_id() == id) {
-    options.erase(start);
-    options["starting-strategy"] = "INCREMENTAL_FROM_LATEST_SNAPSHOT_EXCLUSIVE";
-    return {};
-  }
+  // When the given snapshot is still the current one its successor does not exist yet; "latest,
+  // exclusive" would race with a commit landing before the job starts, so the read stays
+  // inclusive there (the runtime has no exclusive start by id).
   for (SnapshotPtr snapshot = metadata->current_snapshot(); snapshot != nullptr;) {
     if (snapshot->parent_snapshot_id == id) {
       start->second = std::to_string(snapshot->snapshot_id);
