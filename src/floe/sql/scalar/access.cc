@@ -46,7 +46,8 @@ Result<Array> ArrayElement(const DataTypePtr& type, const Array& lists, const Ar
     int64_t i = RowOf(indexes, row);
     if (lists.IsNull(l) || indexes.IsNull(i)) continue;
     int64_t index = GetValue(indexes, i).get<int64_t>();
-    const std::vector<Value>& elements = GetValue(lists, l).get<ListValue>().elements;
+    const Value list = GetValue(lists, l);
+    const std::vector<Value>& elements = list.get<ListValue>().elements;
     if (index >= 1 && index <= static_cast<int64_t>(elements.size()))
       out[row] = elements[index - 1];
   }
