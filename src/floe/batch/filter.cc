@@ -53,7 +53,10 @@ Buffer FilterOffsets(const Array& array, std::span<const uint8_t> keep, int64_t 
     if (!keep[i]) continue;
     const int64_t begin = array.ValueOffset(i);
     const int64_t end = array.ValueOffset(i + 1);
-    if (child_keep) std::memset(child_keep->data() + begin, 1, static_cast<size_t>(end - begin));
+    // An empty run may sit in an empty child, whose data() is null.
+    if (child_keep && end > begin) {
+      std::memset(child_keep->data() + begin, 1, static_cast<size_t>(end - begin));
+    }
     total = static_cast<Offset>(total + (end - begin));
     out[++j] = total;
   }

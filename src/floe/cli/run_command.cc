@@ -14,7 +14,7 @@
 #include "floe/cli/commands.h"
 #include "floe/sql/jobs.h"
 #include "floe/sql/parser.h"
-#include "floe/sql/result_format.h"
+#include "floe/sql/result_printer.h"
 #include "floe/sql/session.h"
 
 namespace floe::cli {
@@ -29,29 +29,27 @@ Result<std::string> ReadScript(const std::string& path) {
   return text.str();
 }
 
-// Prints a result's rows as cells joined by " | " (with the row kind first for change streams),
-// until the rows end or are cancelled.
-Status PrintRows(sql::StatementResult& result, std::FILE* out) {
-  std::string line;
-  if (result.changelog) line = "op";
-  for (const Field& field : result.schema->fields()) {
-    line += (line.empty() ? "" : " | ") + field.name;
-  }
-  fmt::print(out, "{}\n", line);
+// Prints a result's rows as `floe sql` does, in the session's result mode (Flink's boxed
+// tableau by default), until the rows end or are cancelled.
+Status PrintRows(sql::Session& session, sql::StatementResult& result, std::FILE* out) {
+  FLOE_ASSIGN_OR_RETURN(sql::ResultMode mode, session.config().result_mode());
+  FLOE_ASSIGN_OR_RETURN(int max_width, session.config().max_column_width());
+  sql::ResultPrinter printer(out, result.schema, result.changelog,
+                             {.mode = mode, .max_column_width = max_width});
+  printer.Begin();
   while (true) {
-    FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, result.rows->Next());
-    if (!batch) return Ok();
-    for (int64_t row = 0; row < batch->num_rows(); ++row) {
-      line.clear();
-      if (result.changelog) line = std::string(RowKindSymbol(batch->row_kind(row)));
-      for (int c = 0; c < batch->num_columns(); ++c) {
-        line += (line.empty() && !result.changelog && c == 0 ? "" : " | ") +
-                sql::FormatCell(batch->column(c), row);
-      }
-      fmt::print(out, "{}\n", line);
+    auto batch = result.rows->Next();
+    if (!batch.has_value()) {
+      if (batch.error().kind() != ErrorKind::kCancelled) return std::unexpected(batch.error());
+      printer.End(true);
+      return Ok();
     }
+    if (!batch->has_value()) break;
+    printer.Add(**batch);
     std::fflush(out);
   }
+  printer.End(false);
+  return Ok();
 }
 
 // Takes SIGINT and SIGTERM for the whole process (they are blocked in every thread, so only
@@ -139,7 +137,7 @@ int RunScript(const RunArgs& args, std::FILE* out, std::FILE* err) {
       if (result->kind == sql::StatementResult::Kind::kQuit) break;
       if (result->kind == sql::StatementResult::Kind::kRows) {
         watcher.SetCurrent(result->rows.get());
-        Status printed = PrintRows(*result, out);
+        Status printed = PrintRows(session, *result, out);
         watcher.SetCurrent(nullptr);
         if (!printed && !watcher.stopping()) {
           fmt::print(err, "floe run: {}:{}:{}: {}\n", args.file, statement.position.line,

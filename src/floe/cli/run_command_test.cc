@@ -169,6 +169,30 @@ TEST(RunCommandTest, StopsAtTheFirstFailingStatementWithItsPosition) {
       << run.out;
 }
 
+// Query rows come as `floe sql` shows them: Flink's tableau (PrintUtils' documented form: a
+// bordered header, right-aligned cells, NULL as <NULL>, "N rows in set").
+TEST(RunCommandTest, PrintsQueryRowsAsATableau) {
+  floe::testing::TempDir dir;
+  const std::string script = (dir.path() / "query.sql").string();
+  std::ofstream(script) << "SET 'execution.runtime-mode' = 'batch';\n"
+                           "CREATE TABLE t (id BIGINT, data STRING);\n"
+                           "INSERT INTO t VALUES (1, 'a'), (2, NULL);\n"
+                           "SELECT * FROM t ORDER BY id;\n";
+  CommandRun run =
+      Floe("run " + Quote(script) + " --warehouse " + Quote((dir.path() / "wh").string()) +
+           " --checkpoint-dir " + Quote((dir.path() / "cp").string()));
+  EXPECT_EQ(run.exit_code, kExitOk) << run.err;
+  EXPECT_NE(run.out.find("+----+--------+\n"
+                         "| id |   data |\n"
+                         "+----+--------+\n"
+                         "|  1 |      a |\n"
+                         "|  2 | <NULL> |\n"
+                         "+----+--------+\n"
+                         "2 rows in set\n"),
+            std::string::npos)
+      << run.out;
+}
+
 TEST(RunCommandTest, SyntaxErrorsStopTheScriptBeforeAnythingRuns) {
   floe::testing::TempDir dir;
   const std::string script = (dir.path() / "syntax.sql").string();

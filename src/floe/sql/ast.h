@@ -90,6 +90,8 @@ enum class ExprKind : unsigned char {
   kCast,
   kFunction,
   kSubquery,
+  kSubscript,
+  kFieldAccess,
 };
 
 enum class LiteralKind : unsigned char {
@@ -118,6 +120,9 @@ enum class LiteralKind : unsigned char {
 //   kCast:    args[0], type; op is "CAST" or "TRY_CAST"
 //   kFunction: name, args, distinct, star (COUNT(*))
 //   kSubquery: query
+//   kSubscript: args[0][args[1]] (a map key or a 1-based array index)
+//   kFieldAccess: args[0].text, a field of a ROW value that is not a plain column name
+//             (`(x).f`, `m['k'].f`); `col.f` stays a kColumn name, resolved by the binder
 struct Expr {
   ExprKind kind = ExprKind::kLiteral;
   Position position;
@@ -146,11 +151,13 @@ using TableRefPtr = std::unique_ptr<TableRef>;
 enum class JoinKind : unsigned char { kInner, kLeft, kRight, kFull, kCross, kComma };
 
 // A FROM item: a table (with its OPTIONS hint), a parenthesised query, or a join of two items.
+// `column_aliases` renames the item's columns: `(VALUES (1, 2)) AS t(x, y)`.
 struct TableRef {
   enum class Kind : unsigned char { kTable, kSubquery, kJoin } kind = Kind::kTable;
   ObjectName name;
   Options hints;
   std::optional<std::string> alias;
+  std::vector<std::string> column_aliases;
   QueryPtr query;
   JoinKind join = JoinKind::kInner;
   TableRefPtr left;

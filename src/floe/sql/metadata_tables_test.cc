@@ -154,6 +154,35 @@ TEST_F(MetadataTablesTest, SnapshotsMatchTheMetadataFile) {
   EXPECT_EQ(rows[2].at("operation"), Value("overwrite"));
 }
 
+// Map subscripts in SQL over the summary column give the metadata file's summary values, and
+// null for a key a summary does not have.
+TEST_F(MetadataTablesTest, SummarySubscriptsMatchTheMetadataFile) {
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      StatementResult result,
+      session_->ExecuteSql("SELECT snapshot_id, summary['added-records'], "
+                           "summary['total-records'], summary['no-such-key'] FROM t$snapshots"));
+  std::vector<RecordBatch> batches;
+  while (true) {
+    FLOE_ASSERT_OK_AND_ASSIGN(std::optional<RecordBatch> batch, result.rows->Next());
+    if (!batch) break;
+    batches.push_back(std::move(*batch));
+  }
+  const Rows rows = ToRows(batches);
+  const auto& snapshots = Member("snapshots").as_array();
+  ASSERT_EQ(rows.size(), snapshots.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Json& summary = *snapshots[i].Find("summary");
+    EXPECT_EQ(rows[i].at("snapshot_id"), Value(AsLong(*snapshots[i].Find("snapshot-id"))));
+    auto expected = [&](std::string_view key) {
+      auto text = summary.GetString(key);
+      return text.has_value() ? Value(*text) : Value();
+    };
+    EXPECT_EQ(rows[i].at("EXPR$1"), expected("added-records")) << i;
+    EXPECT_EQ(rows[i].at("EXPR$2"), expected("total-records")) << i;
+    EXPECT_TRUE(rows[i].at("EXPR$3").is_null());
+  }
+}
+
 TEST_F(MetadataTablesTest, HistoryFollowsTheSnapshotLog) {
   // Roll back so that one logged snapshot is no longer an ancestor of the current one.
   FLOE_ASSERT_OK(table_->NewManageSnapshots()->RollbackTo(history_.snapshots[3]).Commit());

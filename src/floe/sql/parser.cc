@@ -905,6 +905,13 @@ class Parser {
       }
     }
     FLOE_ASSIGN_OR_RETURN(ref->alias, ParseAlias());
+    if (ref->alias && AcceptSymbol("(")) {
+      do {
+        FLOE_ASSIGN_OR_RETURN(std::string column, ParseIdentifier("column alias"));
+        ref->column_aliases.push_back(std::move(column));
+      } while (AcceptSymbol(","));
+      FLOE_RETURN_IF_ERROR(ExpectSymbol(")", "to close the column aliases"));
+    }
     return ref;
   }
 
@@ -1076,7 +1083,32 @@ class Parser {
     return expr;
   }
 
+  // A primary followed by subscripts and field accesses: m['k'], a[1], (r).f, m['k'].f.
   Result<ExprPtr> ParsePrimary() {
+    const bool parenthesised = PeekSymbol("(");
+    FLOE_ASSIGN_OR_RETURN(ExprPtr expr, ParseAtom());
+    while (true) {
+      if (PeekSymbol("[")) {
+        ExprPtr subscript = MakeExpr(ExprKind::kSubscript, Next().position);
+        FLOE_ASSIGN_OR_RETURN(ExprPtr index, ParseExpr());
+        FLOE_RETURN_IF_ERROR(ExpectSymbol("]", "to close the subscript"));
+        subscript->args.push_back(std::move(expr));
+        subscript->args.push_back(std::move(index));
+        expr = std::move(subscript);
+      } else if ((parenthesised ||
+                  (expr->kind != ExprKind::kColumn && expr->kind != ExprKind::kStar)) &&
+                 PeekSymbol(".") && PeekIdentifier(1)) {
+        ExprPtr access = MakeExpr(ExprKind::kFieldAccess, Next().position);
+        access->text = Next().text;
+        access->args.push_back(std::move(expr));
+        expr = std::move(access);
+      } else {
+        return expr;
+      }
+    }
+  }
+
+  Result<ExprPtr> ParseAtom() {
     const Token& token = Peek();
     switch (token.kind) {
       case TokenKind::kInteger:

@@ -193,6 +193,17 @@ TEST(ParserTest, Expressions) {
             "SELECT (SELECT max(`x`) FROM `s`) FROM `t` WHERE `x` IN (SELECT `y` FROM `u`)");
 }
 
+TEST(ParserTest, NestedAccessAndColumnAliases) {
+  EXPECT_EQ(Canonical("SELECT summary['added-records'], a[1].f, (r).f, m['k'].x.y, partition.data "
+                      "FROM t$snapshots"),
+            "SELECT `summary`['added-records'], `a`[1].`f`, (`r`).`f`, `m`['k'].`x`.`y`, "
+            "`partition`.`data` FROM `t$snapshots`");
+  EXPECT_EQ(Canonical("SELECT x FROM (VALUES (1, 2)) AS v(x, y), t AS u (a)"),
+            "SELECT `x` FROM (VALUES (1, 2)) AS `v`(`x`, `y`), `t` AS `u`(`a`)");
+  EXPECT_EQ(ErrorOf("SELECT a[1 FROM t"),
+            "line 1, column 12: expected ']' to close the subscript, found 'FROM'");
+}
+
 TEST(ParserTest, CallExplainHelpQuit) {
   EXPECT_EQ(Canonical("CALL system.rewrite_data_files(table => 'db.t', "
                       "options => 'target-file-size-bytes=1048576')"),

@@ -123,6 +123,13 @@ std::string PrintTableRef(const TableRef& ref) {
     }
   }
   if (ref.alias) out += " AS " + QuoteIdentifier(*ref.alias);
+  if (!ref.column_aliases.empty()) {
+    out += "(";
+    for (std::size_t i = 0; i < ref.column_aliases.size(); ++i) {
+      out += (i > 0 ? ", " : "") + QuoteIdentifier(ref.column_aliases[i]);
+    }
+    out += ")";
+  }
   return out;
 }
 
@@ -556,6 +563,17 @@ std::string PrintExpr(const Expr& expr) {
     }
     case ExprKind::kSubquery:
       return "(" + PrintQuery(*expr.query) + ")";
+    case ExprKind::kSubscript:
+      return Operand(*expr.args[0], kPrimary) + "[" + PrintExpr(*expr.args[1]) + "]";
+    case ExprKind::kFieldAccess: {
+      // A column's field would read back as a longer column name, which the binder also
+      // resolves; the parentheses keep the node as it is.
+      std::string base = PrintExpr(*expr.args[0]);
+      if (expr.args[0]->kind == ExprKind::kColumn || PrecedenceOf(*expr.args[0]) < kPrimary) {
+        base = "(" + base + ")";
+      }
+      return base + "." + QuoteIdentifier(expr.text);
+    }
   }
   return "";
 }

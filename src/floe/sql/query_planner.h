@@ -5,6 +5,8 @@
 // filters, metadata tables, default_catalog's connector tables, VALUES) and the relational
 // operators (exec/relational.h). INSERT, CREATE TABLE AS and SELECT all start here.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,8 @@ struct PlannedQuery {
   bool changelog = false;
   // Every source ends by itself (a batch read, VALUES, a bounded connector).
   bool bounded = true;
+  // At most this many rows: a LIMIT at the top of an insert-only query.
+  std::optional<int64_t> row_limit;
   // The plan for EXPLAIN: one line per source and operator, sources first.
   std::vector<std::string> explain;
 };

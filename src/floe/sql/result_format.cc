@@ -65,7 +65,7 @@ void AppendJavaFloating(double value, bool is_float, std::string& out) {
   out += std::to_string(exponent);
 }
 
-void AppendCell(const Value& value, std::string& out);
+void AppendCell(const Value& value, std::string_view null_text, std::string& out);
 
 template <typename Items, typename AppendItem>
 void AppendJoined(const Items& items, char open, char close, AppendItem append, std::string& out) {
@@ -79,12 +79,12 @@ void AppendJoined(const Items& items, char open, char close, AppendItem append, 
   out += close;
 }
 
-void AppendCell(const Value& value, std::string& out) {
+void AppendCell(const Value& value, std::string_view null_text, std::string& out) {
   std::visit(
       [&](const auto& v) {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, std::monostate>) {
-          out += kNullText;
+          out += null_text;
         } else if constexpr (std::is_same_v<T, bool>) {
           out += v ? "TRUE" : "FALSE";
         } else if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t>) {
@@ -111,18 +111,19 @@ void AppendCell(const Value& value, std::string& out) {
           out += '\'';
         } else if constexpr (std::is_same_v<T, ListValue>) {
           AppendJoined(
-              v.elements, '[', ']', [&](const Value& e) { AppendCell(e, out); }, out);
+              v.elements, '[', ']', [&](const Value& e) { AppendCell(e, null_text, out); }, out);
         } else if constexpr (std::is_same_v<T, StructValue>) {
           AppendJoined(
-              v.fields, '(', ')', [&](const auto& f) { AppendCell(f.second, out); }, out);
+              v.fields, '(', ')', [&](const auto& f) { AppendCell(f.second, null_text, out); },
+              out);
         } else {
           static_assert(std::is_same_v<T, MapValue>);
           AppendJoined(
               v.entries, '{', '}',
               [&](const auto& e) {
-                AppendCell(e.first, out);
+                AppendCell(e.first, null_text, out);
                 out += '=';
-                AppendCell(e.second, out);
+                AppendCell(e.second, null_text, out);
               },
               out);
         }
@@ -132,9 +133,9 @@ void AppendCell(const Value& value, std::string& out) {
 
 }  // namespace
 
-std::string FormatCell(const Array& column, int64_t row) {
+std::string FormatCell(const Array& column, int64_t row, std::string_view null_text) {
   std::string out;
-  AppendCell(GetValue(column, row), out);
+  AppendCell(GetValue(column, row), null_text, out);
   return out;
 }
 

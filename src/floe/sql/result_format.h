@@ -15,7 +15,9 @@
 namespace floe::sql {
 
 inline constexpr std::string_view kNullText = "<NULL>";
+// Flink's Row text (Row#toString, `+I[1, null]`) writes nulls as Java does.
+inline constexpr std::string_view kRowTextNull = "null";
 
-std::string FormatCell(const Array& column, int64_t row);
+std::string FormatCell(const Array& column, int64_t row, std::string_view null_text = kNullText);
 
 }  // namespace floe::sql

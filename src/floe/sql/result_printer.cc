@@ -142,7 +142,7 @@ void ResultPrinter::Add(const RecordBatch& batch) {
         line += '[';
         for (int c = 0; c < batch.num_columns(); ++c) {
           if (c > 0) line += ", ";
-          line += FormatCell(batch.column(c), row);
+          line += FormatCell(batch.column(c), row, kRowTextNull);
         }
         line += "]\n";
         std::fputs(line.c_str(), out_);

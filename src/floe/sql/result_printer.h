@@ -9,7 +9,7 @@
 //               prints each row as it arrives under an `op` column (+I/-U/+U/-D); widths then
 //               come from the column types, since later rows are unknown, and it closes with
 //               "Received a total of N rows" (or "Query terminated, ..." when cancelled).
-//   changelog — one line per row in the form of Flink's Row text: `+I[1, a]`.
+//   changelog — one line per row in the form of Flink's Row text: `+I[1, a]`, nulls `null`.
 //   jsonl     — one JSON object per row by column name (batch/value.h's JSON), with "op" first
 //               for a change stream.
 // Nothing here fails: cells always have a text.

@@ -179,6 +179,15 @@ TEST(ResultPrinterTest, ChangelogModePrintsRowText) {
             "+I[Bob, 1]\n-U[Bob, 1]\n+U[Bob, 2]\n");
 }
 
+// Flink's Row#toString writes a null field as Java's "null": Row.ofKind(RowKind.INSERT, 2, null)
+// prints +I[2, null] (RowUtils/StringUtils.arrayAwareToString); only the tableau shows <NULL>.
+TEST(ResultPrinterTest, ChangelogRowTextWritesNullsAsJava) {
+  RecordBatch batch = MakeBatch(
+      {{"id", DataType::Int64(), {Value(int64_t{2})}}, {"data", DataType::String(), {Value()}}},
+      {RowKind::kInsert});
+  EXPECT_EQ(Print({batch}, true, {.mode = ResultMode::kChangelog}), "+I[2, null]\n");
+}
+
 TEST(ResultPrinterTest, JsonlRowsParseBackWithTheirOp) {
   RecordBatch batch = MakeBatch({{"id", DataType::Int64(), {Value(int64_t{9007199254740993})}},
                                  {"data", DataType::String(), {"a \"quoted\" text"}},

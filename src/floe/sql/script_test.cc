@@ -8,15 +8,19 @@
 //   statement error does not exist          <- a piece of the expected error message
 //   DROP TABLE nope;
 //
-//   query rowsort                           <- options: rowsort, changelog, columns
+//   query rowsort                           <- options: rowsort, changelog, columns, first N
 //   SELECT id, data FROM t;
 //   ----
 //   1 | a
 //   2 | <NULL>
 //
+//   let snapshot                            <- the single value of a one-row, one-column query
+//   SELECT snapshot_id FROM t$snapshots;       becomes ${snapshot} in later records
+//
 // A record ends at a blank line. Statements may span lines. Rows are the cells as the client
 // shows them (result_format.h) joined by " | "; `changelog` puts the row kind first ("+I | 1 | a"),
-// `columns` makes the first expected line the column names, `rowsort` compares sorted rows.
+// `columns` makes the first expected line the column names, `rowsort` compares sorted rows,
+// `first N` reads N rows and then cancels the query (an unbounded streaming read).
 // ${TMP} in a statement is the file's temporary folder, ${SHARED} the shared folder.
 
 #include <gtest/gtest.h>
@@ -41,7 +45,7 @@ const std::filesystem::path kScriptDir = "src/floe/sql/scripts";
 
 struct Record {
   int line = 0;
-  std::string kind;  // "statement" or "query"
+  std::string kind;  // "statement", "query" or "let"
   std::vector<std::string> options;
   std::string sql;
   std::vector<std::string> expected;
@@ -105,8 +109,15 @@ bool Has(const Record& record, std::string_view option) {
   return std::find(record.options.begin(), record.options.end(), option) != record.options.end();
 }
 
-Result<std::vector<std::string>> ResultLines(StatementResult& result, bool changelog,
-                                             bool columns) {
+// The number after option `first`, or -1 for every row.
+int64_t FirstRows(const Record& record) {
+  auto at = std::find(record.options.begin(), record.options.end(), "first");
+  if (at == record.options.end() || at + 1 == record.options.end()) return -1;
+  return std::stoll(*(at + 1));
+}
+
+Result<std::vector<std::string>> ResultLines(StatementResult& result, bool changelog, bool columns,
+                                             int64_t first = -1) {
   std::vector<std::string> lines;
   if (result.kind != StatementResult::Kind::kRows) {
     if (!result.message.empty()) lines.push_back(result.message);
@@ -119,10 +130,12 @@ Result<std::vector<std::string>> ResultLines(StatementResult& result, bool chang
     }
     lines.push_back(header);
   }
-  while (true) {
+  int64_t received = 0;
+  while (first < 0 || received < first) {
     FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, result.rows->Next());
     if (!batch.has_value()) break;
-    for (int64_t row = 0; row < batch->num_rows(); ++row) {
+    for (int64_t row = 0; row < batch->num_rows() && (first < 0 || received < first); ++row) {
+      ++received;
       std::string line;
       if (changelog) line = std::string(RowKindSymbol(batch->row_kind(row)));
       for (int c = 0; c < batch->num_columns(); ++c) {
@@ -132,6 +145,7 @@ Result<std::vector<std::string>> ResultLines(StatementResult& result, bool chang
       lines.push_back(std::move(line));
     }
   }
+  if (first >= 0) result.rows->Cancel();
   return lines;
 }
 
@@ -143,15 +157,22 @@ TEST_P(ScriptTest, Runs) {
   Session session({.embedded_warehouse = (dir.path() / "warehouse").string(),
                    .checkpoint_root = (dir.path() / "checkpoints").string()});
   ASSERT_TRUE(session.Open().has_value());
+  std::vector<std::pair<std::string, std::string>> variables = {
+      {"${TMP}", dir.path().string()}, {"${SHARED}", testing::SharedDir().string()}};
   for (Record& record : ReadRecords(path)) {
     std::string where = fmt::format("{}:{}", path.string(), record.line);
-    std::string sql = Replace(Replace(record.sql, "${TMP}", dir.path().string()), "${SHARED}",
-                              testing::SharedDir().string());
+    std::string sql = record.sql;
+    for (const auto& [name, value] : variables) sql = Replace(sql, name, value);
     auto statement = ParseStatement(sql);
     auto result = statement.has_value()
                       ? session.Execute(*statement)
                       : Result<StatementResult>(std::unexpected(statement.error()));
     if (record.kind == "statement" && Has(record, "error")) {
+      // A query's job fails while its rows are read (a bad snapshot id of a streaming read).
+      if (result.has_value() && result->kind == StatementResult::Kind::kRows) {
+        auto lines = ResultLines(*result, false, false);
+        if (!lines.has_value()) result = std::unexpected(lines.error());
+      }
       ASSERT_FALSE(result.has_value()) << where << ": expected an error, the statement succeeded";
       EXPECT_NE(result.error().message().find(record.expected.front()), std::string::npos)
           << where << ": expected an error with '" << record.expected.front() << "', got '"
@@ -165,8 +186,18 @@ TEST_P(ScriptTest, Runs) {
       }
       continue;
     }
+    if (record.kind == "let") {
+      ASSERT_EQ(record.options.size(), 1u) << where << ": let takes one name";
+      auto lines = ResultLines(*result, false, false);
+      ASSERT_TRUE(lines.has_value()) << where << ": " << lines.error().message();
+      ASSERT_EQ(lines->size(), 1u) << where << ": let needs a one-row result";
+      ASSERT_EQ(lines->front().find(" | "), std::string::npos) << where << ": one column";
+      variables.emplace_back("${" + record.options[0] + "}", lines->front());
+      continue;
+    }
     ASSERT_EQ(record.kind, "query") << where << ": unknown record kind";
-    auto lines = ResultLines(*result, Has(record, "changelog"), Has(record, "columns"));
+    auto lines =
+        ResultLines(*result, Has(record, "changelog"), Has(record, "columns"), FirstRows(record));
     ASSERT_TRUE(lines.has_value()) << where << ": " << lines.error().message();
     std::vector<std::string> expected = record.expected;
     if (Has(record, "rowsort")) {

@@ -84,8 +84,10 @@ bool ColumnUse::Needs(const std::string& qualifier, const std::string& column) c
 }
 
 void CollectColumnUse(const Expr& expr, ColumnUse& use) {
-  if (expr.kind == ExprKind::kColumn && !expr.name.empty())
-    use.names.insert(AsciiLower(expr.name.back()));
+  // Every part: `s.f` may be column f of table s or field f of column s.
+  if (expr.kind == ExprKind::kColumn) {
+    for (const std::string& part : expr.name) use.names.insert(AsciiLower(part));
+  }
   if (expr.kind == ExprKind::kStar) {
     if (expr.name.empty()) {
       use.all = true;

@@ -13,21 +13,42 @@ constexpr size_t kQueueCapacity = 16;
 
 class ResultQueue {
  public:
-  // Blocks while the queue is full; kCancelled once the reader has gone.
+  explicit ResultQueue(std::optional<int64_t> row_limit)
+      : finished_(row_limit == 0), remaining_(row_limit), limit_reached_(row_limit == 0) {}
+
+  // Blocks while the queue is full; kCancelled once the reader has gone. Rows past the limit are
+  // dropped: the result is complete without them.
   Status Push(RecordBatch batch) {
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [&] { return cancelled_ || batches_.size() < kQueueCapacity; });
     if (cancelled_) return Cancelled("the query's result was cancelled");
-    batches_.push_back(std::move(batch));
+    if (limit_reached_) return {};
+    if (remaining_) {
+      if (batch.num_rows() > *remaining_) batch = batch.Slice(0, *remaining_);
+      *remaining_ -= batch.num_rows();
+      if (*remaining_ == 0) {
+        limit_reached_ = true;
+        finished_ = true;
+      }
+    }
+    if (batch.num_rows() > 0) batches_.push_back(std::move(batch));
     changed_.notify_all();
     return {};
   }
 
+  // The job's end; after the limit was reached the result is already complete and the job's
+  // own end (cancelled, by then) does not change it.
   void Finish(Status status) {
     std::lock_guard lock(mutex_);
+    if (limit_reached_) return;
     finished_ = true;
     status_ = std::move(status);
     changed_.notify_all();
+  }
+
+  bool limit_reached() {
+    std::lock_guard lock(mutex_);
+    return limit_reached_;
   }
 
   void Cancel() {
@@ -57,6 +78,8 @@ class ResultQueue {
   std::deque<RecordBatch> batches_;
   bool finished_ = false;
   bool cancelled_ = false;
+  std::optional<int64_t> remaining_;
+  bool limit_reached_ = false;
   Status status_;
 };
 
@@ -87,7 +110,12 @@ class JobRows final : public RowStream {
     thread_.join();
   }
 
-  Result<std::optional<RecordBatch>> Next() override { return queue_->Pop(); }
+  Result<std::optional<RecordBatch>> Next() override {
+    FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, queue_->Pop());
+    // Every row of a LIMIT has arrived: stop the sources rather than read them to the end.
+    if (!batch.has_value() && queue_->limit_reached()) env_->Cancel();
+    return batch;
+  }
   void Cancel() override {
     queue_->Cancel();
     env_->Cancel();
@@ -102,8 +130,9 @@ class JobRows final : public RowStream {
 }  // namespace
 
 std::unique_ptr<RowStream> StartQueryJob(std::unique_ptr<stream::StreamEnvironment> env,
-                                         const stream::DataStream& stream, std::string job_name) {
-  auto queue = std::make_shared<ResultQueue>();
+                                         const stream::DataStream& stream, std::string job_name,
+                                         std::optional<int64_t> row_limit) {
+  auto queue = std::make_shared<ResultQueue>(row_limit);
   stream.SinkTo(
       "ResultSink",
       [queue](int) -> Result<std::unique_ptr<stream::Operator>> {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <map>
 
 #include "floe/io/local_file_io.h"
@@ -81,10 +82,50 @@ std::string ListText(const std::vector<std::string>& items) {
   return text;
 }
 
+bool IsTrue(const std::optional<std::string>& value) {
+  return value.has_value() && EqualsIgnoreCase(*value, "true");
+}
+
+// A streaming read's start-snapshot-id is exclusive in the connector documentation ("records from
+// this snapshot will be excluded": the legacy source) and inclusive in the FLIP-27 source, which
+// the runtime implements. Unless the session opts in to FLIP-27
+// (table.exec.iceberg.use-flip27-source), the read starts at the snapshot after the given one,
+// when there is one. An unknown id is left for the source to report.
+Status ApplyLegacyStart(PlannerContext& context, const stream::TableLoader& loader,
+                        StringMap& options) {
+  auto start = options.find("start-snapshot-id");
+  auto streaming = options.find("streaming");
+  if (start == options.end() || streaming == options.end() || !IsTrue(streaming->second) ||
+      options.contains("starting-strategy") ||
+      IsTrue(context.session().config().Get("table.exec.iceberg.use-flip27-source"))) {
+    return {};
+  }
+  int64_t id = 0;
+  auto [end, error] =
+      std::from_chars(start->second.data(), start->second.data() + start->second.size(), id);
+  if (error != std::errc() || end != start->second.data() + start->second.size()) return {};
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<table::Table> table, loader.Load());
+  TableMetadataPtr metadata = table->metadata();
+  if (metadata->SnapshotById(id) == nullptr) return {};
+  // When the given snapshot is still the current one its successor does not exist yet; "latest,
+  // exclusive" would race with a commit landing before the job starts, so the read stays
+  // inclusive there (the runtime has no exclusive start by id).
+  for (SnapshotPtr snapshot = metadata->current_snapshot(); snapshot != nullptr;) {
+    if (snapshot->parent_snapshot_id == id) {
+      start->second = std::to_string(snapshot->snapshot_id);
+      return {};
+    }
+    if (!snapshot->parent_snapshot_id) break;
+    snapshot = metadata->SnapshotById(*snapshot->parent_snapshot_id);
+  }
+  return {};
+}
+
 Result<Relation> PlanIcebergTable(PlannerContext& context, stream::TableLoader loader,
                                   const TableRef& ref, const std::string& qualifier,
                                   const ColumnUse& use, const Expr* where) {
   FLOE_ASSIGN_OR_RETURN(StringMap options, IcebergReadOptions(ref));
+  FLOE_RETURN_IF_ERROR(ApplyLegacyStart(context, loader, options));
   stream::IcebergSource::Builder builder = stream::IcebergSource::ForRows(loader);
   builder.SetAll(options);
   // A first build gives the table's columns (of the snapshot the options select).
@@ -227,6 +268,21 @@ Result<Relation> PlanTable(PlannerContext& context, const TableRef& ref, const C
   return PlanIcebergTable(context, std::move(loader), ref, qualifier, use, where);
 }
 
+// `AS t(x, y)`: the item's columns take the new names, one for each.
+Result<Relation> RenameColumns(Relation relation, const TableRef& ref) {
+  if (ref.column_aliases.empty()) return relation;
+  if (ref.column_aliases.size() != relation.columns.size()) {
+    return InvalidArgument("{} gives {} column aliases for {} columns", *ref.alias,
+                           ref.column_aliases.size(), relation.columns.size());
+  }
+  for (size_t i = 0; i < relation.columns.size(); ++i) {
+    relation.columns[i].name = ref.column_aliases[i];
+    // Push-down names the table's own columns.
+    relation.columns[i].field_id.reset();
+  }
+  return relation;
+}
+
 }  // namespace
 
 std::vector<ScopeColumn> ColumnsOf(const BatchSchema& schema, const std::string& qualifier) {
@@ -244,8 +300,13 @@ std::vector<ScopeColumn> ColumnsOf(const BatchSchema& schema, const std::string&
 Result<Relation> PlanFrom(PlannerContext& context, const TableRef& ref, const ColumnUse& use,
                           const Expr* where) {
   switch (ref.kind) {
-    case TableRef::Kind::kTable:
-      return PlanTable(context, ref, use, where);
+    case TableRef::Kind::kTable: {
+      if (ref.column_aliases.empty()) return PlanTable(context, ref, use, where);
+      // The query names the columns by their aliases: read them all, push nothing down.
+      FLOE_ASSIGN_OR_RETURN(Relation relation,
+                            PlanTable(context, ref, ColumnUse{.all = true}, nullptr));
+      return RenameColumns(std::move(relation), ref);
+    }
     case TableRef::Kind::kSubquery: {
       FLOE_ASSIGN_OR_RETURN(Relation relation, PlanQueryNode(context, *ref.query));
       std::string qualifier = ref.alias.value_or("");
@@ -253,7 +314,7 @@ Result<Relation> PlanFrom(PlannerContext& context, const TableRef& ref, const Co
         column.qualifier = qualifier;
         column.field_id.reset();
       }
-      return relation;
+      return RenameColumns(std::move(relation), ref);
     }
     case TableRef::Kind::kJoin:
       return PlanJoin(context, ref, use, where);

@@ -1,6 +1,7 @@
 #include "floe/sql/scalar/binder.h"
 
 #include "floe/sql/printer.h"
+#include "floe/sql/scalar/access.h"
 #include "floe/sql/scalar/cast.h"
 #include "floe/sql/scalar/node.h"
 #include "floe/sql/scalar/type_rules.h"
@@ -19,8 +20,35 @@ bool IsNiladicFunction(std::string_view name) {
   return false;
 }
 
+// `a.b.c` that is not a column name: the longest prefix (table.column or column) naming a
+// column, then fields of that ROW column, as Calcite resolves compound identifiers.
+std::optional<Result<ScalarExprPtr>> BindNestedColumn(const Expr& expr, const Scope& scope) {
+  for (size_t prefix = std::min<size_t>(2, expr.name.size() - 1); prefix >= 1; --prefix) {
+    std::vector<std::string> column(expr.name.begin(), expr.name.begin() + prefix);
+    Result<int> index = scope.Find(column, expr.position);
+    if (!index) continue;
+    const ScopeColumn& found = scope.columns()[*index];
+    ScalarExprPtr value =
+        std::make_shared<ColumnNode>(*index, found.type, found.nullable, TextOf(expr));
+    for (size_t part = prefix; part < expr.name.size(); ++part) {
+      Result<ScalarExprPtr> field =
+          MakeFieldAccess(std::move(value), expr.name[part], expr.position, TextOf(expr));
+      if (!field) return field;
+      value = *std::move(field);
+    }
+    return value;
+  }
+  return std::nullopt;
+}
+
 Result<ScalarExprPtr> BindColumn(const Expr& expr, const Scope& scope) {
-  Result<int> index = scope.Find(expr.name, expr.position);
+  Result<int> index = expr.name.size() > 2
+                          ? Result<int>(std::unexpected(Error(ErrorKind::kInvalidArgument, "")))
+                          : scope.Find(expr.name, expr.position);
+  if (!index && expr.name.size() > 1) {
+    if (auto nested = BindNestedColumn(expr, scope)) return *std::move(nested);
+    if (expr.name.size() > 2) index = scope.Find(expr.name, expr.position);
+  }
   if (!index) {
     // CURRENT_DATE and its kin are written without parentheses; a column of that name wins.
     if (expr.name.size() == 1 && IsNiladicFunction(expr.name[0])) {
@@ -89,6 +117,10 @@ Result<ScalarExprPtr> Bind(const Expr& expr, const Scope& scope) {
       return BindFunction(expr, scope);
     case ExprKind::kSubquery:
       return std::unexpected(ErrorAt(expr, "subqueries are not supported in this expression"));
+    case ExprKind::kSubscript:
+      return BindSubscript(expr, scope);
+    case ExprKind::kFieldAccess:
+      return BindFieldAccess(expr, scope);
   }
   return std::unexpected(ErrorAt(expr, "unknown expression"));
 }
