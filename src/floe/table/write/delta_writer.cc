@@ -9,6 +9,13 @@
 #include "floe/table/write/row_key.h"
 
 namespace floe::table {
+namespace {
+
+// How many rows ahead the key table's slot is prefetched: enough to cover a memory access while
+// the rows in between are handled.
+constexpr int64_t kPrefetchDistance = 16;
+
+}  // namespace
 
 struct DeltaWriter::PartitionState {
   std::vector<Literal> values;
@@ -126,16 +133,31 @@ void DeltaWriter::DeletePosition(PartitionState& s, const InsertedKeys::Location
   s.referenced.insert(location.file);
 }
 
+namespace {
+
+// The rows of `batch` at `rows` (ascending): a slice, without a copy, when they are contiguous
+// (all rows of an upsert batch into an unpartitioned table).
+Result<RecordBatch> Rows(const RecordBatch& batch, const std::vector<int64_t>& rows) {
+  if (rows.back() - rows.front() + 1 == std::ssize(rows)) {
+    return batch.Slice(rows.front(), std::ssize(rows));
+  }
+  return TakeBatch(batch, rows);
+}
+
+}  // namespace
+
 Status DeltaWriter::Flush(PartitionState& s, const RecordBatch& batch) {
   if (!s.insert_rows.empty()) {
-    FLOE_ASSIGN_OR_RETURN(RecordBatch rows, TakeBatch(batch, s.insert_rows));
+    FLOE_ASSIGN_OR_RETURN(RecordBatch rows, Rows(batch, s.insert_rows));
     FLOE_RETURN_IF_ERROR(s.data->files().WriteToCurrent(rows));
   }
   if (!s.delete_rows.empty()) {
-    FLOE_ASSIGN_OR_RETURN(RecordBatch rows, TakeBatch(batch, s.delete_rows));
+    // Upserts delete by key: only the key columns are gathered, not the whole rows.
+    RecordBatch source = batch;
     if (upsert_) {
-      FLOE_ASSIGN_OR_RETURN(rows, rows.SelectColumns(key_columns_));
+      FLOE_ASSIGN_OR_RETURN(source, batch.SelectColumns(key_columns_));
     }
+    FLOE_ASSIGN_OR_RETURN(RecordBatch rows, Rows(source, s.delete_rows));
     FLOE_RETURN_IF_ERROR(s.equality->Write(rows));
   }
   s.insert_rows.clear();
@@ -158,6 +180,12 @@ Status DeltaWriter::Write(const RecordBatch& batch) {
   for (int64_t row = 0; row < n; ++row) hashes_[row] = InsertedKeys::Hash(keys_[row]);
   std::vector<PartitionState*> touched;
   for (int64_t row = 0; row < n; ++row) {
+    if (row + kPrefetchDistance < n) {
+      const uint32_t ahead = partition_of_row_[row + kPrefetchDistance];
+      if (ahead < states_.size() && states_[ahead]) {
+        states_[ahead]->inserted.Prefetch(hashes_[row + kPrefetchDistance]);
+      }
+    }
     FLOE_ASSIGN_OR_RETURN(PartitionState * s, State(partition_of_row_[row]));
     if (s->insert_rows.empty() && s->delete_rows.empty() &&
         std::find(touched.begin(), touched.end(), s) == touched.end()) {
