@@ -19,8 +19,10 @@ constexpr int64_t kPrefetchDistance = 16;
 
 struct DeltaWriter::PartitionState {
   std::vector<Literal> values;
+  // Null while the partition's files are closed (max_open_files).
   std::unique_ptr<DataFileWriter> data;
   std::unique_ptr<EqualityDeleteWriter> equality;
+  uint64_t last_use = 0;
   std::unique_ptr<PositionDeleteWriter> positions;
   // Keys inserted by this writer -> (index into paths, row position).
   InsertedKeys inserted;
@@ -38,7 +40,7 @@ DeltaWriter::~DeltaWriter() = default;
 
 Result<std::unique_ptr<DeltaWriter>> DeltaWriter::Make(WriterContext context,
                                                        std::vector<int32_t> equality_ids,
-                                                       bool upsert) {
+                                                       bool upsert, size_t max_open_files) {
   if (equality_ids.empty()) {
     return InvalidArgument(
         "delta writer: no equality fields (set identifier fields or equality ids)");
@@ -79,25 +81,59 @@ Result<std::unique_ptr<DeltaWriter>> DeltaWriter::Make(WriterContext context,
   w->context_ = std::move(context);
   w->equality_ids_ = std::move(equality_ids);
   w->upsert_ = upsert;
+  w->max_open_files_ = max_open_files;
   return w;
 }
 
-Result<DeltaWriter::PartitionState*> DeltaWriter::State(uint32_t partition) {
+Result<DeltaWriter::PartitionState*> DeltaWriter::State(uint32_t partition,
+                                                        const RecordBatch& batch) {
   if (states_.size() <= partition) states_.resize(partition + 1);
   if (!states_[partition]) {
     auto state = std::make_unique<PartitionState>();
     if (partitioner_) state->values = partitioner_->Values(partition);
-    state->data = std::make_unique<DataFileWriter>(context_.DataOptions(state->values),
-                                                   context_.sort_order_id);
-    FLOE_ASSIGN_OR_RETURN(state->equality, EqualityDeleteWriter::Make(
-                                               context_.DeleteOptions(state->values, delete_schema_,
-                                                                      delete_batch_schema_),
-                                               equality_ids_, std::nullopt));
     state->positions = std::make_unique<PositionDeleteWriter>(
         context_.DeleteOptions(state->values, delete_schema_, delete_batch_schema_));
     states_[partition] = std::move(state);
   }
-  return states_[partition].get();
+  PartitionState& s = *states_[partition];
+  if (!s.data) FLOE_RETURN_IF_ERROR(OpenFiles(s, batch));
+  s.last_use = ++uses_;
+  return &s;
+}
+
+Status DeltaWriter::OpenFiles(PartitionState& s, const RecordBatch& batch) {
+  if (max_open_files_ > 0 && open_ >= max_open_files_) {
+    FLOE_RETURN_IF_ERROR(CloseLeastRecentlyUsed(batch));
+  }
+  s.data = std::make_unique<DataFileWriter>(context_.DataOptions(s.values), context_.sort_order_id);
+  FLOE_ASSIGN_OR_RETURN(s.equality,
+                        EqualityDeleteWriter::Make(
+                            context_.DeleteOptions(s.values, delete_schema_, delete_batch_schema_),
+                            equality_ids_, std::nullopt));
+  ++open_;
+  return {};
+}
+
+Status DeltaWriter::CloseLeastRecentlyUsed(const RecordBatch& batch) {
+  PartitionState* oldest = nullptr;
+  for (const auto& s : states_) {
+    if (s && s->data && (oldest == nullptr || s->last_use < oldest->last_use)) oldest = s.get();
+  }
+  if (oldest == nullptr) return {};
+  if (std::find(touched_.begin(), touched_.end(), oldest) != touched_.end()) {
+    // Every open partition has rows of this batch waiting: write them out first, so that the
+    // positions already handed out for them land in the files they name.
+    for (PartitionState* t : touched_) FLOE_RETURN_IF_ERROR(Flush(*t, batch));
+    touched_.clear();
+  }
+  FLOE_ASSIGN_OR_RETURN(auto data, oldest->data->Close());
+  for (auto& f : data) closed_.data_files.push_back(std::move(f));
+  FLOE_ASSIGN_OR_RETURN(auto equality, oldest->equality->Close());
+  for (auto& f : equality) closed_.delete_files.push_back(std::move(f));
+  oldest->data.reset();
+  oldest->equality.reset();
+  --open_;
+  return {};
 }
 
 Status DeltaWriter::Insert(PartitionState& s, int64_t row) {
@@ -178,7 +214,7 @@ Status DeltaWriter::Write(const RecordBatch& batch) {
   AppendRowKeys(batch, key_columns_, keys_);
   hashes_.resize(static_cast<size_t>(n));
   for (int64_t row = 0; row < n; ++row) hashes_[row] = InsertedKeys::Hash(keys_[row]);
-  std::vector<PartitionState*> touched;
+  touched_.clear();
   for (int64_t row = 0; row < n; ++row) {
     if (row + kPrefetchDistance < n) {
       const uint32_t ahead = partition_of_row_[row + kPrefetchDistance];
@@ -186,10 +222,10 @@ Status DeltaWriter::Write(const RecordBatch& batch) {
         states_[ahead]->inserted.Prefetch(hashes_[row + kPrefetchDistance]);
       }
     }
-    FLOE_ASSIGN_OR_RETURN(PartitionState * s, State(partition_of_row_[row]));
+    FLOE_ASSIGN_OR_RETURN(PartitionState * s, State(partition_of_row_[row], batch));
     if (s->insert_rows.empty() && s->delete_rows.empty() &&
-        std::find(touched.begin(), touched.end(), s) == touched.end()) {
-      touched.push_back(s);
+        std::find(touched_.begin(), touched_.end(), s) == touched_.end()) {
+      touched_.push_back(s);
     }
     s->current_key = &keys_[row];
     s->current_hash = hashes_[row];
@@ -206,23 +242,27 @@ Status DeltaWriter::Write(const RecordBatch& batch) {
         break;
     }
   }
-  for (PartitionState* s : touched) FLOE_RETURN_IF_ERROR(Flush(*s, batch));
+  for (PartitionState* s : touched_) FLOE_RETURN_IF_ERROR(Flush(*s, batch));
+  touched_.clear();
   return {};
 }
 
 Result<WriteResult> DeltaWriter::Close() {
-  WriteResult result;
+  WriteResult result = std::exchange(closed_, {});
   for (auto& s : states_) {
     if (!s) continue;
-    FLOE_ASSIGN_OR_RETURN(auto data, s->data->Close());
-    for (auto& f : data) result.data_files.push_back(std::move(f));
-    FLOE_ASSIGN_OR_RETURN(auto equality, s->equality->Close());
-    for (auto& f : equality) result.delete_files.push_back(std::move(f));
+    if (s->data) {
+      FLOE_ASSIGN_OR_RETURN(auto data, s->data->Close());
+      for (auto& f : data) result.data_files.push_back(std::move(f));
+      FLOE_ASSIGN_OR_RETURN(auto equality, s->equality->Close());
+      for (auto& f : equality) result.delete_files.push_back(std::move(f));
+    }
     FLOE_ASSIGN_OR_RETURN(auto positions, s->positions->Close());
     for (auto& f : positions) result.delete_files.push_back(std::move(f));
     for (uint32_t p : s->referenced) result.referenced_data_files.push_back(s->paths[p]);
   }
   states_.clear();
+  open_ = 0;
   return result;
 }
 
