@@ -214,12 +214,28 @@ Status DeltaWriter::Write(const RecordBatch& batch) {
   AppendRowKeys(batch, key_columns_, keys_);
   hashes_.resize(static_cast<size_t>(n));
   for (int64_t row = 0; row < n; ++row) hashes_[row] = InsertedKeys::Hash(keys_[row]);
+  // Rows partition by partition (in order within each): a partition's files then open at most
+  // once per batch, however the rows are interleaved. Rows of different partitions never delete
+  // each other, so their relative order does not matter.
+  order_.resize(static_cast<size_t>(n));
+  if (partitioner_) {
+    uint32_t max_partition = 0;
+    for (uint32_t p : partition_of_row_) max_partition = std::max(max_partition, p);
+    std::vector<int64_t> start(max_partition + 2, 0);
+    for (uint32_t p : partition_of_row_) ++start[p + 1];
+    for (size_t p = 1; p < start.size(); ++p) start[p] += start[p - 1];
+    for (int64_t row = 0; row < n; ++row) order_[start[partition_of_row_[row]]++] = row;
+  } else {
+    for (int64_t row = 0; row < n; ++row) order_[row] = row;
+  }
   touched_.clear();
-  for (int64_t row = 0; row < n; ++row) {
-    if (row + kPrefetchDistance < n) {
-      const uint32_t ahead = partition_of_row_[row + kPrefetchDistance];
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t row = order_[i];
+    if (i + kPrefetchDistance < n) {
+      const int64_t ahead_row = order_[i + kPrefetchDistance];
+      const uint32_t ahead = partition_of_row_[ahead_row];
       if (ahead < states_.size() && states_[ahead]) {
-        states_[ahead]->inserted.Prefetch(hashes_[row + kPrefetchDistance]);
+        states_[ahead]->inserted.Prefetch(hashes_[ahead_row]);
       }
     }
     FLOE_ASSIGN_OR_RETURN(PartitionState * s, State(partition_of_row_[row], batch));

@@ -77,6 +77,7 @@ class DeltaWriter {
   uint64_t uses_ = 0;
   WriteResult closed_;  // files of partitions closed before Close
   std::vector<uint32_t> partition_of_row_;
+  std::vector<int64_t> order_;  // the batch's rows, grouped by partition
   std::vector<std::string> keys_;
   std::vector<uint64_t> hashes_;
 };
