@@ -71,6 +71,12 @@ class Operator {
                                                          Output& /*output*/) {
     return std::vector<std::string>{};
   }
+  // What the runtime calls at a barrier: SnapshotState, unless the operator needs the barrier
+  // itself (a committer records the upstream source positions it carries).
+  virtual Result<std::vector<std::string>> SnapshotCheckpoint(const CheckpointBarrier& barrier,
+                                                              Output& output) {
+    return SnapshotState(barrier.checkpoint_id, output);
+  }
   virtual Status NotifyCheckpointComplete(int64_t /*checkpoint_id*/) { return {}; }
   // Input `input` has ended (every upstream subtask of it sent its end): no batch of it follows.
   // For operators with several inputs, e.g. a hash join that builds from one input before it

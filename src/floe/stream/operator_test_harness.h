@@ -53,6 +53,10 @@ class OperatorHarness {
   Result<std::vector<std::string>> SnapshotState(int64_t checkpoint_id) {
     return op_->SnapshotState(checkpoint_id, output_);
   }
+  // As the runtime calls it at a barrier (with the source positions the barrier carries).
+  Result<std::vector<std::string>> SnapshotCheckpoint(const CheckpointBarrier& barrier) {
+    return op_->SnapshotCheckpoint(barrier, output_);
+  }
   Status NotifyCheckpointComplete(int64_t checkpoint_id) {
     return op_->NotifyCheckpointComplete(checkpoint_id);
   }

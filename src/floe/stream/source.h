@@ -49,6 +49,10 @@ class SplitEnumerator {
   virtual Status Tick(int64_t /*now_ms*/) { return {}; }
   virtual Result<std::string> SnapshotState(int64_t checkpoint_id) = 0;
   virtual Status NotifyCheckpointComplete(int64_t /*checkpoint_id*/) { return {}; }
+  // Where the enumerator is as of its last SnapshotState, in a form a user can act on (the last
+  // snapshot enumerated, say); nullopt when it has nothing to tell. Carried by the checkpoint's
+  // barriers to sinks, which record it with their commits.
+  virtual std::optional<std::string> Position() const { return std::nullopt; }
 };
 
 class SourceReaderContext {
@@ -76,6 +80,9 @@ class SourceReader {
   virtual Result<PollStatus> PollNext(Output& output) = 0;
   virtual Result<std::vector<std::string>> SnapshotState(int64_t checkpoint_id) = 0;
   virtual Status NotifyCheckpointComplete(int64_t /*checkpoint_id*/) { return {}; }
+  // Where the reader is as of its last SnapshotState (rows emitted, file and row...); nullopt
+  // when it has nothing to tell. See SplitEnumerator::Position.
+  virtual std::optional<std::string> Position() const { return std::nullopt; }
 };
 
 class Source {

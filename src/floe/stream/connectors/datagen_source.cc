@@ -443,6 +443,17 @@ class DatagenReader : public SourceReader {
     return PollStatus::kMoreAvailable;
   }
 
+  // The next row number of each of the reader's shares: "<index>/<shares>:<next>", comma
+  // separated (share i of n holds the rows r with r % n == i).
+  std::optional<std::string> Position() const override {
+    std::string position;
+    for (const Share& share : shares_) {
+      if (!position.empty()) position += ',';
+      position += fmt::format("{}/{}:{}", share.index, share.shares, share.next);
+    }
+    return position;
+  }
+
   Result<std::vector<std::string>> SnapshotState(int64_t) override {
     std::vector<std::string> entries;
     for (const Share& share : shares_) {

@@ -179,9 +179,16 @@ class FileReader : public SourceReader {
         continue;
       }
       current_.rows_done += batch->num_rows();
+      last_read_ = &current_;
       FLOE_RETURN_IF_ERROR(output.Emit(std::move(*batch)));
       return PollStatus::kMoreAvailable;
     }
+  }
+
+  // The file read last and the rows emitted from it: {"file": ..., "rows": n}.
+  std::optional<std::string> Position() const override {
+    if (last_read_ == nullptr) return std::nullopt;
+    return EncodeSplit(*last_read_);
   }
 
   Result<std::vector<std::string>> SnapshotState(int64_t) override {
@@ -210,6 +217,7 @@ class FileReader : public SourceReader {
   std::shared_ptr<const FileSource> source_;
   SourceReaderContext* reader_context_ = nullptr;
   std::deque<FileSplit> queue_;
+  const FileSplit* last_read_ = nullptr;  // &current_ once a batch was emitted
   FileSplit current_;
   std::unique_ptr<FileBatchReader> file_;
   bool requested_ = false;

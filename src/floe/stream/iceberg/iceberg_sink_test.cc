@@ -9,11 +9,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <limits>
 #include <map>
+#include <ranges>
 #include <thread>
 
 #include "floe/spec/sort_order.h"
+#include "floe/stream/connectors/datagen_source.h"
 #include "floe/stream/runtime/test_jobs.h"
 #include "floe/table/scan/table_scan.h"
 #include "floe/table/scan/task_reader.h"
@@ -157,6 +160,54 @@ TEST_F(IcebergSinkJobTest, StreamingJobWithAFailureCommitsEveryRowOnce) {
     EXPECT_EQ(snapshot->summary.at("floe.sink-id"), "rows-sink");
     EXPECT_EQ(snapshot->summary.at("floe.job-name"), "streaming-append");
   }
+}
+
+// Rows of datagen share i of n: the rows r < next with r % n == i.
+int64_t RowsBefore(int64_t i, int64_t n, int64_t next) {
+  return next > i ? (next - i + n - 1) / n : 0;
+}
+
+// Every snapshot of a streaming job records where each datagen reader was at its checkpoint
+// ("<share>/<shares>:<next row>" per share): the rows before those positions are exactly the rows
+// the table holds at that snapshot (its total-records), and at the end they are all the rows.
+TEST_F(IcebergSinkJobTest, SnapshotsRecordTheDatagenPositionsTheyCommit) {
+  CreateTable(/*partitioned=*/false, /*identifier=*/false);
+  StreamEnvironment env({.parallelism = 2,
+                         .checkpoint_interval_ms = 20,
+                         .checkpoint_dir = (dir_.path() / "checkpoints").string()});
+  constexpr int64_t kCount = 2000;
+  FLOE_ASSERT_OK_AND_ASSIGN(auto source,
+                            DatagenSource::Make(RowSchema(), {{"rows-per-second", "5000"},
+                                                              {"number-of-rows", "2000"},
+                                                              {"batch-size", "50"},
+                                                              {"split-count", "4"},
+                                                              {"fields.k.kind", "sequence"},
+                                                              {"fields.k.start", "0"},
+                                                              {"fields.k.end", "1999"}}));
+  DataStream rows = env.FromSource(source, "gen");
+  FLOE_ASSERT_OK(IcebergSink::ForRows(rows).TableLoader(Loader()).Append());
+  FLOE_ASSERT_OK(env.Execute("positions"));
+  EXPECT_EQ(ReadTable().size(), static_cast<size_t>(kCount));
+  auto snapshots = Snapshots();
+  ASSERT_GE(snapshots.size(), 3U);
+  for (const SnapshotPtr& snapshot : snapshots) {
+    int64_t emitted = 0;
+    for (int subtask = 0; subtask < 2; ++subtask) {
+      const std::string key = fmt::format("floe.source-position.gen.{}", subtask);
+      ASSERT_TRUE(snapshot->summary.contains(key)) << snapshot->snapshot_id << " " << key;
+      for (std::string_view share :
+           std::views::split(snapshot->summary.at(key), ',') |
+               std::views::transform([](auto r) { return std::string_view(r.begin(), r.end()); })) {
+        int64_t i = 0, n = 0, next = 0;
+        ASSERT_EQ(std::sscanf(std::string(share).c_str(), "%ld/%ld:%ld", &i, &n, &next), 3)
+            << share;
+        emitted += RowsBefore(i, n, next);
+      }
+    }
+    EXPECT_EQ(std::to_string(emitted), snapshot->summary.at("total-records"))
+        << "snapshot " << snapshot->snapshot_id;
+  }
+  EXPECT_EQ(snapshots.front()->summary.at("total-records"), std::to_string(kCount));
 }
 
 // Upserts of 37 keys, each updated many times: the table holds the last value of each key.

@@ -86,6 +86,7 @@ Status IcebergSinkCommitter::Restore(const std::vector<std::string>& entries) {
     int64_t checkpoint_id;
     std::vector<manifest::ManifestFile> manifests;
     std::set<std::string> referenced;
+    SourcePositions positions;
   };
   std::vector<Entry> restored;
   for (const std::string& text : entries) {
@@ -135,6 +136,18 @@ Status IcebergSinkCommitter::Restore(const std::vector<std::string>& entries) {
       if (!path.is_string()) return bad(Error(ErrorKind::kCorruptData, "a path is not a string"));
       entry.referenced.insert(path.as_string());
     }
+    // Absent in the state of versions before source positions.
+    if (const Json* positions = json->Find("source-positions")) {
+      if (!positions->is_object()) {
+        return bad(Error(ErrorKind::kCorruptData, "source-positions is not an object"));
+      }
+      for (const auto& [key, value] : positions->as_object()) {
+        if (!value.is_string()) {
+          return bad(Error(ErrorKind::kCorruptData, "a source position is not a string"));
+        }
+        entry.positions[key] = value.as_string();
+      }
+    }
     restored.push_back(std::move(entry));
   }
   const TableMetadataPtr metadata = table_->metadata();
@@ -148,6 +161,7 @@ Status IcebergSinkCommitter::Restore(const std::vector<std::string>& entries) {
     if (max && entry.checkpoint_id <= *max) continue;
     Pending& pending = pending_[entry.checkpoint_id];
     pending.run_id = entry.run_id;
+    pending.source_positions = entry.positions;
     pending.referenced_data_files.insert(entry.referenced.begin(), entry.referenced.end());
     for (const manifest::ManifestFile& file : entry.manifests) {
       FLOE_ASSIGN_OR_RETURN(auto input, table_->io()->NewInputFile(file.manifest_path));
@@ -234,9 +248,16 @@ Status IcebergSinkCommitter::WriteManifests(int64_t checkpoint_id, Pending& pend
 }
 
 Result<std::vector<std::string>> IcebergSinkCommitter::SnapshotState(int64_t checkpoint_id,
-                                                                     Output& /*output*/) {
+                                                                     Output& output) {
+  return SnapshotCheckpoint(CheckpointBarrier{.checkpoint_id = checkpoint_id}, output);
+}
+
+Result<std::vector<std::string>> IcebergSinkCommitter::SnapshotCheckpoint(
+    const CheckpointBarrier& barrier, Output& /*output*/) {
+  const int64_t checkpoint_id = barrier.checkpoint_id;
   Pending& pending = pending_[checkpoint_id];
   pending.run_id = run_id_;
+  if (barrier.positions) pending.source_positions = *barrier.positions;
   pending.data_files = std::move(current_.data_files);
   pending.delete_files = std::move(current_.delete_files);
   pending.referenced_data_files = std::move(current_.referenced_data_files);
@@ -262,6 +283,11 @@ Result<std::vector<std::string>> IcebergSinkCommitter::SnapshotState(int64_t che
     entry.Set("checkpoint-id", id);
     entry.Set("manifests", std::move(manifests));
     entry.Set("referenced-data-files", std::move(referenced));
+    if (!p.source_positions.empty()) {
+      Json positions = Json::MakeObject();
+      for (const auto& [key, value] : p.source_positions) positions.Set(key, value);
+      entry.Set("source-positions", std::move(positions));
+    }
     entries.push_back(entry.Dump());
   }
   return entries;
@@ -311,6 +337,8 @@ Status IcebergSinkCommitter::CommitTogether(int64_t checkpoint_id) {
     merged.referenced_data_files.merge(it->second.referenced_data_files);
     std::move(it->second.manifests.begin(), it->second.manifests.end(),
               std::back_inserter(merged.manifests));
+    // The snapshot is tagged with the last checkpoint: so are its positions.
+    merged.source_positions = std::move(it->second.source_positions);
     pending_.erase(it);
   }
   for (auto& [run_id, last_and_merged] : by_run) {
@@ -336,6 +364,9 @@ Status IcebergSinkCommitter::Commit(int64_t checkpoint_id, Pending& pending) {
         .SetSummaryProperty(std::string(kRunIdProperty), run_id)
         .SetSummaryProperty(std::string(kCheckpointIdProperty), std::to_string(checkpoint_id))
         .SetSummaryProperty(std::string(kJobNameProperty), job_name_);
+    for (const auto& [key, value] : pending.source_positions) {
+      producer.SetSummaryProperty(fmt::format("{}{}", kSourcePositionPrefix, key), value);
+    }
   };
   if (!pending.delete_files.empty()) {
     if (options_.overwrite) {

@@ -9,13 +9,14 @@
 // State: at SnapshotState(N) the files of every checkpoint not committed yet are written once into
 // temporary manifests under the table's metadata folder (as Flink's sink does), and the state holds
 // one entry per such checkpoint naming its manifests, its checkpoint id, the sink id and the run
-// id. Every snapshot it commits carries `floe.sink-id`, `floe.run-id`, `floe.checkpoint-id` and
-// `floe.job-name` in its summary. After a restore it walks the branch's snapshot ancestry for the
-// highest checkpoint id committed by the restored run of this sink and commits only the restored
-// checkpoints above it, at once (the restored checkpoint is complete): no duplicate when a commit
-// succeeded but its response was lost, no loss when the job failed before the notification. A new
-// run id then starts, so checkpoint ids of a later job (which may start low again) never look
-// committed.
+// id. Every snapshot it commits carries `floe.sink-id`, `floe.run-id`, `floe.checkpoint-id`,
+// `floe.job-name` and the positions of the sources upstream at that checkpoint
+// (`floe.source-position.<source>[.<subtask>]`) in its summary. After a restore it walks the
+// branch's snapshot ancestry for the highest checkpoint id committed by the restored run of this
+// sink and commits only the restored checkpoints above it, at once (the restored checkpoint is
+// complete): no duplicate when a commit succeeded but its response was lost, no loss when the job
+// failed before the notification. A new run id then starts, so checkpoint ids of a later job (which
+// may start low again) never look committed.
 //
 // Checkpoints without files commit nothing, except every max-continuous-empty-commits-th empty one
 // in a row, which commits an empty append so that the table records the sink's progress. At the
@@ -50,6 +51,9 @@ inline constexpr std::string_view kSinkIdProperty = "floe.sink-id";
 inline constexpr std::string_view kRunIdProperty = "floe.run-id";
 inline constexpr std::string_view kCheckpointIdProperty = "floe.checkpoint-id";
 inline constexpr std::string_view kJobNameProperty = "floe.job-name";
+// Followed by the key of a source position (stream_element.h's SourcePositions): the position of
+// every source upstream of the sink at the checkpoint the snapshot commits.
+inline constexpr std::string_view kSourcePositionPrefix = "floe.source-position.";
 
 // The sink id when the user sets none: stable for a job name and operator name.
 std::string DefaultSinkId(std::string_view job_name, std::string_view operator_name);
@@ -63,6 +67,9 @@ class IcebergSinkCommitter : public Operator {
   Status ProcessBatch(int input, RecordBatch batch, Output& output) override;
   Status ProcessMessage(int input, Message message, Output& output) override;
   Result<std::vector<std::string>> SnapshotState(int64_t checkpoint_id, Output& output) override;
+  // Also records the source positions the barrier carries with the checkpoint's files.
+  Result<std::vector<std::string>> SnapshotCheckpoint(const CheckpointBarrier& barrier,
+                                                      Output& output) override;
   Status NotifyCheckpointComplete(int64_t checkpoint_id) override;
   Status Finish(Output& output) override;
 
@@ -85,6 +92,7 @@ class IcebergSinkCommitter : public Operator {
     std::vector<manifest::DataFile> delete_files;
     std::set<std::string> referenced_data_files;
     std::vector<manifest::ManifestFile> manifests;  // written once, at the first snapshot
+    SourcePositions source_positions;               // at the checkpoint's barrier
     bool empty() const { return data_files.empty() && delete_files.empty(); }
   };
 

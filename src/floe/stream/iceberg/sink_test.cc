@@ -99,6 +99,45 @@ TEST_F(SinkTest, RestoreAfterCrashBeforeNotifyCommitsOnce) {
   EXPECT_EQ(ReadTable().size(), 5U);
 }
 
+// Each snapshot records the source positions of the barrier of the checkpoint it commits, also
+// when it commits after a restore (the positions are in the committer's state).
+TEST_F(SinkTest, SnapshotsRecordTheSourcePositionsOfTheirCheckpoint) {
+  CreateTable();
+  SinkSpec spec = Spec();
+  auto at = [](int64_t id, SourcePositions positions) {
+    return CheckpointBarrier{.checkpoint_id = id,
+                             .positions = std::make_shared<const SourcePositions>(positions)};
+  };
+  std::vector<std::string> state;
+  {
+    auto writers = Writers(spec, 1);
+    auto committer = Committer(spec);
+    FLOE_ASSERT_OK(writers[0]->ProcessBatch(Batch({{1, "one", "a"}})));
+    FLOE_ASSERT_OK(writers[0]->SnapshotState(1));
+    for (Message& m : writers[0]->output().TakeMessages()) {
+      FLOE_ASSERT_OK(committer->ProcessMessage(std::move(m)));
+    }
+    FLOE_ASSERT_OK(committer->SnapshotCheckpoint(at(1, {{"src", "100"}, {"src.0", "f:1"}})));
+    FLOE_ASSERT_OK(committer->NotifyCheckpointComplete(1));
+    FLOE_ASSERT_OK(writers[0]->ProcessBatch(Batch({{2, "two", "a"}})));
+    FLOE_ASSERT_OK(writers[0]->SnapshotState(2));
+    for (Message& m : writers[0]->output().TakeMessages()) {
+      FLOE_ASSERT_OK(committer->ProcessMessage(std::move(m)));
+    }
+    FLOE_ASSERT_OK_AND_ASSIGN(
+        state, committer->SnapshotCheckpoint(at(2, {{"src", "200"}, {"src.0", "f:2"}})));
+    // The crash: checkpoint 2 is complete, its notification never came.
+  }
+  auto restored = Committer(spec, state, 2);
+  auto snapshots = Snapshots();
+  ASSERT_EQ(snapshots.size(), 2U);
+  EXPECT_EQ(Summary(snapshots[0], "floe.source-position.src"), "100");
+  EXPECT_EQ(Summary(snapshots[0], "floe.source-position.src.0"), "f:1");
+  EXPECT_EQ(Summary(snapshots[1], "floe.checkpoint-id"), "2");
+  EXPECT_EQ(Summary(snapshots[1], "floe.source-position.src"), "200");
+  EXPECT_EQ(Summary(snapshots[1], "floe.source-position.src.0"), "f:2");
+}
+
 // The commit of checkpoint 2 succeeded but the job failed before it learnt so (or before the
 // next checkpoint): restoring from checkpoint 2's state must not commit its files again.
 TEST_F(SinkTest, RestoreAfterLostCommitAckDoesNotCommitAgain) {

@@ -80,7 +80,8 @@ Status IcebergSinkWriter::ProcessBatch(int /*input*/, RecordBatch batch, Output&
   if (!options_.equality_field_ids.empty()) {
     if (!delta_) {
       FLOE_ASSIGN_OR_RETURN(
-          delta_, table::DeltaWriter::Make(context_, options_.equality_field_ids, options_.upsert));
+          delta_, table::DeltaWriter::Make(context_, options_.equality_field_ids, options_.upsert,
+                                           options_.max_open_files));
     }
     return delta_->Write(rows);
   }

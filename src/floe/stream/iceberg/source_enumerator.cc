@@ -120,6 +120,11 @@ Result<std::string> IcebergSplitEnumerator::SnapshotState(int64_t /*checkpoint_i
   return state.Dump();
 }
 
+std::optional<std::string> IcebergSplitEnumerator::Position() const {
+  if (!position_) return std::nullopt;
+  return std::to_string(*position_);
+}
+
 Status IcebergSplitEnumerator::Restore(const std::string& text) {
   auto restore = [&]() -> Status {
     FLOE_ASSIGN_OR_RETURN(Json state, Json::Parse(text));

@@ -41,6 +41,9 @@ class IcebergSplitEnumerator final : public SplitEnumerator {
   Status HandleSplitRequest(int subtask) override;
   Status Tick(int64_t now_ms) override;
   Result<std::string> SnapshotState(int64_t checkpoint_id) override;
+  // The id of the last snapshot enumerated (decimal): every split of it and of the snapshots
+  // before it has been handed out or is in the checkpoint.
+  std::optional<std::string> Position() const override;
 
   // For tests and metrics: the last snapshot enumerated and the splits waiting for a reader.
   std::optional<int64_t> position() const { return position_; }

@@ -540,6 +540,104 @@ TEST(CheckpointTest, ARestartAfterTheFinalCommitAddsNothing) {
   }
 }
 
+// Reader 0 emits one batch and ends; reader 1 emits one batch, waits until `gate` says so, emits
+// another and ends. Records the number of completed checkpoints when reader 0 ended.
+class UnevenSource : public Source {
+ public:
+  UnevenSource(std::function<int()> completed, std::function<bool(int ended_at)> gate)
+      : completed_(std::move(completed)), gate_(std::move(gate)) {}
+  BatchSchemaPtr schema() const override { return RowSchema(); }
+  bool bounded() const override { return true; }
+  Result<std::unique_ptr<SplitEnumerator>> CreateEnumerator() override {
+    return CollectionSource(RowSchema(), {}).CreateEnumerator();
+  }
+  Result<std::unique_ptr<SourceReader>> CreateReader(int subtask) override {
+    class Reader : public SourceReader {
+     public:
+      Reader(UnevenSource& source, int subtask) : source_(source), subtask_(subtask) {}
+      Status Open(const OperatorContext&, SourceReaderContext&) override { return {}; }
+      void AddSplits(std::vector<std::any>) override {}
+      void NotifyNoMoreSplits() override {}
+      Result<PollStatus> PollNext(Output& output) override {
+        if (emitted_ == 0) {
+          FLOE_RETURN_IF_ERROR(output.Emit(testing::MakeRows(subtask_ * kRows, kRows)));
+          ++emitted_;
+          if (subtask_ == 0) {
+            source_.ended_at_ = source_.completed_();
+            return PollStatus::kEnd;
+          }
+          return PollStatus::kMoreAvailable;
+        }
+        if (emitted_ == 2) return PollStatus::kEnd;
+        const int ended_at = source_.ended_at_.load();
+        if (ended_at < 0 || !source_.gate_(ended_at)) return PollStatus::kNothingNow;
+        FLOE_RETURN_IF_ERROR(output.Emit(testing::MakeRows(2 * kRows, kRows)));
+        ++emitted_;
+        return PollStatus::kMoreAvailable;
+      }
+      Result<std::vector<std::string>> SnapshotState(int64_t) override {
+        return std::vector<std::string>{};
+      }
+
+     private:
+      UnevenSource& source_;
+      int subtask_;
+      int emitted_ = 0;
+    };
+    return std::make_unique<Reader>(*this, subtask);
+  }
+
+ private:
+  std::function<int()> completed_;
+  std::function<bool(int)> gate_;
+  std::atomic<int> ended_at_ = -1;
+};
+
+// Flink's FLIP-147: a source subtask that ends long before the others must not stop the job's
+// checkpoints. Its rows are committed by the next checkpoint, checkpoints go on completing while
+// the other subtask runs, and the job still ends with a final checkpoint behind all rows.
+TEST(CheckpointTest, CheckpointsGoOnAfterOneSourceSubtaskEnds) {
+  floe::testing::TempDir dir;
+  fs::path out = dir.path() / "out";
+  fs::create_directories(out);
+  std::atomic<int> completed = 0;
+  auto source = std::make_shared<UnevenSource>(
+      [&] { return completed.load(); },
+      [&](int ended_at) { return completed.load() >= ended_at + 4; });
+  StreamEnvironment env({.parallelism = 2,
+                         .checkpoint_interval_ms = 10,
+                         .checkpoint_dir = (dir.path() / "checkpoints").string()});
+  DataStream rows = env.FromSource(source, "uneven");
+  DataStream mapped = rows.Transform("map", RowSchema(), SlowMap({}));
+  DataStream probed = mapped.Rebalance().Transform("probe", RowSchema(), Probe(completed), 1);
+  probed.SinkTo("sink", TwoPhaseSinkFactory(out), 1);
+  FLOE_ASSERT_OK_AND_ASSIGN(JobResult result, env.Execute("uneven"));
+  EXPECT_GE(result.checkpoints_completed, 5);
+  EXPECT_EQ(CommittedLines(out), ExpectedLines(3 * kRows));
+  // Every row was committed by a checkpoint, none at the end of input; reader 0's row 0 in an
+  // earlier commit than the rows reader 1 emitted after four more checkpoints (three or more
+  // checkpoints later, whatever the timing of the barriers).
+  std::map<int64_t, std::string> commits;
+  for (const auto& entry : fs::directory_iterator(out)) {
+    const std::string name = entry.path().stem().string();
+    ASSERT_TRUE(name.starts_with("commit-")) << name;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    commits[std::stoll(name.substr(7))] += text.str();
+  }
+  int64_t first_row_commit = -1, last_row_commit = -1;
+  for (const auto& [id, text] : commits) {
+    if (text.find("+I[0, 0, r0]") != std::string::npos) first_row_commit = id;
+    if (text.find(fmt::format("+I[{0}, {1}, r{0}]", 2 * kRows, 2 * kRows % 7)) !=
+        std::string::npos) {
+      last_row_commit = id;
+    }
+  }
+  ASSERT_GT(first_row_commit, 0);
+  EXPECT_GE(last_row_commit, first_row_commit + 3);
+}
+
 // Batch mode takes no checkpoints and ends its sources at once.
 TEST(CheckpointTest, BatchModeEndsWithoutACheckpoint) {
   floe::testing::TempDir dir;

@@ -368,9 +368,14 @@ Status JobRun::TriggerCheckpoint(std::optional<std::string> savepoint_folder,
     for (auto& held : held_[node.id]) held.emplace();
   }
   pending_ = std::move(pending);
-  CheckpointBarrier barrier{id, pending_->checkpoint.timestamp_ms, pending_->checkpoint.savepoint};
   for (const JobNode& node : graph_.nodes()) {
     if (!node.source) continue;
+    CheckpointBarrier barrier{id, pending_->checkpoint.timestamp_ms,
+                              pending_->checkpoint.savepoint};
+    if (std::optional<std::string> position = enumerators_[node.id]->Position()) {
+      barrier.positions =
+          std::make_shared<const SourcePositions>(SourcePositions{{node.name, *position}});
+    }
     for (auto& task : tasks_[node.id]) {
       auto* source_task = static_cast<SourceTask*>(task.get());
       task->gate().PostMail(

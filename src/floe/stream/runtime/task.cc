@@ -58,7 +58,14 @@ Status SourceTask::TriggerCheckpoint(const CheckpointBarrier& barrier) {
   FLOE_ASSIGN_OR_RETURN(std::vector<std::string> state,
                         reader_->SnapshotState(barrier.checkpoint_id));
   control_.Acknowledge(node_, context_.subtask_index, barrier.checkpoint_id, std::move(state));
-  return output_->Broadcast(barrier);
+  std::optional<std::string> position = reader_->Position();
+  if (!position) return output_->Broadcast(barrier);
+  SourcePositions positions = barrier.positions ? *barrier.positions : SourcePositions{};
+  positions[fmt::format("{}.{}", context_.operator_name, context_.subtask_index)] =
+      std::move(*position);
+  CheckpointBarrier with_position = barrier;
+  with_position.positions = std::make_shared<const SourcePositions>(std::move(positions));
+  return output_->Broadcast(with_position);
 }
 
 Status SourceTask::NotifyCheckpointComplete(int64_t checkpoint_id) {
@@ -147,8 +154,13 @@ Status OperatorTask::OnBarrier(int channel, const CheckpointBarrier& barrier) {
   if (!aligning_ || barrier.checkpoint_id > aligning_->checkpoint_id) {
     // A newer barrier supersedes a checkpoint that was abandoned half-way.
     aligning_ = barrier;
+    aligning_->positions.reset();
+    aligning_positions_.clear();
     std::fill(has_barrier_.begin(), has_barrier_.end(), false);
     for (size_t i = 0; i < blocked_.size(); ++i) blocked_[i] = ended_[i];
+  }
+  if (barrier.positions) {
+    aligning_positions_.insert(barrier.positions->begin(), barrier.positions->end());
   }
   has_barrier_[channel] = true;
   blocked_[channel] = true;
@@ -171,8 +183,12 @@ Status OperatorTask::MaybeCompleteAlignment() {
   }
   CheckpointBarrier barrier = *aligning_;
   aligning_.reset();
+  if (!aligning_positions_.empty()) {
+    barrier.positions =
+        std::make_shared<const SourcePositions>(std::exchange(aligning_positions_, {}));
+  }
   FLOE_ASSIGN_OR_RETURN(std::vector<std::string> state,
-                        operator_->SnapshotState(barrier.checkpoint_id, *output_));
+                        operator_->SnapshotCheckpoint(barrier, *output_));
   control_.Acknowledge(node_, context_.subtask_index, barrier.checkpoint_id, std::move(state));
   FLOE_RETURN_IF_ERROR(output_->Broadcast(barrier));
   for (size_t i = 0; i < blocked_.size(); ++i) blocked_[i] = ended_[i];

@@ -115,6 +115,7 @@ class OperatorTask : public Task {
   int num_ended_ = 0;
   std::vector<int> open_channels_;  // by input: channels that have not ended
   std::optional<CheckpointBarrier> aligning_;
+  SourcePositions aligning_positions_;  // merged from the barriers of every channel
   std::vector<bool> has_barrier_;
   std::string records_in_;
 };

@@ -237,5 +237,43 @@ TEST(DeltaWriter, PartitionedUpsertKeepsDeletesWithTheirPartition) {
   EXPECT_EQ(refused.error().kind(), ErrorKind::kInvalidArgument);
 }
 
+// With at most one or two partitions' files open, every batch closes files, also mid-batch (the
+// batch's rows of the open partitions are written first): rows, updates of keys whose file was
+// closed (position deletes into the closed file) and deletes still end as the latest value of
+// each key, read back by DuckDB.
+TEST(DeltaWriter, FewOpenFilesKeepTheLastRowOfEachKey) {
+  for (size_t max_open : {size_t{1}, size_t{2}}) {
+    SCOPED_TRACE(max_open);
+    EventsTable table;
+    auto spec = std::make_shared<const PartitionSpec>(
+        0, std::vector<PartitionField>{{{1}, 1000, "id_bucket", Transform::Bucket(8)}});
+    FLOE_ASSERT_OK_AND_ASSIGN(auto writer,
+                              DeltaWriter::Make(table.Context(spec), {1}, true, max_open));
+    std::vector<Row> rows;
+    std::map<int64_t, std::string> model{{1, "old"}, {2, "old"}, {3, "old"}};
+    std::mt19937_64 rng(11);
+    for (int i = 0; i < 600; ++i) {
+      const int64_t id = static_cast<int64_t>(rng() % 40);
+      if (rng() % 5 == 0) {
+        rows.push_back(R(RowKind::kDelete, id, ""));
+        model.erase(id);
+      } else {
+        rows.push_back(R(RowKind::kInsert, id, fmt::format("v{}", i)));
+        model[id] = fmt::format("v{}", i);
+      }
+    }
+    for (size_t start = 0; start < rows.size(); start += 50) {
+      FLOE_ASSERT_OK(writer->Write(
+          table.Batch(std::vector<Row>(rows.begin() + start, rows.begin() + start + 50), true)));
+    }
+    FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, writer->Close());
+    // Eight partitions, reopened again and again.
+    EXPECT_GT(result.data_files.size(), 16U);
+    auto after = ApplyByHand({{1, "old"}, {2, "old"}, {3, "old"}}, result);
+    if (!after) GTEST_SKIP() << after.error().ToString();
+    EXPECT_EQ(*after, model);
+  }
+}
+
 }  // namespace
 }  // namespace floe::table

@@ -9,11 +9,20 @@
 #include "floe/table/write/row_key.h"
 
 namespace floe::table {
+namespace {
+
+// How many rows ahead the key table's slot is prefetched: enough to cover a memory access while
+// the rows in between are handled.
+constexpr int64_t kPrefetchDistance = 16;
+
+}  // namespace
 
 struct DeltaWriter::PartitionState {
   std::vector<Literal> values;
+  // Null while the partition's files are closed (max_open_files).
   std::unique_ptr<DataFileWriter> data;
   std::unique_ptr<EqualityDeleteWriter> equality;
+  uint64_t last_use = 0;
   std::unique_ptr<PositionDeleteWriter> positions;
   // Keys inserted by this writer -> (index into paths, row position).
   InsertedKeys inserted;
@@ -31,7 +40,7 @@ DeltaWriter::~DeltaWriter() = default;
 
 Result<std::unique_ptr<DeltaWriter>> DeltaWriter::Make(WriterContext context,
                                                        std::vector<int32_t> equality_ids,
-                                                       bool upsert) {
+                                                       bool upsert, size_t max_open_files) {
   if (equality_ids.empty()) {
     return InvalidArgument(
         "delta writer: no equality fields (set identifier fields or equality ids)");
@@ -72,25 +81,59 @@ Result<std::unique_ptr<DeltaWriter>> DeltaWriter::Make(WriterContext context,
   w->context_ = std::move(context);
   w->equality_ids_ = std::move(equality_ids);
   w->upsert_ = upsert;
+  w->max_open_files_ = max_open_files;
   return w;
 }
 
-Result<DeltaWriter::PartitionState*> DeltaWriter::State(uint32_t partition) {
+Result<DeltaWriter::PartitionState*> DeltaWriter::State(uint32_t partition,
+                                                        const RecordBatch& batch) {
   if (states_.size() <= partition) states_.resize(partition + 1);
   if (!states_[partition]) {
     auto state = std::make_unique<PartitionState>();
     if (partitioner_) state->values = partitioner_->Values(partition);
-    state->data = std::make_unique<DataFileWriter>(context_.DataOptions(state->values),
-                                                   context_.sort_order_id);
-    FLOE_ASSIGN_OR_RETURN(state->equality, EqualityDeleteWriter::Make(
-                                               context_.DeleteOptions(state->values, delete_schema_,
-                                                                      delete_batch_schema_),
-                                               equality_ids_, std::nullopt));
     state->positions = std::make_unique<PositionDeleteWriter>(
         context_.DeleteOptions(state->values, delete_schema_, delete_batch_schema_));
     states_[partition] = std::move(state);
   }
-  return states_[partition].get();
+  PartitionState& s = *states_[partition];
+  if (!s.data) FLOE_RETURN_IF_ERROR(OpenFiles(s, batch));
+  s.last_use = ++uses_;
+  return &s;
+}
+
+Status DeltaWriter::OpenFiles(PartitionState& s, const RecordBatch& batch) {
+  if (max_open_files_ > 0 && open_ >= max_open_files_) {
+    FLOE_RETURN_IF_ERROR(CloseLeastRecentlyUsed(batch));
+  }
+  s.data = std::make_unique<DataFileWriter>(context_.DataOptions(s.values), context_.sort_order_id);
+  FLOE_ASSIGN_OR_RETURN(s.equality,
+                        EqualityDeleteWriter::Make(
+                            context_.DeleteOptions(s.values, delete_schema_, delete_batch_schema_),
+                            equality_ids_, std::nullopt));
+  ++open_;
+  return {};
+}
+
+Status DeltaWriter::CloseLeastRecentlyUsed(const RecordBatch& batch) {
+  PartitionState* oldest = nullptr;
+  for (const auto& s : states_) {
+    if (s && s->data && (oldest == nullptr || s->last_use < oldest->last_use)) oldest = s.get();
+  }
+  if (oldest == nullptr) return {};
+  if (std::find(touched_.begin(), touched_.end(), oldest) != touched_.end()) {
+    // Every open partition has rows of this batch waiting: write them out first, so that the
+    // positions already handed out for them land in the files they name.
+    for (PartitionState* t : touched_) FLOE_RETURN_IF_ERROR(Flush(*t, batch));
+    touched_.clear();
+  }
+  FLOE_ASSIGN_OR_RETURN(auto data, oldest->data->Close());
+  for (auto& f : data) closed_.data_files.push_back(std::move(f));
+  FLOE_ASSIGN_OR_RETURN(auto equality, oldest->equality->Close());
+  for (auto& f : equality) closed_.delete_files.push_back(std::move(f));
+  oldest->data.reset();
+  oldest->equality.reset();
+  --open_;
+  return {};
 }
 
 Status DeltaWriter::Insert(PartitionState& s, int64_t row) {
@@ -126,16 +169,31 @@ void DeltaWriter::DeletePosition(PartitionState& s, const InsertedKeys::Location
   s.referenced.insert(location.file);
 }
 
+namespace {
+
+// The rows of `batch` at `rows` (ascending): a slice, without a copy, when they are contiguous
+// (all rows of an upsert batch into an unpartitioned table).
+Result<RecordBatch> Rows(const RecordBatch& batch, const std::vector<int64_t>& rows) {
+  if (rows.back() - rows.front() + 1 == std::ssize(rows)) {
+    return batch.Slice(rows.front(), std::ssize(rows));
+  }
+  return TakeBatch(batch, rows);
+}
+
+}  // namespace
+
 Status DeltaWriter::Flush(PartitionState& s, const RecordBatch& batch) {
   if (!s.insert_rows.empty()) {
-    FLOE_ASSIGN_OR_RETURN(RecordBatch rows, TakeBatch(batch, s.insert_rows));
+    FLOE_ASSIGN_OR_RETURN(RecordBatch rows, Rows(batch, s.insert_rows));
     FLOE_RETURN_IF_ERROR(s.data->files().WriteToCurrent(rows));
   }
   if (!s.delete_rows.empty()) {
-    FLOE_ASSIGN_OR_RETURN(RecordBatch rows, TakeBatch(batch, s.delete_rows));
+    // Upserts delete by key: only the key columns are gathered, not the whole rows.
+    RecordBatch source = batch;
     if (upsert_) {
-      FLOE_ASSIGN_OR_RETURN(rows, rows.SelectColumns(key_columns_));
+      FLOE_ASSIGN_OR_RETURN(source, batch.SelectColumns(key_columns_));
     }
+    FLOE_ASSIGN_OR_RETURN(RecordBatch rows, Rows(source, s.delete_rows));
     FLOE_RETURN_IF_ERROR(s.equality->Write(rows));
   }
   s.insert_rows.clear();
@@ -156,12 +214,34 @@ Status DeltaWriter::Write(const RecordBatch& batch) {
   AppendRowKeys(batch, key_columns_, keys_);
   hashes_.resize(static_cast<size_t>(n));
   for (int64_t row = 0; row < n; ++row) hashes_[row] = InsertedKeys::Hash(keys_[row]);
-  std::vector<PartitionState*> touched;
-  for (int64_t row = 0; row < n; ++row) {
-    FLOE_ASSIGN_OR_RETURN(PartitionState * s, State(partition_of_row_[row]));
+  // Rows partition by partition (in order within each): a partition's files then open at most
+  // once per batch, however the rows are interleaved. Rows of different partitions never delete
+  // each other, so their relative order does not matter.
+  order_.resize(static_cast<size_t>(n));
+  if (partitioner_) {
+    uint32_t max_partition = 0;
+    for (uint32_t p : partition_of_row_) max_partition = std::max(max_partition, p);
+    std::vector<int64_t> start(max_partition + 2, 0);
+    for (uint32_t p : partition_of_row_) ++start[p + 1];
+    for (size_t p = 1; p < start.size(); ++p) start[p] += start[p - 1];
+    for (int64_t row = 0; row < n; ++row) order_[start[partition_of_row_[row]]++] = row;
+  } else {
+    for (int64_t row = 0; row < n; ++row) order_[row] = row;
+  }
+  touched_.clear();
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t row = order_[i];
+    if (i + kPrefetchDistance < n) {
+      const int64_t ahead_row = order_[i + kPrefetchDistance];
+      const uint32_t ahead = partition_of_row_[ahead_row];
+      if (ahead < states_.size() && states_[ahead]) {
+        states_[ahead]->inserted.Prefetch(hashes_[ahead_row]);
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(PartitionState * s, State(partition_of_row_[row], batch));
     if (s->insert_rows.empty() && s->delete_rows.empty() &&
-        std::find(touched.begin(), touched.end(), s) == touched.end()) {
-      touched.push_back(s);
+        std::find(touched_.begin(), touched_.end(), s) == touched_.end()) {
+      touched_.push_back(s);
     }
     s->current_key = &keys_[row];
     s->current_hash = hashes_[row];
@@ -178,23 +258,27 @@ Status DeltaWriter::Write(const RecordBatch& batch) {
         break;
     }
   }
-  for (PartitionState* s : touched) FLOE_RETURN_IF_ERROR(Flush(*s, batch));
+  for (PartitionState* s : touched_) FLOE_RETURN_IF_ERROR(Flush(*s, batch));
+  touched_.clear();
   return {};
 }
 
 Result<WriteResult> DeltaWriter::Close() {
-  WriteResult result;
+  WriteResult result = std::exchange(closed_, {});
   for (auto& s : states_) {
     if (!s) continue;
-    FLOE_ASSIGN_OR_RETURN(auto data, s->data->Close());
-    for (auto& f : data) result.data_files.push_back(std::move(f));
-    FLOE_ASSIGN_OR_RETURN(auto equality, s->equality->Close());
-    for (auto& f : equality) result.delete_files.push_back(std::move(f));
+    if (s->data) {
+      FLOE_ASSIGN_OR_RETURN(auto data, s->data->Close());
+      for (auto& f : data) result.data_files.push_back(std::move(f));
+      FLOE_ASSIGN_OR_RETURN(auto equality, s->equality->Close());
+      for (auto& f : equality) result.delete_files.push_back(std::move(f));
+    }
     FLOE_ASSIGN_OR_RETURN(auto positions, s->positions->Close());
     for (auto& f : positions) result.delete_files.push_back(std::move(f));
     for (uint32_t p : s->referenced) result.referenced_data_files.push_back(s->paths[p]);
   }
   states_.clear();
+  open_ = 0;
   return result;
 }
 

@@ -13,6 +13,14 @@
 // already inserted by this writer also deletes the earlier row by position. The writer remembers
 // (file, position) of every key it inserted until Close; one writer covers one commit.
 //
+// Memory: with max_open_files, opening the files of one more partition first closes the data and
+// equality delete files of the least recently written partition; its key map stays (a later
+// delete or update of one of its keys is a position delete into the closed file, which commits
+// with the rest). The key maps cannot be dropped before the commit: an equality delete does not
+// apply to data files of its own commit, so an update of a forgotten key would leave both rows
+// live. Open files are thus bounded; key maps grow with the distinct keys written per commit
+// (about 48 bytes plus the key's bytes per key), and position deletes with the updates.
+//
 // What can go wrong: Make fails (kInvalidArgument) without equality fields, for fields that are
 // not top-level batch columns, or in upsert mode when a partition source is not an equality field
 // (rows of one key must stay in one partition). Write fails on partitioning and file errors.
@@ -32,8 +40,10 @@ namespace floe::table {
 
 class DeltaWriter {
  public:
+  // max_open_files 0: no limit.
   static Result<std::unique_ptr<DeltaWriter>> Make(WriterContext context,
-                                                   std::vector<int32_t> equality_ids, bool upsert);
+                                                   std::vector<int32_t> equality_ids, bool upsert,
+                                                   size_t max_open_files = 0);
   ~DeltaWriter();
 
   Status Write(const RecordBatch& batch);
@@ -43,11 +53,15 @@ class DeltaWriter {
 
  private:
   DeltaWriter() = default;
-  Result<PartitionState*> State(uint32_t partition);
+  Result<PartitionState*> State(uint32_t partition, const RecordBatch& batch);
   Status Insert(PartitionState& state, int64_t row);
   void Delete(PartitionState& state, int64_t row);
   void DeletePosition(PartitionState& state, const InsertedKeys::Location& location);
   Status Flush(PartitionState& state, const RecordBatch& batch);
+  // Opens the partition's data and equality delete files, closing the least recently written
+  // partition's first when max_open_files are open.
+  Status OpenFiles(PartitionState& state, const RecordBatch& batch);
+  Status CloseLeastRecentlyUsed(const RecordBatch& batch);
 
   WriterContext context_;
   std::vector<int32_t> equality_ids_;
@@ -57,7 +71,13 @@ class DeltaWriter {
   BatchSchemaPtr delete_batch_schema_;
   std::unique_ptr<Partitioner> partitioner_;
   std::vector<std::unique_ptr<PartitionState>> states_;
+  std::vector<PartitionState*> touched_;  // states with rows of the current batch
+  size_t max_open_files_ = 0;
+  size_t open_ = 0;
+  uint64_t uses_ = 0;
+  WriteResult closed_;  // files of partitions closed before Close
   std::vector<uint32_t> partition_of_row_;
+  std::vector<int64_t> order_;  // the batch's rows, grouped by partition
   std::vector<std::string> keys_;
   std::vector<uint64_t> hashes_;
 };

@@ -1,10 +1,60 @@
 #include "floe/table/write/inserted_keys.h"
 
+#include <sys/mman.h>
+
 #include <bit>
+#include <cstdlib>
+#include <new>
 
 #include "floe/util/xxhash64.h"
 
 namespace floe::table {
+namespace {
+
+constexpr size_t kHugePage = size_t{2} << 20;
+
+}  // namespace
+
+InsertedKeys::SlotArray::SlotArray(size_t count) : size_(count) {
+  const size_t bytes = count * sizeof(Slot);
+  if (bytes >= kHugePage) {
+    const size_t mapped = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    void* memory =
+        mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory != MAP_FAILED) {
+      // A hint only: without transparent huge pages the mapping works with small pages.
+      (void)madvise(memory, mapped, MADV_HUGEPAGE);
+      slots_ = static_cast<Slot*>(memory);
+      mapped_bytes_ = mapped;
+      return;
+    }
+  }
+  slots_ = static_cast<Slot*>(std::calloc(count, sizeof(Slot)));
+  if (slots_ == nullptr) throw std::bad_alloc();
+}
+
+InsertedKeys::SlotArray& InsertedKeys::SlotArray::operator=(SlotArray&& other) noexcept {
+  if (this != &other) {
+    Free();
+    slots_ = std::exchange(other.slots_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    mapped_bytes_ = std::exchange(other.mapped_bytes_, 0);
+  }
+  return *this;
+}
+
+InsertedKeys::SlotArray::~SlotArray() { Free(); }
+
+void InsertedKeys::SlotArray::Free() {
+  if (slots_ == nullptr) return;
+  if (mapped_bytes_ > 0) {
+    munmap(slots_, mapped_bytes_);
+  } else {
+    std::free(slots_);
+  }
+  slots_ = nullptr;
+  size_ = 0;
+}
 
 uint64_t InsertedKeys::Hash(std::string_view key) {
   uint64_t hash = XxHash64(key);
@@ -57,9 +107,9 @@ std::optional<InsertedKeys::Location> InsertedKeys::Remove(std::string_view key,
 
 void InsertedKeys::Rebuild(size_t live) {
   const size_t capacity = std::bit_ceil(std::max<size_t>(16, live * 2));
-  std::vector<Slot> old = std::move(slots_);
+  SlotArray old = std::move(slots_);
   std::string old_arena = std::move(arena_);
-  slots_.assign(capacity, Slot{});
+  slots_ = SlotArray(capacity);
   arena_.clear();
   arena_.reserve(old_arena.size());
   tombstones_ = 0;

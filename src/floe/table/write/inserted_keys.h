@@ -13,7 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
+#include <utility>
 
 namespace floe::table {
 
@@ -30,9 +30,14 @@ class InsertedKeys {
   std::optional<Location> Put(std::string_view key, uint64_t hash, Location location);
   // Forgets `key`; returns its location, or nullopt when it was not there.
   std::optional<Location> Remove(std::string_view key, uint64_t hash);
+  // A hint that `hash` is looked up soon: a table of millions of keys is far larger than the
+  // caches, so a lookup is a cache miss unless it was prefetched a few rows ahead.
+  void Prefetch(uint64_t hash) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
+  }
 
   size_t size() const { return size_; }
-  size_t memory_bytes() const { return slots_.capacity() * sizeof(Slot) + arena_.capacity(); }
+  size_t memory_bytes() const { return slots_.size() * sizeof(Slot) + arena_.capacity(); }
 
  private:
   static constexpr uint64_t kEmpty = 0;
@@ -54,7 +59,34 @@ class InsertedKeys {
   // and the bytes of removed keys.
   void Rebuild(size_t live);
 
-  std::vector<Slot> slots_;  // a power of two in size, or empty
+  // Zeroed slots (a zero hash is kEmpty). Large tables are mapped in huge pages where the system
+  // allows it: their lookups are random, and with 4 KiB pages each one would also miss the TLB.
+  class SlotArray {
+   public:
+    SlotArray() = default;
+    explicit SlotArray(size_t count);
+    SlotArray(SlotArray&& other) noexcept
+        : slots_(std::exchange(other.slots_, nullptr)),
+          size_(std::exchange(other.size_, 0)),
+          mapped_bytes_(std::exchange(other.mapped_bytes_, 0)) {}
+    SlotArray& operator=(SlotArray&& other) noexcept;
+    ~SlotArray();
+
+    Slot& operator[](size_t i) { return slots_[i]; }
+    const Slot& operator[](size_t i) const { return slots_[i]; }
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    Slot* begin() { return slots_; }
+    Slot* end() { return slots_ + size_; }
+
+   private:
+    void Free();
+    Slot* slots_ = nullptr;
+    size_t size_ = 0;
+    size_t mapped_bytes_ = 0;  // 0: allocated with calloc
+  };
+
+  SlotArray slots_;  // a power of two in size, or empty
   std::string arena_;
   size_t size_ = 0;
   size_t tombstones_ = 0;
