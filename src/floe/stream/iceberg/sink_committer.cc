@@ -322,12 +322,23 @@ Status IcebergSinkCommitter::CommitUpTo(int64_t checkpoint_id) {
 Status IcebergSinkCommitter::CommitTogether(int64_t checkpoint_id) {
   // One snapshot tagged with the highest checkpoint: a restore skips every checkpoint at or below
   // it, so the merged checkpoints stay exactly once. Checkpoints of different runs (only right
-  // after a restore) commit separately, since their ids are not comparable.
-  std::map<std::string, std::pair<int64_t, Pending>> by_run;
+  // after a restore) commit separately, since their ids are not comparable. A checkpoint with
+  // delete files starts a new snapshot: an equality delete applies only to data files of earlier
+  // sequence numbers, so merged into one snapshot with the rows it replaces (an upsert of a key
+  // written at an earlier checkpoint) it would leave both rows live.
+  struct Group {
+    int64_t last = 0;
+    Pending merged;
+  };
+  std::map<std::string, std::vector<Group>> by_run;
   while (!pending_.empty() && pending_.begin()->first <= checkpoint_id) {
     auto it = pending_.begin();
     const std::string run_id = it->second.run_id.empty() ? run_id_ : it->second.run_id;
-    auto& [last, merged] = by_run[run_id];
+    std::vector<Group>& groups = by_run[run_id];
+    if (groups.empty() || (!it->second.delete_files.empty() && !groups.back().merged.empty())) {
+      groups.emplace_back();
+    }
+    auto& [last, merged] = groups.back();
     last = it->first;
     merged.run_id = run_id;
     std::move(it->second.data_files.begin(), it->second.data_files.end(),
@@ -341,12 +352,13 @@ Status IcebergSinkCommitter::CommitTogether(int64_t checkpoint_id) {
     merged.source_positions = std::move(it->second.source_positions);
     pending_.erase(it);
   }
-  for (auto& [run_id, last_and_merged] : by_run) {
-    auto& [last, merged] = last_and_merged;
-    if (merged.empty() && ++continuous_empty_ % options_.max_continuous_empty_commits != 0) {
-      continue;
+  for (auto& [run_id, groups] : by_run) {
+    for (auto& [last, merged] : groups) {
+      if (merged.empty() && ++continuous_empty_ % options_.max_continuous_empty_commits != 0) {
+        continue;
+      }
+      FLOE_RETURN_IF_ERROR(Commit(last, merged));
     }
-    FLOE_RETURN_IF_ERROR(Commit(last, merged));
   }
   return Ok();
 }

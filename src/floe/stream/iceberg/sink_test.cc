@@ -252,6 +252,30 @@ TEST_F(SinkTest, UpsertReadsBackTheLatestValuePerKey) {
   EXPECT_GT(committer->metrics().Get("committer.committedDeleteFilesCount"), 0);
 }
 
+// WriteRows' triggering frequency commits several checkpoints in one go. A key written at
+// checkpoint 1 and upserted at checkpoints 2 and 3 must not stay live in its old versions: an
+// equality delete does not apply to data files of its own snapshot, so checkpoints with deletes
+// start a snapshot of their own; the delete-free checkpoint 4 joins checkpoint 3's.
+TEST_F(SinkTest, UpsertsCommittedTogetherKeepTheLatestValuePerKey) {
+  CreateTable();
+  SinkSpec spec = Spec({{"upsert-enabled", "true"}});
+  spec.commit_pending_together = true;
+  auto writers = Writers(spec, 1);
+  auto committer = Committer(spec);
+  FLOE_ASSERT_OK(writers[0]->ProcessBatch(Batch({{1, "one", "a"}, {2, "two", "a"}})));
+  Checkpoint(writers, *committer, 1);
+  FLOE_ASSERT_OK(writers[0]->ProcessBatch(Batch({{1, "uno", "a"}})));
+  Checkpoint(writers, *committer, 2);
+  FLOE_ASSERT_OK(writers[0]->ProcessBatch(Batch({{1, "eins", "a"}, {3, "three", "b"}})));
+  Checkpoint(writers, *committer, 3);
+  Checkpoint(writers, *committer, 4);
+  FLOE_ASSERT_OK(committer->NotifyCheckpointComplete(4));
+  EXPECT_EQ(ReadTable(), Sorted({{1, "eins", "a"}, {2, "two", "a"}, {3, "three", "b"}}));
+  std::vector<std::string> checkpoints;
+  for (const SnapshotPtr& s : Snapshots()) checkpoints.push_back(Summary(s, "floe.checkpoint-id"));
+  EXPECT_EQ(checkpoints, (std::vector<std::string>{"1", "2", "4"}));
+}
+
 // Partitioned by category with (id, category) as the equality fields: the partition source is
 // a key column, as upsert requires.
 TEST_F(SinkTest, UpsertIntoAPartitionedTable) {
