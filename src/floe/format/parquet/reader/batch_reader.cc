@@ -11,7 +11,9 @@
 #include "floe/format/parquet/bloom_filter.h"
 #include "floe/format/parquet/file_reader.h"
 #include "floe/format/parquet/metadata_thrift.h"
+#include "floe/format/parquet/reader/flat_column.h"
 #include "floe/format/parquet/reader/input_file_source.h"
+#include "floe/format/parquet/reader/leaf_conversion.h"
 #include "floe/format/parquet/reader/schema_mapping.h"
 #include "floe/io/file_io.h"
 
@@ -19,7 +21,7 @@ namespace floe::parquet {
 
 namespace {
 
-// A leaf's decoded non-null values for one row group, in the builder's representation.
+// A nested leaf's decoded non-null values for one row group, in the builder's representation.
 class ValueStore {
  public:
   virtual ~ValueStore() = default;
@@ -27,10 +29,6 @@ class ValueStore {
   // Empties the store, keeping its memory for the next row group.
   virtual void Clear() = 0;
   virtual void AppendOne(ArrayBuilder& builder, size_t i) const = 0;
-  // n rows of a flat column: def[k] == max_def is a value, anything lower a null (def null: all
-  // values). The caller checked that enough values remain.
-  virtual void AppendFlat(ArrayBuilder& builder, const int16_t* def, int16_t max_def, size_t n,
-                          size_t& value_pos) const = 0;
 };
 
 template <typename T, typename B>
@@ -41,30 +39,8 @@ class FixedStore final : public ValueStore {
   void AppendOne(ArrayBuilder& builder, size_t i) const override {
     static_cast<B&>(builder).Append(values[i]);
   }
-  void AppendFlat(ArrayBuilder& builder, const int16_t* def, int16_t max_def, size_t n,
-                  size_t& value_pos) const override {
-    auto& typed = static_cast<B&>(builder);
-    if (def == nullptr) {
-      typed.AppendValues(std::span<const T>(values.data() + value_pos, n));
-      value_pos += n;
-      return;
-    }
-    bits_.assign((n + 7) / 8, 0);
-    size_t present = 0;
-    for (size_t k = 0; k < n; ++k) {
-      const bool valid = def[k] == max_def;
-      bits_[k >> 3] |= static_cast<uint8_t>(valid) << (k & 7);
-      present += valid;
-    }
-    typed.AppendValuesSpaced(std::span<const T>(values.data() + value_pos, present), bits_.data(),
-                             0, static_cast<int64_t>(n));
-    value_pos += present;
-  }
 
   std::vector<T> values;
-
- private:
-  mutable std::vector<uint8_t> bits_;
 };
 
 class BoolStore final : public ValueStore {
@@ -73,18 +49,6 @@ class BoolStore final : public ValueStore {
   void Clear() override { values.clear(); }
   void AppendOne(ArrayBuilder& builder, size_t i) const override {
     static_cast<BooleanBuilder&>(builder).Append(values[i] != 0);
-  }
-  void AppendFlat(ArrayBuilder& builder, const int16_t* def, int16_t max_def, size_t n,
-                  size_t& value_pos) const override {
-    auto& typed = static_cast<BooleanBuilder&>(builder);
-    typed.Reserve(static_cast<int64_t>(n));
-    for (size_t k = 0; k < n; ++k) {
-      if (def == nullptr || def[k] == max_def) {
-        typed.Append(values[value_pos++] != 0);
-      } else {
-        typed.AppendNull();
-      }
-    }
   }
 
   std::vector<uint8_t> values;
@@ -104,29 +68,6 @@ class BytesStore final : public ValueStore {
   void AppendOne(ArrayBuilder& builder, size_t i) const override {
     static_cast<B&>(builder).Append(View(i));
   }
-  void AppendFlat(ArrayBuilder& builder, const int16_t* def, int16_t max_def, size_t n,
-                  size_t& value_pos) const override {
-    auto& typed = static_cast<B&>(builder);
-    typed.Reserve(static_cast<int64_t>(n));
-    if constexpr (std::is_same_v<B, StringBuilder>) {
-      // The values of these rows are one run of the store's bytes: reserve once, then append
-      // without capacity checks.
-      size_t present = n;
-      if (def != nullptr) present = static_cast<size_t>(std::count(def, def + n, max_def));
-      typed.ReserveData(static_cast<int64_t>(offsets[value_pos + present] - offsets[value_pos]));
-      if (def == nullptr) {
-        for (size_t k = 0; k < n; ++k) typed.UnsafeAppend(View(value_pos++));
-        return;
-      }
-    }
-    for (size_t k = 0; k < n; ++k) {
-      if (def == nullptr || def[k] == max_def) {
-        typed.Append(View(value_pos++));
-      } else {
-        typed.AppendNull();
-      }
-    }
-  }
   void Add(std::string_view value) {
     data.append(value);
     offsets.push_back(data.size());
@@ -142,51 +83,8 @@ class NullStore final : public ValueStore {
   size_t size() const override { return count; }
   void Clear() override { count = 0; }
   void AppendOne(ArrayBuilder& builder, size_t) const override { builder.AppendNull(); }
-  void AppendFlat(ArrayBuilder& builder, const int16_t* def, int16_t max_def, size_t n,
-                  size_t& value_pos) const override {
-    for (size_t k = 0; k < n; ++k) value_pos += def == nullptr || def[k] == max_def;
-    builder.AppendNulls(static_cast<int64_t>(n));
-  }
   size_t count = 0;
 };
-
-__int128 BigEndianToInt128(std::string_view bytes) {
-  if (bytes.empty()) return 0;
-  if (bytes.size() <= 16) {
-    // Sign-extend into 16 bytes, then two byte swaps instead of a loop over the bytes.
-    unsigned char wide[16];
-    std::memset(wide, (static_cast<uint8_t>(bytes[0]) & 0x80) ? 0xff : 0, 16);
-    std::memcpy(wide + 16 - bytes.size(), bytes.data(), bytes.size());
-    uint64_t high, low;
-    std::memcpy(&high, wide, 8);
-    std::memcpy(&low, wide + 8, 8);
-    return static_cast<__int128>(static_cast<unsigned __int128>(std::byteswap(high)) << 64 |
-                                 std::byteswap(low));
-  }
-  unsigned __int128 value =
-      (static_cast<uint8_t>(bytes[0]) & 0x80) ? ~static_cast<unsigned __int128>(0) : 0;
-  // Wider values than 16 bytes only carry sign extension for precisions up to 38.
-  for (size_t i = bytes.size() > 16 ? bytes.size() - 16 : 0; i < bytes.size(); ++i) {
-    value = (value << 8) | static_cast<uint8_t>(bytes[i]);
-  }
-  return static_cast<__int128>(value);
-}
-
-constexpr int64_t kJulianEpochDay = 2440588;  // the Julian day number of 1970-01-01
-constexpr int64_t kNanosPerDay = 86400LL * 1000 * 1000 * 1000;
-
-__int128 Int96Nanos(const Int96& v) {
-  const int64_t nanos_of_day =
-      static_cast<int64_t>(static_cast<uint64_t>(v.words[0]) | (uint64_t{v.words[1]} << 32));
-  const int64_t julian_day = static_cast<int32_t>(v.words[2]);
-  return static_cast<__int128>(julian_day - kJulianEpochDay) * kNanosPerDay + nanos_of_day;
-}
-
-int64_t FloorDiv(__int128 a, int64_t b) {
-  __int128 q = a / b;
-  if ((a % b != 0) && (a < 0)) --q;
-  return static_cast<int64_t>(q);
-}
 
 }  // namespace
 
@@ -315,90 +213,29 @@ Status LoadNull(const FileReader& file, size_t row_group, int column, ColumnData
   return CorruptData("column {}: unknown physical type", data.name);
 }
 
-Status LoadColumn(const FileReader& file, size_t row_group, int column, LeafConversion conversion,
-                  ColumnData& data) {
-  using C = LeafConversion;
-  auto wrap64 = [](int64_t v, uint64_t factor) {
-    return static_cast<int64_t>(static_cast<uint64_t>(v) * factor);
-  };
-  switch (conversion) {
-    case C::kNull:
-      return LoadNull(file, row_group, column, data);
-    case C::kBool: {
-      auto* store = &ReusedStore<BoolStore>(data);
-      FLOE_RETURN_IF_ERROR(
-          ReadChunk<bool>(file, row_group, column, data, [&](std::span<const bool> values) {
-            for (bool v : values) store->values.push_back(v);
-          }));
-      return Ok();
-    }
-    case C::kInt32:
-      return LoadFixed<int32_t, int32_t, NumericBuilder<int32_t>>(file, row_group, column, data,
-                                                                  [](int32_t v) { return v; });
-    case C::kInt32ToInt8:
-      return LoadFixed<int32_t, int8_t, Int8Builder>(
-          file, row_group, column, data, [](int32_t v) { return static_cast<int8_t>(v); });
-    case C::kInt32ToInt16:
-      return LoadFixed<int32_t, int16_t, Int16Builder>(
-          file, row_group, column, data, [](int32_t v) { return static_cast<int16_t>(v); });
-    case C::kInt32ToUInt8:
-      return LoadFixed<int32_t, uint8_t, UInt8Builder>(
-          file, row_group, column, data, [](int32_t v) { return static_cast<uint8_t>(v); });
-    case C::kInt32ToUInt16:
-      return LoadFixed<int32_t, uint16_t, UInt16Builder>(
-          file, row_group, column, data, [](int32_t v) { return static_cast<uint16_t>(v); });
-    case C::kInt32ToUInt32:
-      return LoadFixed<int32_t, uint32_t, UInt32Builder>(
-          file, row_group, column, data, [](int32_t v) { return static_cast<uint32_t>(v); });
-    case C::kInt32TimeMillis:
-      return LoadFixed<int32_t, int64_t, Int64Builder>(file, row_group, column, data,
-                                                       [](int32_t v) { return int64_t{v} * 1000; });
-    case C::kInt32Decimal:
-      return LoadFixed<int32_t, __int128, Decimal128Builder>(
-          file, row_group, column, data, [](int32_t v) { return static_cast<__int128>(v); });
-    case C::kInt64:
-      return LoadFixed<int64_t, int64_t, Int64Builder>(file, row_group, column, data,
-                                                       [](int64_t v) { return v; });
-    case C::kInt64ToUInt64:
-      return LoadFixed<int64_t, uint64_t, UInt64Builder>(
-          file, row_group, column, data, [](int64_t v) { return static_cast<uint64_t>(v); });
-    case C::kInt64Decimal:
-      return LoadFixed<int64_t, __int128, Decimal128Builder>(
-          file, row_group, column, data, [](int64_t v) { return static_cast<__int128>(v); });
-    case C::kInt64Millis:
-      return LoadFixed<int64_t, int64_t, Int64Builder>(file, row_group, column, data,
-                                                       [&](int64_t v) { return wrap64(v, 1000); });
-    case C::kInt96ToNanos:
-      return LoadFixed<Int96, int64_t, Int64Builder>(
-          file, row_group, column, data,
-          [](const Int96& v) { return static_cast<int64_t>(Int96Nanos(v)); });
-    case C::kInt96ToMicros:
-      return LoadFixed<Int96, int64_t, Int64Builder>(
-          file, row_group, column, data,
-          [](const Int96& v) { return FloorDiv(Int96Nanos(v), 1000); });
-    case C::kFloat:
-      return LoadFixed<float, float, Float32Builder>(file, row_group, column, data,
-                                                     [](float v) { return v; });
-    case C::kDouble:
-      return LoadFixed<double, double, Float64Builder>(file, row_group, column, data,
-                                                       [](double v) { return v; });
-    case C::kBytes:
-      return LoadBytes<StringBuilder>(file, row_group, column, data);
-    case C::kFixed:
-      return LoadBytes<FixedSizeBinaryBuilder>(file, row_group, column, data);
-    case C::kBytesDecimal:
-      return LoadFixed<ByteArray, __int128, Decimal128Builder>(file, row_group, column, data,
-                                                               BigEndianToInt128);
-    case C::kFloat16:
-      return LoadFixed<ByteArray, uint16_t, Float16Builder>(
-          file, row_group, column, data, [](ByteArray v) -> uint16_t {
-            if (v.size() != 2) return 0;
-            return static_cast<uint16_t>(static_cast<uint8_t>(v[0]) |
-                                         (static_cast<uint8_t>(v[1]) << 8));
-          });
+// Loads a column chunk's levels and values for the record assembler.
+struct ColumnLoader {
+  const FileReader& file;
+  size_t row_group;
+  int column;
+  ColumnData& data;
+
+  template <typename P, typename T, typename B, typename Convert>
+  Status Fixed(Convert convert) {
+    return LoadFixed<P, T, B>(file, row_group, column, data, convert);
   }
-  return CorruptData("column {}: unknown conversion", data.name);
-}
+  Status Bool() {
+    auto* store = &ReusedStore<BoolStore>(data);
+    return ReadChunk<bool>(file, row_group, column, data, [&](std::span<const bool> values) {
+      for (bool v : values) store->values.push_back(v);
+    });
+  }
+  template <typename B>
+  Status Bytes() {
+    return LoadBytes<B>(file, row_group, column, data);
+  }
+  Status Null() { return LoadNull(file, row_group, column, data); }
+};
 
 // Assembles nested values from the columns' levels (Dremel record assembly): a node's presence is
 // read from the definition level of its first column; a null or empty node holds exactly one level
@@ -565,6 +402,21 @@ Status ParquetBatchReader::Init() {
     if (needed[i]) needed_columns_.push_back(static_cast<int>(i));
   }
   columns_.resize(needed.size());
+  is_flat_.assign(needed.size(), false);
+  flat_.resize(needed.size());
+  // A flat reader feeds one builder: a column that two selected fields share stays with the
+  // assembler.
+  std::vector<int> uses(needed.size(), 0);
+  for (const auto& node : nodes_) {
+    if (!node) continue;
+    for (int column : node->columns) ++uses[column];
+  }
+  for (const auto& node : nodes_) {
+    if (node && node->kind == ReadNode::Kind::kLeaf && uses[node->column] == 1 &&
+        file_->schema().columns()[node->column].max_repetition_level == 0) {
+      is_flat_[node->column] = true;
+    }
+  }
   schema_ = std::make_shared<BatchSchema>(std::move(fields));
   int64_t first_row = 0;
   for (const RowGroup& group : file_->metadata().row_groups) {
@@ -896,8 +748,26 @@ Status ParquetBatchReader::LoadRowGroup(size_t row_group, std::vector<RowRange> 
   for (const auto& node : nodes_) {
     if (node) collect(collect, *node);
   }
+  const std::string where =
+      fmt::format("{}: row group {}",
+                  std::filesystem::path(file_->source().name()).filename().string(), row_group);
   for (int column : needed_columns_) {
     const ColumnDescriptor& descriptor = file_->schema().columns()[column];
+    if (is_flat_[column]) {
+      std::optional<OffsetIndex> offset_index;
+      std::optional<ChunkRowSelection> selection;
+      if (!whole) {
+        FLOE_ASSIGN_OR_RETURN(offset_index,
+                              file_->ReadOffsetIndex(row_group, static_cast<size_t>(column)));
+        selection.emplace();
+        selection->rows = rows;
+        if (offset_index) selection->offset_index = &*offset_index;
+      }
+      FLOE_ASSIGN_OR_RETURN(flat_[column],
+                            MakeFlatColumnReader(*file_, row_group, column, conversions[column],
+                                                 selection ? &*selection : nullptr, where));
+      continue;
+    }
     // The previous row group's column keeps its memory for this one.
     std::unique_ptr<ColumnData>& data = columns_[column];
     if (!data) data = std::make_unique<ColumnData>();
@@ -916,7 +786,8 @@ Status ParquetBatchReader::LoadRowGroup(size_t row_group, std::vector<RowRange> 
       data->selection->rows = rows;
       if (data->offset_index) data->selection->offset_index = &*data->offset_index;
     }
-    FLOE_RETURN_IF_ERROR(LoadColumn(*file_, row_group, column, conversions[column], *data));
+    FLOE_RETURN_IF_ERROR(
+        VisitConversion(conversions[column], ColumnLoader{*file_, row_group, column, *data}));
     if (data->max_rep == 0 && data->entries != static_cast<size_t>(selected_rows)) {
       return CorruptData("{}: row group {}: column {} has {} values for {} rows",
                          file_->source().name(), row_group, data->name, data->entries,
@@ -973,28 +844,15 @@ Result<std::optional<RecordBatch>> ParquetBatchReader::Next() {
     const ReadNode* node = nodes_[i].get();
     if (node == nullptr) {
       builder->AppendNulls(rows);
-    } else if (node->kind == ReadNode::Kind::kLeaf && columns_[node->column]->max_rep == 0) {
-      ColumnData& data = *columns_[node->column];
-      const size_t n = static_cast<size_t>(rows);
-      const int16_t* def = data.max_def > 0 ? data.def.data() + data.pos : nullptr;
-      size_t present = n;
-      if (def != nullptr) {
-        present = 0;
-        for (size_t k = 0; k < n; ++k) present += def[k] == data.max_def;
-      }
-      if (data.values->size() - data.value_pos < present) {
-        return CorruptData("{}: column {} has fewer values than its definition levels say", where,
-                           data.name);
-      }
-      data.values->AppendFlat(*builder, def, data.max_def, n, data.value_pos);
-      data.pos += n;
+    } else if (node->kind == ReadNode::Kind::kLeaf && is_flat_[node->column]) {
+      FLOE_RETURN_IF_ERROR(flat_[node->column]->Read(*builder, rows));
     } else {
       builder->Reserve(rows);
-      const ColumnData& first = *columns_[node->columns.empty() ? 0 : node->columns[0]];
+      const ColumnData* first = node->columns.empty() ? nullptr : columns_[node->columns[0]].get();
       for (int64_t row = 0; row < rows; ++row) {
-        if (!node->columns.empty() && first.pos < first.entries && first.RepAt() != 0) {
+        if (first != nullptr && first->pos < first->entries && first->RepAt() != 0) {
           return CorruptData("{}: column {} continues a row at the start of row {}", where,
-                             first.name, row);
+                             first->name, row);
         }
         FLOE_RETURN_IF_ERROR(assembler.Read(*node, *builder));
       }
@@ -1004,6 +862,13 @@ Result<std::optional<RecordBatch>> ParquetBatchReader::Next() {
     arrays.push_back(std::move(*array));
   }
   rows_left_in_group_ -= rows;
+  if (rows_left_in_group_ == 0) {
+    for (std::unique_ptr<FlatColumnReader>& flat : flat_) {
+      if (!flat) continue;
+      FLOE_RETURN_IF_ERROR(flat->CheckExhausted());
+      flat.reset();
+    }
+  }
   auto batch = RecordBatch::Make(schema_, std::move(arrays), rows);
   if (!batch) return std::unexpected(std::move(batch.error().AddContext(where)));
   return std::optional<RecordBatch>(std::move(*batch));

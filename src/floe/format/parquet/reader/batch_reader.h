@@ -10,9 +10,11 @@
 // pages that may match are read (the offset index's first_row_index aligns the columns), so a
 // batch holds a superset of the matching rows and the caller still filters them.
 //
-// A row group's selected column chunks are decoded when the group is reached, so memory is bounded
-// by a row group's decoded size. Errors (kCorruptData, kUnsupported, kIO) name the file, and where
-// known the column and row group; encrypted files fail at Open with kUnsupported.
+// Unrepeated top-level columns are decoded page by page straight into each batch (flat_column.h),
+// so their memory is a page and a batch; the columns of nested fields are decoded a row group at a
+// time for the assembler, so theirs is bounded by a row group's decoded size. Errors (kCorruptData,
+// kUnsupported, kIO) name the file, and where known the column and row group; encrypted files fail
+// at Open with kUnsupported.
 
 #include <cstdint>
 #include <memory>
@@ -34,6 +36,7 @@ class InputFile;
 namespace floe::parquet {
 
 class FileReader;
+class FlatColumnReader;
 class RandomAccessSource;
 struct ReadNode;
 
@@ -112,6 +115,10 @@ class ParquetBatchReader {
   // One per output field; nullptr for missing (all-null) fields.
   std::vector<std::unique_ptr<ReadNode>> nodes_;
   std::vector<std::unique_ptr<ColumnData>> columns_;  // by column index; loaded ones only
+  // By column index: whether the column is a top-level unrepeated leaf, read through flat_, and
+  // the current row group's readers of those columns.
+  std::vector<bool> is_flat_;
+  std::vector<std::unique_ptr<FlatColumnReader>> flat_;
   std::vector<int> needed_columns_;
   size_t next_row_group_ = 0;
   int64_t rows_left_in_group_ = 0;
