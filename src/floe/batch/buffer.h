@@ -81,6 +81,12 @@ class BufferBuilder {
   }
   // Sets the size; new bytes are zero.
   void Resize(int64_t new_size);
+  // Sets the size; new bytes are left for the caller to write (zeroing them first would cost a
+  // pass over memory the caller fills anyway).
+  void ResizeUninitialized(int64_t new_size) {
+    if (new_size > size_) Reserve(new_size - size_);
+    size_ = new_size;
+  }
   void Append(const void* bytes, int64_t n) {
     Reserve(n);
     UnsafeAppend(bytes, n);

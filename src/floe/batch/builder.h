@@ -180,7 +180,7 @@ class NumericBuilder final : public ArrayBuilder {
     const int64_t bytes = n * static_cast<int64_t>(sizeof(T));
     values_.Reserve(bytes);
     T* out = reinterpret_cast<T*>(values_.mutable_data() + values_.size());
-    values_.Resize(values_.size() + bytes);
+    values_.ResizeUninitialized(values_.size() + bytes);
     size_t next = 0;
     for (int64_t i = 0; i < n; ++i) {
       const bool valid = bit_util::GetBit(valid_bits, bits_offset + i);
@@ -199,7 +199,7 @@ class NumericBuilder final : public ArrayBuilder {
     int64_t bytes = n * static_cast<int64_t>(sizeof(T));
     values_.Reserve(bytes);
     T* out = reinterpret_cast<T*>(values_.mutable_data() + values_.size());
-    values_.Resize(values_.size() + bytes);
+    values_.ResizeUninitialized(values_.size() + bytes);
     AppendValidBits(n);
     return {out, static_cast<size_t>(n)};
   }
