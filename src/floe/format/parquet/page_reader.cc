@@ -122,14 +122,32 @@ Result<std::unique_ptr<PageReader>> PageReader::Make(const RandomAccessSource& s
   if (selection != nullptr) {
     FLOE_ASSIGN_OR_RETURN(runs, SelectedRuns(*selection, start, length, context));
   }
-  std::vector<Segment> segments;
+  std::vector<Run> checked;
   for (const auto& [offset, size] : runs) {
-    auto bytes = source.Read(static_cast<uint64_t>(offset), static_cast<uint64_t>(size));
-    if (!bytes) return std::unexpected(std::move(bytes.error().AddContext(context)));
-    segments.push_back(Segment{offset, std::move(*bytes)});
+    const auto begin = static_cast<uint64_t>(offset);
+    const auto length = static_cast<uint64_t>(size);
+    if (offset < 0 || size < 0 || begin > source.size() || length > source.size() - begin) {
+      return CorruptData("{}: {}: range [{}, {}) lies beyond the end of the file ({} bytes)",
+                         context, source.name(), offset, offset + size, source.size());
+    }
+    checked.push_back(Run{offset, length});
   }
   return std::unique_ptr<PageReader>(
-      new PageReader(std::move(segments), metadata.codec, std::move(context)));
+      new PageReader(source, std::move(checked), metadata.codec, std::move(context)));
+}
+
+Result<std::span<const std::byte>> PageReader::Window(uint64_t n) {
+  constexpr uint64_t kWindowSize = 1 << 20;
+  if (pos_ < window_pos_ || pos_ + n > window_pos_ + window_.size()) {
+    const Run& run = runs_[run_];
+    const uint64_t length = std::min(std::max(n, kWindowSize), run.length - pos_);
+    window_.resize(static_cast<size_t>(length));
+    FLOE_RETURN_IF_ERROR(
+        source_.ReadAt(static_cast<uint64_t>(run.offset) + pos_, std::span(window_)));
+    window_pos_ = pos_;
+  }
+  return std::span<const std::byte>(window_).subspan(static_cast<size_t>(pos_ - window_pos_),
+                                                     static_cast<size_t>(n));
 }
 
 Result<std::optional<Page>> PageReader::Next() {
@@ -144,14 +162,26 @@ Result<std::optional<Page>> PageReader::Next() {
 }
 
 Result<std::optional<Page>> PageReader::NextPage() {
-  while (segment_ < segments_.size() && pos_ >= segments_[segment_].bytes.size()) {
-    ++segment_;
+  while (run_ < runs_.size() && pos_ >= runs_[run_].length) {
+    ++run_;
     pos_ = 0;
+    window_.clear();
+    window_pos_ = 0;
   }
-  if (segment_ >= segments_.size()) return std::nullopt;
-  const std::vector<std::byte>& chunk = segments_[segment_].bytes;
-  int64_t offset = segments_[segment_].offset + static_cast<int64_t>(pos_);
-  auto decoded = DecodePageHeader(std::span(chunk).subspan(pos_));
+  if (run_ >= runs_.size()) return std::nullopt;
+  const uint64_t run_length = runs_[run_].length;
+  int64_t offset = runs_[run_].offset + static_cast<int64_t>(pos_);
+  // Headers are small, but statistics can make them long: widen the window until one decodes.
+  constexpr uint64_t kHeaderGuess = 16 << 10;
+  uint64_t header_bytes = std::min(kHeaderGuess, run_length - pos_);
+  auto decoded = [&]() -> Result<DecodedPageHeader> {
+    while (true) {
+      FLOE_ASSIGN_OR_RETURN(std::span<const std::byte> bytes, Window(header_bytes));
+      auto header = DecodePageHeader(bytes);
+      if (header || header_bytes == run_length - pos_) return header;
+      header_bytes = std::min(header_bytes * 4, run_length - pos_);
+    }
+  }();
   if (!decoded) {
     return std::unexpected(
         std::move(decoded.error().AddContext(fmt::format("page header at offset {}", offset))));
@@ -162,9 +192,9 @@ Result<std::optional<Page>> PageReader::NextPage() {
   pos_ += decoded->size;
   const PageHeader& h = page.header;
   if (h.compressed_page_size < 0 ||
-      static_cast<size_t>(h.compressed_page_size) > chunk.size() - pos_) {
+      static_cast<uint64_t>(h.compressed_page_size) > run_length - pos_) {
     return CorruptData("page at offset {}: {} compressed bytes, the chunk has {} left", offset,
-                       h.compressed_page_size, chunk.size() - pos_);
+                       h.compressed_page_size, run_length - pos_);
   }
   if (h.uncompressed_page_size < 0) {
     return CorruptData("page at offset {}: uncompressed size {}", offset, h.uncompressed_page_size);
@@ -173,8 +203,8 @@ Result<std::optional<Page>> PageReader::NextPage() {
     return ResourceExhausted("page at offset {}: {} bytes uncompressed, more than the limit of {}",
                              offset, h.uncompressed_page_size, kMaxPageSize);
   }
-  std::span<const std::byte> stored =
-      std::span(chunk).subspan(pos_, static_cast<size_t>(h.compressed_page_size));
+  FLOE_ASSIGN_OR_RETURN(std::span<const std::byte> stored,
+                        Window(static_cast<uint64_t>(h.compressed_page_size)));
   pos_ += stored.size();
   if (h.crc && Crc32(stored) != static_cast<uint32_t>(*h.crc)) {
     return CorruptData("page at offset {}: CRC mismatch (stored {:08x}, computed {:08x})", offset,

@@ -1,11 +1,12 @@
 #pragma once
 
-// Reads the pages of one column chunk: the chunk's bytes are read from the source in one piece,
-// then each page header is decoded, its CRC checked when the writer stored one, and its body
-// decompressed with the chunk's codec (for data page v2, only the part after the levels, and only
-// when the header says it is compressed). Index pages are skipped. Every size from the file is
-// checked against the chunk before use; a page may not declare more than kMaxPageSize bytes
-// uncompressed.
+// Reads the pages of one column chunk: the chunk's bytes are read from the source as the pages
+// reach them, a window of about a megabyte (or one page, when larger) at a time, so memory is a
+// page and not a chunk; each page header is decoded, its CRC checked when the writer stored one,
+// and its body decompressed with the chunk's codec (for data page v2, only the part after the
+// levels, and only when the header says it is compressed). Index pages are skipped. Every size from
+// the file is checked against the chunk before use; a page may not declare more than kMaxPageSize
+// bytes uncompressed.
 //
 // With a page selection (from the offset index), only the selected data pages are read from the
 // source and decompressed, besides the dictionary page in front of the first data page; runs of
@@ -79,20 +80,28 @@ class PageReader {
   const std::string& context() const { return context_; }
 
  private:
-  // A run of the chunk's bytes, read from the file at offset.
-  struct Segment {
+  // A run of the chunk's bytes in the file (all of it, or the selected pages').
+  struct Run {
     int64_t offset = 0;
-    std::vector<std::byte> bytes;
+    uint64_t length = 0;
   };
-  PageReader(std::vector<Segment> segments, Codec codec, std::string context)
-      : segments_(std::move(segments)), codec_(codec), context_(std::move(context)) {}
+  PageReader(const RandomAccessSource& source, std::vector<Run> runs, Codec codec,
+             std::string context)
+      : source_(source), runs_(std::move(runs)), codec_(codec), context_(std::move(context)) {}
   Result<std::optional<Page>> NextPage();
+  // Makes bytes [pos_, pos_ + n) of the current run (n at most what the run has left) available
+  // in the window, and returns them.
+  Result<std::span<const std::byte>> Window(uint64_t n);
 
-  std::vector<Segment> segments_;
+  const RandomAccessSource& source_;
+  std::vector<Run> runs_;
   Codec codec_;
   std::string context_;
-  size_t segment_ = 0;
-  size_t pos_ = 0;  // in the current segment
+  size_t run_ = 0;
+  uint64_t pos_ = 0;  // in the current run
+  // Bytes [window_pos_, window_pos_ + window_.size()) of the current run.
+  PageBuffer window_;
+  uint64_t window_pos_ = 0;
 };
 
 }  // namespace floe::parquet
