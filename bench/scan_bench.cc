@@ -165,7 +165,12 @@ void BM_ScanEventsSelective(benchmark::State& state) {
   state.counters["rows_out"] = static_cast<double>(rows) / state.iterations();
   state.counters["row_groups_skipped"] = static_cast<double>(skipped.row_groups_skipped);
 }
-BENCHMARK(BM_ScanEventsSelective)->ArgName("push")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ScanEventsSelective)
+    ->ArgName("push")
+    ->Arg(0)
+    ->Arg(1)
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace floe::table
