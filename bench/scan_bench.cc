@@ -1,12 +1,19 @@
 // Rows per second of reading a scan task: one Parquet data file of 2 million rows (long id,
 // string name, double value), without deletes, with position deletes (every 10th row, as a
-// position delete file), and with equality deletes (10,000 ids). Run:
-//   build/bench/bench/floe_bench_scan
+// position delete file), and with equality deletes (10,000 ids). And a selective filter (0.1% of
+// the ids) over the shared 10-million-row events.parquet, read as one task of a table with and
+// without filter push-down into the Parquet reader (/push:1 and /push:0), and a filter that
+// statistics cannot rule out (1% of the rows, in every row group). Run:
+//   INPUTS=<folder of bench/make-inputs' files> build/release/bench/floe_bench_scan
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "floe/batch/builder.h"
+#include "floe/expr/parser.h"
+#include "floe/format/parquet/file_reader.h"
+#include "floe/format/parquet/reader/batch_reader.h"
 #include "floe/format/parquet/writer/parquet_writer.h"
 #include "floe/io/local_file_io.h"
 #include "floe/table/scan/task_reader.h"
@@ -114,6 +121,69 @@ void BM_ScanEqualityDeletes(benchmark::State& state) { Scan(state, {Get().equali
 BENCHMARK(BM_ScanNoDeletes)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ScanPositionDeletes)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ScanEqualityDeletes)->Unit(benchmark::kMillisecond);
+
+void ScanEvents(benchmark::State& state, const char* filter_text) {
+  const char* inputs = std::getenv("INPUTS");
+  if (inputs == nullptr) {
+    state.SkipWithError("set INPUTS to the folder holding events.parquet");
+    return;
+  }
+  const std::string path = std::string(inputs) + "/events.parquet";
+  auto opened = parquet::ParquetBatchReader::OpenPath(path);
+  if (!opened) {
+    state.SkipWithError(opened.error().ToString().c_str());
+    return;
+  }
+  auto file = std::make_shared<manifest::DataFile>();
+  file->file_path = path;
+  file->file_format = "parquet";
+  file->record_count = (*opened)->file().metadata().num_rows;
+  file->file_size_in_bytes = static_cast<int64_t>(std::filesystem::file_size(path));
+  auto schema = std::make_shared<const Schema>(std::vector<NestedField>{
+      types::Required(1, "id", types::Long()), types::Optional(2, "ts", types::Timestamp()),
+      types::Optional(3, "category", types::String()),
+      types::Optional(4, "value", types::Decimal(21, 1)),
+      types::Optional(5, "payload", types::String())});
+  auto filter = expr::Bind(*expr::ParseFilter(filter_text), *schema);
+  FileScanTask task;
+  task.data_file = file;
+  task.length = file->file_size_in_bytes;
+  task.residual = *filter;
+  TaskReadOptions options;
+  options.push_down_filter = state.range(0) != 0;
+  int64_t rows = 0;
+  ScanSkipMetrics skipped;
+  for (auto _ : state) {
+    TaskReader reader(std::make_shared<io::LocalFileIO>(), schema, schema, options);
+    auto status = reader.Read(task, [&](RecordBatch batch) {
+      rows += batch.num_rows();
+      return Ok();
+    });
+    if (!status) state.SkipWithError(status.error().ToString().c_str());
+    skipped = reader.skip_metrics();
+  }
+  state.SetItemsProcessed(state.iterations() * file->record_count);
+  state.counters["rows_out"] = static_cast<double>(rows) / state.iterations();
+  state.counters["row_groups_skipped"] = static_cast<double>(skipped.row_groups_skipped);
+}
+void BM_ScanEventsSelective(benchmark::State& state) {
+  ScanEvents(state, "id >= 5000000 and id < 5010000");
+}
+// A filter no statistics can rule out (every row group holds every category): what push-down
+// costs when it saves nothing.
+void BM_ScanEventsUnselective(benchmark::State& state) { ScanEvents(state, "category = 'cat_5'"); }
+BENCHMARK(BM_ScanEventsSelective)
+    ->ArgName("push")
+    ->Arg(0)
+    ->Arg(1)
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ScanEventsUnselective)
+    ->ArgName("push")
+    ->Arg(0)
+    ->Arg(1)
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace floe::table

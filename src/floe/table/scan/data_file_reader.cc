@@ -9,12 +9,11 @@
 #include "floe/format/parquet/reader/schema_mapping.h"
 #include "floe/manifest/avro_data_file.h"
 #include "floe/table/scan/batch_types.h"
+#include "floe/table/scan/parquet_predicates.h"
 #include "floe/table/scan/schema_projection.h"
 #include "floe/util/strings.h"
 
 namespace floe::table {
-
-namespace {}  // namespace
 
 DataFileReader::DataFileReader(std::string location, SchemaPtr read_schema,
                                DataFileReadOptions options)
@@ -100,6 +99,19 @@ Status DataFileReader::OpenParquet(io::FileIO& io) {
   parquet::ReadOptions read;
   read.batch_rows = options_.batch_rows;
   read.byte_range = options_.byte_range;
+  if (options_.filter) {
+    std::unordered_map<int32_t, ParquetColumn> columns;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const std::optional<int32_t> id = file_fields[i].field_id;
+      if (nodes[i].kind != parquet::ReadNode::Kind::kLeaf || !id) continue;
+      const bool nan_free =
+          std::find(options_.nan_free_field_ids.begin(), options_.nan_free_field_ids.end(), *id) !=
+          options_.nan_free_field_ids.end();
+      columns.try_emplace(*id, ParquetColumn{file_fields[i].name, has_ids ? id : std::nullopt,
+                                             nodes[i].conversion, nodes[i].field.type, nan_free});
+    }
+    read.predicates = ToParquetPredicates(*options_.filter, columns);
+  }
   for (const NestedField& wanted : read_schema_->fields()) {
     const Field* found = nullptr;
     for (const Field& f : file_fields) {
@@ -128,6 +140,14 @@ Status DataFileReader::OpenParquet(io::FileIO& io) {
   }
   FLOE_ASSIGN_OR_RETURN(parquet_, parquet::ParquetBatchReader::Open(std::move(file), read));
   return Ok();
+}
+
+int64_t DataFileReader::row_groups_skipped() const {
+  return parquet_ ? parquet_->row_groups_skipped() : 0;
+}
+
+int64_t DataFileReader::rows_skipped_by_page_index() const {
+  return parquet_ ? parquet_->rows_skipped_by_page_index() : 0;
 }
 
 Result<std::optional<DataFileReader::Batch>> DataFileReader::Next() {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "floe/batch/record_batch.h"
+#include "floe/expr/expression.h"
 #include "floe/io/file_io.h"
 #include "floe/spec/literal.h"
 #include "floe/spec/schema.h"
@@ -41,6 +42,11 @@ struct DataFileReadOptions {
   const NameMapping* name_mapping = nullptr;
   // Values of fields the file does not hold (identity partition values), by field id.
   std::unordered_map<int32_t, Literal> constants;
+  // A filter bound to the table schema whose mappable conjuncts let the Parquet reader skip row
+  // groups and pages (parquet_predicates.h). Rows are not filtered: a superset comes back.
+  expr::ExprPtr filter;
+  // Fields the data file's metrics count no NaN in (lets > and >= on floats skip).
+  std::vector<int32_t> nan_free_field_ids;
 };
 
 class DataFileReader {
@@ -58,6 +64,10 @@ class DataFileReader {
   Result<std::optional<Batch>> Next();
 
   const BatchSchemaPtr& schema() const { return schema_; }
+  // What the filter let the Parquet reader skip so far: whole row groups, and rows of the row
+  // groups it read (page index).
+  int64_t row_groups_skipped() const;
+  int64_t rows_skipped_by_page_index() const;
 
   DataFileReader(std::string location, SchemaPtr read_schema, DataFileReadOptions options);
 

@@ -338,11 +338,12 @@ class Planner {
       task.start = 0;
       task.length = file.file_size_in_bytes;
       if (!options_.include_column_stats) {
-        // Tasks leave the statistics out, as the reference implementation plans by default.
+        // Tasks leave the statistics out, as the reference implementation plans by default;
+        // the NaN counts of the filter's columns stay, so the reader knows where > and >= on
+        // floating-point columns may skip (parquet_predicates.h).
         file.column_sizes = {};
         file.value_counts = {};
         file.null_value_counts = {};
-        file.nan_value_counts = {};
         file.lower_bounds = {};
         file.upper_bounds = {};
       }

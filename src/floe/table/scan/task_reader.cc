@@ -30,6 +30,11 @@ bool IsTrue(const expr::ExprPtr& e) { return e == nullptr || e->op() == expr::Op
 class TaskReader::Stream final : public TaskBatchStream {
  public:
   Stream(TaskReader& owner, const FileScanTask& task) : owner_(owner), task_(task) {}
+  ~Stream() override {
+    if (!reader_) return;
+    owner_.skip_metrics_.row_groups_skipped += reader_->row_groups_skipped();
+    owner_.skip_metrics_.rows_skipped_by_page_index += reader_->rows_skipped_by_page_index();
+  }
 
   Status Init() {
     const manifest::DataFile& file = *task_.data_file;
@@ -63,6 +68,12 @@ class TaskReader::Stream final : public TaskBatchStream {
     options.batch_rows = owner_.options_.batch_rows;
     if (!task_.whole_file()) options.byte_range = std::make_pair(task_.start, task_.length);
     if (owner_.options_.name_mapping) options.name_mapping = &*owner_.options_.name_mapping;
+    if (owner_.options_.push_down_filter && !IsTrue(task_.residual)) {
+      options.filter = task_.residual;
+      for (const auto& [id, count] : file.nan_value_counts) {
+        if (count == 0) options.nan_free_field_ids.push_back(id);
+      }
+    }
     if (task_.spec) {
       const auto fields = task_.spec->fields();
       for (size_t i = 0; i < fields.size() && i < file.partition.size(); ++i) {

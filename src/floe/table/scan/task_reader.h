@@ -38,6 +38,16 @@ struct TaskReadOptions {
   // Ids for data files written without field ids (table property schema.name-mapping.default);
   // without one such files are matched by the schema's column names.
   std::optional<NameMapping> name_mapping;
+  // Hand the residual's usable conjuncts to the Parquet reader so that it skips row groups and
+  // pages statistics, page indexes and bloom filters rule out; the residual still runs on what
+  // is read. Off only to measure what it saves.
+  bool push_down_filter = true;
+};
+
+// What filter push-down skipped in the tasks read so far.
+struct ScanSkipMetrics {
+  int64_t row_groups_skipped = 0;
+  int64_t rows_skipped_by_page_index = 0;
 };
 
 // The batches of one task, one at a time.
@@ -68,6 +78,9 @@ class TaskReader {
   // Forgets the delete files read so far.
   void ClearDeleteCache();
 
+  // Counted when a task's stream is destroyed.
+  const ScanSkipMetrics& skip_metrics() const { return skip_metrics_; }
+
  private:
   class Stream;
   Result<std::shared_ptr<const EqualityDeleteSet>> EqualityDeletes(const manifest::DataFile& file);
@@ -79,6 +92,7 @@ class TaskReader {
   BatchSchemaPtr output_schema_;
   PositionDeleteLoader positions_;
   std::unordered_map<std::string, std::shared_ptr<const EqualityDeleteSet>> equality_;
+  ScanSkipMetrics skip_metrics_;
 };
 
 }  // namespace floe::table
