@@ -613,7 +613,9 @@ std::string DigestOf(int64_t i) {
   return fmt::format("{:016x}", z ^ (z >> 31));
 }
 
-TEST(ParquetWriterIndexes, DigestsUseDeltaLengthByteArrayAndPeersReadThem) {
+// Writes digests (behind a stem) and checks the string column's encoding and that both peers read
+// the rows back.
+void CheckDigests(std::string_view stem, Encoding expected_encoding) {
   TempDir dir;
   auto path = dir.path() / "digests.parquet";
   constexpr int64_t kRows = 30000;
@@ -624,7 +626,7 @@ TEST(ParquetWriterIndexes, DigestsUseDeltaLengthByteArrayAndPeersReadThem) {
     if (i % 5 == 0) {
       digests.AppendNull();
     } else {
-      digests.Append(DigestOf(i));
+      digests.Append(fmt::format("{}{}", stem, DigestOf(i)));
     }
   }
   std::vector<Field> fields = {F("i", DataType::Int64(), 1), F("d", DataType::String(), 2)};
@@ -634,13 +636,13 @@ TEST(ParquetWriterIndexes, DigestsUseDeltaLengthByteArrayAndPeersReadThem) {
   FLOE_ASSERT_OK(WriteFile(path, {batch}, {}));
   FLOE_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::OpenPath(path));
   const auto& encodings = reader->metadata().row_groups.at(0).columns.at(1).meta_data->encodings;
-  EXPECT_NE(std::ranges::find(encodings, Encoding::kDeltaLengthByteArray), encodings.end());
+  EXPECT_NE(std::ranges::find(encodings, expected_encoding), encodings.end());
 
   // DuckDB prints BIGINT quoted in JSON, ClickHouse does not.
   auto expected = [&](std::string_view quote) {
     std::string rows;
     for (int64_t i = 0; i < kRows; ++i) {
-      std::string d = i % 5 == 0 ? "null" : fmt::format("\"{}\"", DigestOf(i));
+      std::string d = i % 5 == 0 ? "null" : fmt::format("\"{}{}\"", stem, DigestOf(i));
       rows += fmt::format("{{\"i\":{}{}{},\"d\":{}}}\n", quote, i, quote, d);
     }
     return rows;
@@ -651,6 +653,15 @@ TEST(ParquetWriterIndexes, DigestsUseDeltaLengthByteArrayAndPeersReadThem) {
   auto ch = RunPeer("ch", "SELECT i, d FROM file('" + path.string() +
                               "', Parquet) ORDER BY i FORMAT JSONEachRow");
   EXPECT_EQ(*ch, expected(""));
+}
+
+TEST(ParquetWriterIndexes, DigestsUseDeltaLengthByteArrayAndPeersReadThem) {
+  CheckDigests("", Encoding::kDeltaLengthByteArray);
+}
+
+// A shared stem in front of each value is left out of all values but the first of a page.
+TEST(ParquetWriterIndexes, StemmedDigestsUseDeltaByteArrayAndPeersReadThem) {
+  CheckDigests("comment ", Encoding::kDeltaByteArray);
 }
 
 TEST(ParquetWriterIndexes, BloomFiltersAgreeWithDuckDbAndSkipRowGroups) {
