@@ -104,7 +104,10 @@ class TypedColumnWriter final : public ColumnWriter {
         BeginRow();
         ++page_rows_;
       }
-      if (spec_.max_def > 0) defs_.push_back(slot.def);
+      if (spec_.max_def > 0) {
+        MaterializeDefs();
+        defs_.push_back(slot.def);
+      }
       if (spec_.max_rep > 0) reps_.push_back(slot.rep);
       ++page_entries_;
       ++num_values_;
@@ -126,14 +129,20 @@ class TypedColumnWriter final : public ColumnWriter {
       // by at most one run.
       int64_t run =
           std::min({n - i, kFlatRun, std::max<int64_t>(1, options_.page_row_limit - page_rows_)});
-      for (int64_t k = i; k < i + run; ++k) {
-        if (nullable && any_null && leaf.IsNull(k)) {
-          defs_.push_back(0);
-          ++page_.nulls;
-          continue;
+      if (any_null) {
+        MaterializeDefs();
+        for (int64_t k = i; k < i + run; ++k) {
+          if (leaf.IsNull(k)) {
+            defs_.push_back(0);
+            ++page_.nulls;
+            continue;
+          }
+          defs_.push_back(1);
+          AddValue(leaf, k);
         }
-        if (nullable) defs_.push_back(1);
-        AddValue(leaf, k);
+      } else {
+        if (nullable && !defs_lazy_) defs_.insert(defs_.end(), static_cast<size_t>(run), 1);
+        AddRun(leaf, i, run);
       }
       page_rows_ += run;
       page_entries_ += run;
@@ -482,6 +491,11 @@ class TypedColumnWriter final : public ColumnWriter {
         return;
       }
     }
+    AddNonNull(value);
+  }
+
+  // A value that is neither null nor NaN.
+  void AddNonNull(P value) {
     ++page_.values;
     if constexpr (kBytes) {
       // A dictionary value already seen in this page cannot move its bounds: the comparisons
@@ -498,6 +512,89 @@ class TypedColumnWriter final : public ColumnWriter {
     }
     UpdateBounds(value);
     StoreValue(value);
+  }
+
+  // A run of non-null values of a top-level leaf: its bounds are found in one pass, and values of
+  // a width or type the page does not store (int8, decimals) are converted a run at a time.
+  void AddRun(const Array& leaf, int64_t begin, int64_t count) {
+    if constexpr (kBytes) {
+      if (spec_.kind == TypeKind::kString || spec_.kind == TypeKind::kBinary) {
+        std::span<const int32_t> offsets = leaf.Offsets32().subspan(static_cast<size_t>(begin));
+        const char* data = reinterpret_cast<const char*>(leaf.data().data());
+        for (int64_t k = 0; k < count; ++k) {
+          int32_t from = offsets[static_cast<size_t>(k)];
+          AddNonNull(std::string_view(
+              data + from, static_cast<size_t>(offsets[static_cast<size_t>(k) + 1] - from)));
+        }
+        return;
+      }
+      for (int64_t k = begin; k < begin + count; ++k) AddValue(leaf, k);
+    } else if constexpr (std::is_same_v<P, bool>) {
+      for (int64_t k = begin; k < begin + count; ++k) AddValue(leaf, k);
+    } else {
+      P buffer[kFlatRun];
+      const P* values = RunValues(leaf, begin, count, buffer);
+      if constexpr (kFloating) {
+        for (int64_t k = 0; k < count; ++k) {
+          if (std::isnan(values[k])) {
+            for (int64_t j = begin; j < begin + count; ++j) AddValue(leaf, j);
+            return;
+          }
+        }
+      }
+      P min = values[0], max = values[0];
+      for (int64_t k = 1; k < count; ++k) {
+        if (Less(values[k], min)) min = values[k];
+        if (Less(max, values[k])) max = values[k];
+      }
+      UpdateBounds(min);
+      UpdateBounds(max);
+      page_.values += count;
+      page_values_ += count;
+      if (dict_active_) {
+        for (int64_t k = 0; k < count; ++k) StoreIndex(values[k]);
+        return;
+      }
+      plain_.insert(plain_.end(), values, values + count);
+      if (bloom_) {
+        for (int64_t k = 0; k < count; ++k) bloom_->Insert(BloomHash(values[k]));
+      }
+    }
+  }
+
+  // The run's values as the page stores them: in the array, or converted into buffer.
+  const P* RunValues(const Array& leaf, int64_t begin, int64_t count, P* buffer) const {
+    auto convert = [&]<typename From>(std::type_identity<From>) {
+      std::span<const From> from = leaf.Values<From>().subspan(static_cast<size_t>(begin));
+      for (int64_t k = 0; k < count; ++k) buffer[k] = static_cast<P>(from[static_cast<size_t>(k)]);
+      return buffer;
+    };
+    if constexpr (std::is_integral_v<P>) {
+      if (spec_.kind == TypeKind::kDecimal128) {
+        const uint8_t* from = leaf.values().data() + (leaf.offset() + begin) * 16;
+        for (int64_t k = 0; k < count; ++k) {
+          __int128 value;
+          std::memcpy(&value, from + 16 * k, 16);
+          buffer[k] = static_cast<P>(value);
+        }
+        return buffer;
+      }
+    }
+    if constexpr (std::is_same_v<P, int32_t>) {
+      switch (spec_.kind) {
+        case TypeKind::kInt8:
+          return convert(std::type_identity<int8_t>());
+        case TypeKind::kInt16:
+          return convert(std::type_identity<int16_t>());
+        case TypeKind::kUInt8:
+          return convert(std::type_identity<uint8_t>());
+        case TypeKind::kUInt16:
+          return convert(std::type_identity<uint16_t>());
+        default:
+          break;
+      }
+    }
+    return leaf.Values<P>().data() + begin;
   }
 
   void UpdateBounds(P value) {
@@ -559,7 +656,9 @@ class TypedColumnWriter final : public ColumnWriter {
   }
 
   int64_t PageBytes() const {
-    int64_t levels = static_cast<int64_t>(defs_.size() + reps_.size()) / 4;
+    int64_t defs =
+        defs_lazy_ && spec_.max_def > 0 ? page_entries_ : static_cast<int64_t>(defs_.size());
+    int64_t levels = (defs + static_cast<int64_t>(reps_.size())) / 4;
     int64_t values;
     if (!indices_.empty()) {
       values = static_cast<int64_t>(indices_.size() *
@@ -603,6 +702,29 @@ class TypedColumnWriter final : public ColumnWriter {
     const size_t start = out.size();
     if (length_prefix) out.resize(start + 4);
     EncodeRleBitPacked<int16_t>(levels, LevelBitWidth(max_level), out);
+    if (length_prefix) {
+      auto size = static_cast<uint32_t>(out.size() - start - 4);
+      std::memcpy(out.data() + start, &size, 4);
+    }
+    return out.size() - start;
+  }
+
+  // Every entry of the page so far is at the maximum definition level until a null or a nested
+  // entry comes: until then defs_ stays empty and the levels are written as one run.
+  void MaterializeDefs() {
+    if (!defs_lazy_) return;
+    defs_.assign(static_cast<size_t>(page_entries_), spec_.max_def);
+    defs_lazy_ = false;
+  }
+
+  size_t AppendDefinitionLevels(bool length_prefix, std::vector<std::byte>& out) const {
+    if (!defs_lazy_) return AppendLevels(defs_, spec_.max_def, length_prefix, out);
+    const size_t start = out.size();
+    if (length_prefix) out.resize(start + 4);
+    if (page_entries_ > 0) {
+      EncodeRleRun(static_cast<uint32_t>(spec_.max_def), static_cast<size_t>(page_entries_),
+                   LevelBitWidth(spec_.max_def), out);
+    }
     if (length_prefix) {
       auto size = static_cast<uint32_t>(out.size() - start - 4);
       std::memcpy(out.data() + start, &size, 4);
@@ -750,7 +872,7 @@ class TypedColumnWriter final : public ColumnWriter {
     std::vector<std::byte>& levels = v2 ? levels_ : body_;
     size_t rep_size = 0, def_size = 0;
     if (spec_.max_rep > 0) rep_size = AppendLevels(reps_, spec_.max_rep, !v2, levels);
-    if (spec_.max_def > 0) def_size = AppendLevels(defs_, spec_.max_def, !v2, levels);
+    if (spec_.max_def > 0) def_size = AppendDefinitionLevels(!v2, levels);
     std::vector<std::byte>& values = body_;
     const size_t values_start = values.size();
     Encoding encoding = Encoding::kPlain;
@@ -820,6 +942,7 @@ class TypedColumnWriter final : public ColumnWriter {
     page_ = Stats{};
     ++page_epoch_;
     defs_.clear();
+    defs_lazy_ = true;
     reps_.clear();
     indices_.clear();
     plain_.clear();
@@ -883,6 +1006,7 @@ class TypedColumnWriter final : public ColumnWriter {
   Status status_;
   // The open page.
   std::vector<int16_t> defs_, reps_;
+  bool defs_lazy_ = true;  // defs_ not kept: every entry so far is at max_def (MaterializeDefs)
   std::vector<uint32_t> indices_;
   std::vector<P> plain_;
   std::vector<uint8_t> bools_;

@@ -507,6 +507,92 @@ TEST(ParquetWriterPeers, ClickHouseReadsEqualRows) {
   EXPECT_EQ(result.row_count, 3);
 }
 
+// A page that starts without nulls and gets them later, in columns whose values are converted a
+// run at a time (int8, int16, decimals on INT32 and INT64) and a double run holding a NaN: DuckDB's
+// aggregates over the file equal those of the rows written.
+TEST(ParquetWriterPeers, NullsAfterAPageStartAndConvertedRunsReadBackEqual) {
+  constexpr int64_t kRows = 1200, kFirstNullable = 600;
+  auto is_null = [](int64_t r) { return r >= kFirstNullable && r % 3 == 0; };
+  auto tiny = [](int64_t r) { return static_cast<int8_t>(r * 7 % 256 - 128); };
+  auto small = [](int64_t r) { return static_cast<int16_t>(r * 37 % 60000 - 30000); };
+  auto dec9 = [](int64_t r) { return r * 101 - 50000; };
+  auto dec18 = [](int64_t r) { return r * 1000003 - 600000000; };
+  auto dbl = [](int64_t r) { return r == 5 ? std::nan("") : 0.5 * static_cast<double>(r); };
+  std::vector<RecordBatch> batches;
+  struct Sums {
+    int64_t count = 0, tiny = 0, small = 0, dec9 = 0, dec18 = 0, twice_dbl = 0, nans = 0;
+    int64_t tiny_min = 127, tiny_max = -128;
+  } sums;
+  for (int64_t first : {int64_t{0}, kFirstNullable}) {
+    Int8Builder tinies(DataType::Int8());
+    Int16Builder smalls(DataType::Int16());
+    Decimal128Builder dec9s(DataType::Decimal128(9, 2)), dec18s(DataType::Decimal128(18, 2));
+    Float64Builder doubles;
+    StringBuilder strings(DataType::String());
+    for (int64_t r = first; r < first + kFirstNullable; ++r) {
+      if (is_null(r)) {
+        tinies.AppendNull();
+        smalls.AppendNull();
+        dec9s.AppendNull();
+        dec18s.AppendNull();
+        doubles.AppendNull();
+        strings.AppendNull();
+        continue;
+      }
+      tinies.Append(tiny(r));
+      smalls.Append(small(r));
+      dec9s.Append(dec9(r));
+      dec18s.Append(dec18(r));
+      doubles.Append(dbl(r));
+      strings.Append("v" + std::to_string(r % 10));
+      ++sums.count;
+      sums.tiny += tiny(r);
+      sums.tiny_min = std::min<int64_t>(sums.tiny_min, tiny(r));
+      sums.tiny_max = std::max<int64_t>(sums.tiny_max, tiny(r));
+      sums.small += small(r);
+      sums.dec9 += dec9(r);
+      sums.dec18 += dec18(r);
+      if (std::isnan(dbl(r))) {
+        ++sums.nans;
+      } else {
+        sums.twice_dbl += r;  // twice 0.5 * r
+      }
+    }
+    std::vector<Field> fields = {F("t", DataType::Int8(), 1),
+                                 F("sm", DataType::Int16(), 2),
+                                 F("d9", DataType::Decimal128(9, 2), 3),
+                                 F("d18", DataType::Decimal128(18, 2), 4),
+                                 F("x", DataType::Float64(), 5),
+                                 F("s", DataType::String(), 6)};
+    std::vector<Array> columns = {*tinies.Finish(), *smalls.Finish(),  *dec9s.Finish(),
+                                  *dec18s.Finish(), *doubles.Finish(), *strings.Finish()};
+    FLOE_ASSERT_OK_AND_ASSIGN(RecordBatch batch,
+                              RecordBatch::Make(std::make_shared<BatchSchema>(fields), columns));
+    batches.push_back(std::move(batch));
+  }
+  TempDir dir;
+  auto path = dir.path() / "late-nulls.parquet";
+  FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, WriteFile(path, batches, {}));
+  EXPECT_EQ(result.columns[0].null_count, kRows - sums.count);
+  EXPECT_EQ(result.columns[0].lower_bound, Le32(sums.tiny_min));
+  EXPECT_EQ(result.columns[4].nan_count, sums.nans);
+  auto duck = RunPeer(
+      "duck",
+      "SELECT count(t)::VARCHAR AS n, sum(t)::VARCHAR AS t, min(t)::VARCHAR AS tmin, "
+      "max(t)::VARCHAR AS tmax, sum(sm)::VARCHAR AS sm, (sum(d9) * 100)::BIGINT::VARCHAR AS d9, "
+      "(sum(d18) * 100)::BIGINT::VARCHAR AS d18, "
+      "(sum(x) FILTER (WHERE NOT isnan(x)) * 2)::BIGINT::VARCHAR AS x, "
+      "count(*) FILTER (WHERE isnan(x))::VARCHAR AS nans, count(DISTINCT s)::VARCHAR AS s "
+      "FROM '" +
+          path.string() + "'");
+  if (!duck) GTEST_SKIP() << "peers not installed (run peers/setup)";
+  EXPECT_EQ(*duck, fmt::format("{{\"n\":\"{}\",\"t\":\"{}\",\"tmin\":\"{}\",\"tmax\":\"{}\","
+                               "\"sm\":\"{}\",\"d9\":\"{}\",\"d18\":\"{}\",\"x\":\"{}\","
+                               "\"nans\":\"{}\",\"s\":\"10\"}}\n",
+                               sums.count, sums.tiny, sums.tiny_min, sums.tiny_max, sums.small,
+                               sums.dec9, sums.dec18, sums.twice_dbl, sums.nans));
+}
+
 // Sorted ids, timestamps one millisecond apart, and a string column with a null every 7th row:
 // the row data the index tests check the writer's page index, bloom filters and encodings against.
 RecordBatch IndexedBatch(int64_t first, int64_t rows) {
