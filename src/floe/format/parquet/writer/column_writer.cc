@@ -498,15 +498,9 @@ class TypedColumnWriter final : public ColumnWriter {
   void AddNonNull(P value) {
     ++page_.values;
     if constexpr (kBytes) {
-      // A dictionary value already seen in this page cannot move its bounds: the comparisons
-      // run once per distinct value and page, not per value.
       if (dict_active_) {
         ++page_values_;
-        uint32_t index = StoreIndex(value);
-        if (index >= page_seen_.size()) page_seen_.resize(index + 1024, 0);
-        if (page_seen_[index] == page_epoch_) return;
-        page_seen_[index] = page_epoch_;
-        UpdateBounds(value);
+        AddToDictionary(value);
         return;
       }
     }
@@ -514,18 +508,40 @@ class TypedColumnWriter final : public ColumnWriter {
     StoreValue(value);
   }
 
+  // A byte array's dictionary index; a value already seen in this page cannot move its bounds, so
+  // the comparisons run once per distinct value and page, not per value.
+  void AddToDictionary(ByteArray value) requires kBytes {
+    uint32_t index = StoreIndex(value);
+    if (index >= page_seen_.size()) page_seen_.resize(index + 1024, 0);
+    if (page_seen_[index] == page_epoch_) return;
+    page_seen_[index] = page_epoch_;
+    UpdateBounds(value);
+  }
+
   // A run of non-null values of a top-level leaf: its bounds are found in one pass, and values of
   // a width or type the page does not store (int8, decimals) are converted a run at a time.
   void AddRun(const Array& leaf, int64_t begin, int64_t count) {
     if constexpr (kBytes) {
       if (spec_.kind == TypeKind::kString || spec_.kind == TypeKind::kBinary) {
-        std::span<const int32_t> offsets = leaf.Offsets32().subspan(static_cast<size_t>(begin));
+        const int32_t* offsets = leaf.Offsets32().data() + begin;
         const char* data = reinterpret_cast<const char*>(leaf.data().data());
-        for (int64_t k = 0; k < count; ++k) {
-          int32_t from = offsets[static_cast<size_t>(k)];
-          AddNonNull(std::string_view(
-              data + from, static_cast<size_t>(offsets[static_cast<size_t>(k) + 1] - from)));
+        auto value = [&](int64_t k) {
+          return std::string_view(data + offsets[k],
+                                  static_cast<size_t>(offsets[k + 1] - offsets[k]));
+        };
+        page_.values += count;
+        page_values_ += count;
+        if (dict_active_) {
+          for (int64_t k = 0; k < count; ++k) AddToDictionary(value(k));
+          return;
         }
+        for (int64_t k = 0; k < count; ++k) {
+          std::string_view v = value(k);
+          UpdateBounds(v);
+          lengths_.push_back(static_cast<int32_t>(v.size()));
+          if (bloom_) bloom_->Insert(BloomHash(v));
+        }
+        page_data_.append(data + offsets[0], static_cast<size_t>(offsets[count] - offsets[0]));
         return;
       }
       for (int64_t k = begin; k < begin + count; ++k) AddValue(leaf, k);
