@@ -593,6 +593,114 @@ TEST(ParquetWriterPeers, NullsAfterAPageStartAndConvertedRunsReadBackEqual) {
                                sums.dec9, sums.dec18, sums.twice_dbl, sums.nans));
 }
 
+// One row of every Iceberg type (and a row of nulls), as the Parquet appendix maps them.
+RecordBatch EveryTypeBatch() {
+  auto list_type = DataType::List(Field{"element", DataType::Int32(), true, 30});
+  auto map_type = DataType::Map(Field{"key", DataType::String(), false, 31},
+                                Field{"value", DataType::Int64(), true, 32});
+  auto struct_type = DataType::Struct({Field{"x", DataType::Float64(), true, 33}});
+  std::vector<Field> fields = {
+      F("b", DataType::Bool(), 1),
+      F("i", DataType::Int32(), 2),
+      F("l", DataType::Int64(), 3),
+      F("f", DataType::Float32(), 4),
+      F("d", DataType::Float64(), 5),
+      F("d9", DataType::Decimal128(9, 2), 6),
+      F("d18", DataType::Decimal128(18, 3), 7),
+      F("d38", DataType::Decimal128(38, 10), 8),
+      F("dt", DataType::Date32(), 9),
+      F("tm", DataType::Time64(floe::TimeUnit::kMicro), 10),
+      F("ts", DataType::Timestamp(floe::TimeUnit::kMicro, false), 11),
+      F("tstz", DataType::Timestamp(floe::TimeUnit::kMicro, true), 12),
+      F("tsn", DataType::Timestamp(floe::TimeUnit::kNano, false), 13),
+      F("s", DataType::String(), 14),
+      F("u", DataType::FixedSizeBinary(16), 15),
+      F("fx", DataType::FixedSizeBinary(3), 16),
+      F("bin", DataType::Binary(), 17),
+      F("lst", list_type, 18),
+      F("mp", map_type, 19),
+      F("st", struct_type, 20),
+  };
+  std::string uuid("\x12\x34\x56\x78\x9a\xbc\xde\xf0\x01\x23\x45\x67\x89\xab\xcd\xef", 16);
+  __int128 d38 = static_cast<__int128>(1234567890123LL) * 10000000000LL + 4567890123LL;
+  std::vector<std::vector<Value>> columns = {
+      {Value(true)},
+      {Value(-7)},
+      {Value(int64_t{1} << 40)},
+      {Value(1.5f)},
+      {Value(-2.25)},
+      {Value(DecimalValue{12345, 9, 2})},
+      {Value(DecimalValue{-123456789012LL, 18, 3})},
+      {Value(DecimalValue{d38, 38, 10})},
+      {Value(DateValue{19000})},
+      {Value(TimeValue{3723000001LL, floe::TimeUnit::kMicro})},
+      {Value(TimestampValue{1700000000123456LL, floe::TimeUnit::kMicro, false})},
+      {Value(TimestampValue{1700000000123456LL, floe::TimeUnit::kMicro, true})},
+      {Value(TimestampValue{1700000000123456789LL, floe::TimeUnit::kNano, false})},
+      {Value("h\xc3\xa9llo")},
+      {Value(BinaryValue{uuid})},
+      {Value(BinaryValue{"abc"})},
+      {Value(BinaryValue{std::string("\x00\xff", 2)})},
+      {Value(ListValue{{Value(1), Value(), Value(3)}})},
+      {Value(MapValue{{{Value("k"), Value(int64_t{9})}}})},
+      {Value(StructValue{{{"x", Value(0.5)}}})},
+  };
+  for (auto& column : columns) column.push_back(Value());
+  return MakeBatch(fields, columns);
+}
+
+// Every type in every codec: DuckDB and ClickHouse read the same rows from each file. The values
+// are those EveryTypeBatch writes (19000 days after 1970-01-01 is 2022-01-08; 1700000000 s is
+// 2023-11-14 22:13:20 UTC; 3723000001 us is 01:02:03.000001).
+TEST(ParquetWriterPeers, EveryTypeInEveryCodecReadsBackInDuckDbAndClickHouse) {
+  TempDir dir;
+  for (Codec codec :
+       {Codec::kUncompressed, Codec::kSnappy, Codec::kGzip, Codec::kLz4Raw, Codec::kZstd}) {
+    SCOPED_TRACE(static_cast<int>(codec));
+    WriterOptions options;
+    options.codec = codec;
+    options.uuid_field_ids = {15};
+    auto path = (dir.path() / fmt::format("every-{}.parquet", static_cast<int>(codec))).string();
+    FLOE_ASSERT_OK(WriteFile(path, {EveryTypeBatch()}, options));
+    auto duck = RunPeer(
+        "duck",
+        "SELECT b::VARCHAR b, i::VARCHAR i, l::VARCHAR l, f::VARCHAR f, d::VARCHAR d, "
+        "d9::VARCHAR d9, d18::VARCHAR d18, d38::VARCHAR d38, dt::VARCHAR dt, tm::VARCHAR tm, "
+        "ts::VARCHAR ts, epoch_us(tstz)::VARCHAR tstz, tsn::VARCHAR tsn, s, u::VARCHAR u, "
+        "hex(fx) fx, hex(bin) bin, lst::VARCHAR lst, mp::VARCHAR mp, st.x::VARCHAR x FROM '" +
+            path + "'");
+    if (!duck) GTEST_SKIP() << "peers not installed (run peers/setup)";
+    EXPECT_EQ(
+        *duck,
+        "{\"b\":\"true\",\"i\":\"-7\",\"l\":\"1099511627776\",\"f\":\"1.5\",\"d\":\"-2.25\","
+        "\"d9\":\"123.45\",\"d18\":\"-123456789.012\",\"d38\":\"1234567890123.4567890123\","
+        "\"dt\":\"2022-01-08\",\"tm\":\"01:02:03.000001\",\"ts\":\"2023-11-14 22:13:20.123456\","
+        "\"tstz\":\"1700000000123456\",\"tsn\":\"2023-11-14 22:13:20.123456789\",\"s\":\"héllo\","
+        "\"u\":\"12345678-9abc-def0-0123-456789abcdef\",\"fx\":\"616263\",\"bin\":\"00FF\","
+        "\"lst\":\"[1, NULL, 3]\",\"mp\":\"{k=9}\",\"x\":\"0.5\"}\n"
+        "{\"b\":null,\"i\":null,\"l\":null,\"f\":null,\"d\":null,\"d9\":null,\"d18\":null,"
+        "\"d38\":null,\"dt\":null,\"tm\":null,\"ts\":null,\"tstz\":null,\"tsn\":null,\"s\":null,"
+        "\"u\":null,\"fx\":null,\"bin\":null,\"lst\":null,\"mp\":null,\"x\":null}\n");
+    auto ch = RunPeer("ch",
+                      "SELECT b, i, l, f, d, toString(d9) AS d9, toString(d18) AS d18, "
+                      "toString(d38) AS d38, toString(dt) AS dt, toString(ts) AS ts, "
+                      "toString(tsn) AS tsn, s, hex(fx) AS fx, hex(bin) AS bin, lst, mp, "
+                      "st.x AS x FROM file('" +
+                          path + "', Parquet) FORMAT JSONEachRow");
+    // ClickHouse reads null lists and maps as empty ones (its arrays and maps are never null).
+    EXPECT_EQ(
+        *ch,
+        "{\"b\":true,\"i\":-7,\"l\":1099511627776,\"f\":1.5,\"d\":-2.25,\"d9\":\"123.45\","
+        "\"d18\":\"-123456789.012\",\"d38\":\"1234567890123.4567890123\",\"dt\":\"2022-01-08\","
+        "\"ts\":\"2023-11-14 22:13:20.123456\",\"tsn\":\"2023-11-14 22:13:20.123456789\","
+        "\"s\":\"héllo\",\"fx\":\"616263\",\"bin\":\"00FF\",\"lst\":[1,null,3],\"mp\":{\"k\":9},"
+        "\"x\":0.5}\n"
+        "{\"b\":null,\"i\":null,\"l\":null,\"f\":null,\"d\":null,\"d9\":null,\"d18\":null,"
+        "\"d38\":null,\"dt\":null,\"ts\":null,\"tsn\":null,\"s\":null,\"fx\":null,\"bin\":null,"
+        "\"lst\":[],\"mp\":{},\"x\":null}\n");
+  }
+}
+
 // Sorted ids, timestamps one millisecond apart, and a string column with a null every 7th row:
 // the row data the index tests check the writer's page index, bloom filters and encodings against.
 RecordBatch IndexedBatch(int64_t first, int64_t rows) {
