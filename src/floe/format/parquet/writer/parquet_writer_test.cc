@@ -660,6 +660,7 @@ TEST(ParquetWriterPeers, EveryTypeInEveryCodecReadsBackInDuckDbAndClickHouse) {
     WriterOptions options;
     options.codec = codec;
     options.uuid_field_ids = {15};
+    options.key_value_metadata = {{"iceberg.schema", std::string("{\"type\":\"struct\"}")}};
     auto path = (dir.path() / fmt::format("every-{}.parquet", static_cast<int>(codec))).string();
     FLOE_ASSERT_OK(WriteFile(path, {EveryTypeBatch()}, options));
     auto duck = RunPeer(
@@ -687,6 +688,10 @@ TEST(ParquetWriterPeers, EveryTypeInEveryCodecReadsBackInDuckDbAndClickHouse) {
                       "toString(tsn) AS tsn, s, hex(fx) AS fx, hex(bin) AS bin, lst, mp, "
                       "st.x AS x FROM file('" +
                           path + "', Parquet) FORMAT JSONEachRow");
+    auto metadata =
+        RunPeer("duck", "SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata('" +
+                            path + "') ORDER BY k");
+    EXPECT_EQ(*metadata, "{\"k\":\"iceberg.schema\",\"v\":\"{\\\"type\\\":\\\"struct\\\"}\"}\n");
     // ClickHouse reads null lists and maps as empty ones (its arrays and maps are never null).
     EXPECT_EQ(
         *ch,

@@ -56,6 +56,8 @@ struct WriterOptions {
   MetricsMode default_metrics;                   // write.metadata.metrics.default
   std::map<int32_t, MetricsMode> field_metrics;  // per field id, set by the caller
   std::string created_by = "floe";
+  // The footer's key-value metadata (e.g. iceberg.schema, as Iceberg's writers record the schema).
+  std::vector<KeyValue> key_value_metadata;
 };
 
 // The level the codec runs at: the option if set, else kDefaultZstdLevel for zstd and the codec's
