@@ -1,5 +1,7 @@
 #include "floe/format/parquet/decoders/delta_length_byte_array.h"
 
+#include <cstring>
+
 namespace floe::parquet {
 
 Result<std::unique_ptr<DeltaLengthByteArrayDecoder>> DeltaLengthByteArrayDecoder::Make(
@@ -32,11 +34,18 @@ Status DeltaLengthByteArrayDecoder::Decode(std::span<ByteArray> out) {
 void EncodeDeltaLengthByteArray(std::span<const ByteArray> values, std::vector<std::byte>& out) {
   std::vector<int32_t> lengths;
   lengths.reserve(values.size());
-  for (ByteArray v : values) lengths.push_back(static_cast<int32_t>(v.size()));
-  EncodeDeltaBinaryPacked<int32_t>(lengths, out);
+  size_t total = 0;
   for (ByteArray v : values) {
-    const auto* b = reinterpret_cast<const std::byte*>(v.data());
-    out.insert(out.end(), b, b + v.size());
+    lengths.push_back(static_cast<int32_t>(v.size()));
+    total += v.size();
+  }
+  EncodeDeltaBinaryPacked<int32_t>(lengths, out);
+  size_t at = out.size();
+  out.resize(at + total);
+  for (ByteArray v : values) {
+    if (v.empty()) continue;
+    std::memcpy(out.data() + at, v.data(), v.size());
+    at += v.size();
   }
 }
 

@@ -178,6 +178,10 @@ void EncodeRleBitPacked(std::span<const T> values, int bit_width, std::vector<st
   WriteLiterals(tail.data(), tail.size(), bit_width, out);
 }
 
+void EncodeRleRun(uint32_t value, size_t count, int bit_width, std::vector<std::byte>& out) {
+  WriteRepeat(value, count, bit_width, out);
+}
+
 template void EncodeRleBitPacked<uint32_t>(std::span<const uint32_t>, int, std::vector<std::byte>&);
 template void EncodeRleBitPacked<int16_t>(std::span<const int16_t>, int, std::vector<std::byte>&);
 

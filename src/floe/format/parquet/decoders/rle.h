@@ -54,6 +54,9 @@ class RleBitPackedDecoder {
 template <typename T>
 void EncodeRleBitPacked(std::span<const T> values, int bit_width, std::vector<std::byte>& out);
 
+// Appends one RLE run: count copies of value.
+void EncodeRleRun(uint32_t value, size_t count, int bit_width, std::vector<std::byte>& out);
+
 // The same, a value at a time.
 class RleBitPackedEncoder {
  public:

@@ -4,24 +4,13 @@
 
 namespace floe::parquet {
 
-uint32_t BytesDictionaryTable::Insert(std::string_view value, bool& inserted) {
-  if (2 * (size() + 1) > slots_.size()) Grow();
-  uint64_t hash = XxHash64(value);
-  size_t mask = slots_.size() - 1;
-  for (size_t i = hash & mask;; i = (i + 1) & mask) {
-    Slot& slot = slots_[i];
-    if (slot.index_plus_one == 0) {
-      data_.append(value);
-      ends_.push_back(data_.size());
-      slot = {hash, static_cast<uint32_t>(ends_.size())};
-      inserted = true;
-      return static_cast<uint32_t>(ends_.size() - 1);
-    }
-    if (slot.hash == hash && this->value(slot.index_plus_one - 1) == value) {
-      inserted = false;
-      return slot.index_plus_one - 1;
-    }
-  }
+uint64_t BytesDictionaryTable::HashLong(std::string_view value) { return XxHash64(value); }
+
+uint32_t BytesDictionaryTable::Add(Slot& slot, uint64_t hash, std::string_view value) {
+  data_.append(value);
+  ends_.push_back(data_.size());
+  slot = {hash, static_cast<uint32_t>(ends_.size())};
+  return static_cast<uint32_t>(ends_.size() - 1);
 }
 
 void BytesDictionaryTable::Clear() {

@@ -225,6 +225,7 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Make(std::unique_ptr<io::F
   impl->schema = std::move(schema);
   impl->metadata.version = impl->options.data_page_v2 ? 2 : 1;
   impl->metadata.created_by = impl->options.created_by;
+  impl->metadata.key_value_metadata = impl->options.key_value_metadata;
   FLOE_RETURN_IF_ERROR(impl->file->Write(std::string_view("PAR1")));
   return std::unique_ptr<ParquetWriter>(new ParquetWriter(std::move(impl)));
 }

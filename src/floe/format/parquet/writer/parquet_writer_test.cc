@@ -507,6 +507,205 @@ TEST(ParquetWriterPeers, ClickHouseReadsEqualRows) {
   EXPECT_EQ(result.row_count, 3);
 }
 
+// A page that starts without nulls and gets them later, in columns whose values are converted a
+// run at a time (int8, int16, decimals on INT32 and INT64) and a double run holding a NaN: DuckDB's
+// aggregates over the file equal those of the rows written.
+TEST(ParquetWriterPeers, NullsAfterAPageStartAndConvertedRunsReadBackEqual) {
+  constexpr int64_t kRows = 1200, kFirstNullable = 600;
+  auto is_null = [](int64_t r) { return r >= kFirstNullable && r % 3 == 0; };
+  auto tiny = [](int64_t r) { return static_cast<int8_t>(r * 7 % 256 - 128); };
+  auto small = [](int64_t r) { return static_cast<int16_t>(r * 37 % 60000 - 30000); };
+  auto dec9 = [](int64_t r) { return r * 101 - 50000; };
+  auto dec18 = [](int64_t r) { return r * 1000003 - 600000000; };
+  auto dbl = [](int64_t r) { return r == 5 ? std::nan("") : 0.5 * static_cast<double>(r); };
+  std::vector<RecordBatch> batches;
+  struct Sums {
+    int64_t count = 0, tiny = 0, small = 0, dec9 = 0, dec18 = 0, twice_dbl = 0, nans = 0;
+    int64_t tiny_min = 127, tiny_max = -128;
+  } sums;
+  for (int64_t first : {int64_t{0}, kFirstNullable}) {
+    Int8Builder tinies(DataType::Int8());
+    Int16Builder smalls(DataType::Int16());
+    Decimal128Builder dec9s(DataType::Decimal128(9, 2)), dec18s(DataType::Decimal128(18, 2));
+    Float64Builder doubles;
+    StringBuilder strings(DataType::String());
+    for (int64_t r = first; r < first + kFirstNullable; ++r) {
+      if (is_null(r)) {
+        tinies.AppendNull();
+        smalls.AppendNull();
+        dec9s.AppendNull();
+        dec18s.AppendNull();
+        doubles.AppendNull();
+        strings.AppendNull();
+        continue;
+      }
+      tinies.Append(tiny(r));
+      smalls.Append(small(r));
+      dec9s.Append(dec9(r));
+      dec18s.Append(dec18(r));
+      doubles.Append(dbl(r));
+      strings.Append("v" + std::to_string(r % 10));
+      ++sums.count;
+      sums.tiny += tiny(r);
+      sums.tiny_min = std::min<int64_t>(sums.tiny_min, tiny(r));
+      sums.tiny_max = std::max<int64_t>(sums.tiny_max, tiny(r));
+      sums.small += small(r);
+      sums.dec9 += dec9(r);
+      sums.dec18 += dec18(r);
+      if (std::isnan(dbl(r))) {
+        ++sums.nans;
+      } else {
+        sums.twice_dbl += r;  // twice 0.5 * r
+      }
+    }
+    std::vector<Field> fields = {F("t", DataType::Int8(), 1),
+                                 F("sm", DataType::Int16(), 2),
+                                 F("d9", DataType::Decimal128(9, 2), 3),
+                                 F("d18", DataType::Decimal128(18, 2), 4),
+                                 F("x", DataType::Float64(), 5),
+                                 F("s", DataType::String(), 6)};
+    std::vector<Array> columns = {*tinies.Finish(), *smalls.Finish(),  *dec9s.Finish(),
+                                  *dec18s.Finish(), *doubles.Finish(), *strings.Finish()};
+    FLOE_ASSERT_OK_AND_ASSIGN(RecordBatch batch,
+                              RecordBatch::Make(std::make_shared<BatchSchema>(fields), columns));
+    batches.push_back(std::move(batch));
+  }
+  TempDir dir;
+  auto path = dir.path() / "late-nulls.parquet";
+  FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, WriteFile(path, batches, {}));
+  EXPECT_EQ(result.columns[0].null_count, kRows - sums.count);
+  EXPECT_EQ(result.columns[0].lower_bound, Le32(sums.tiny_min));
+  EXPECT_EQ(result.columns[4].nan_count, sums.nans);
+  auto duck = RunPeer(
+      "duck",
+      "SELECT count(t)::VARCHAR AS n, sum(t)::VARCHAR AS t, min(t)::VARCHAR AS tmin, "
+      "max(t)::VARCHAR AS tmax, sum(sm)::VARCHAR AS sm, (sum(d9) * 100)::BIGINT::VARCHAR AS d9, "
+      "(sum(d18) * 100)::BIGINT::VARCHAR AS d18, "
+      "(sum(x) FILTER (WHERE NOT isnan(x)) * 2)::BIGINT::VARCHAR AS x, "
+      "count(*) FILTER (WHERE isnan(x))::VARCHAR AS nans, count(DISTINCT s)::VARCHAR AS s "
+      "FROM '" +
+          path.string() + "'");
+  if (!duck) GTEST_SKIP() << "peers not installed (run peers/setup)";
+  EXPECT_EQ(*duck, fmt::format("{{\"n\":\"{}\",\"t\":\"{}\",\"tmin\":\"{}\",\"tmax\":\"{}\","
+                               "\"sm\":\"{}\",\"d9\":\"{}\",\"d18\":\"{}\",\"x\":\"{}\","
+                               "\"nans\":\"{}\",\"s\":\"10\"}}\n",
+                               sums.count, sums.tiny, sums.tiny_min, sums.tiny_max, sums.small,
+                               sums.dec9, sums.dec18, sums.twice_dbl, sums.nans));
+}
+
+// One row of every Iceberg type (and a row of nulls), as the Parquet appendix maps them.
+RecordBatch EveryTypeBatch() {
+  auto list_type = DataType::List(Field{"element", DataType::Int32(), true, 30});
+  auto map_type = DataType::Map(Field{"key", DataType::String(), false, 31},
+                                Field{"value", DataType::Int64(), true, 32});
+  auto struct_type = DataType::Struct({Field{"x", DataType::Float64(), true, 33}});
+  std::vector<Field> fields = {
+      F("b", DataType::Bool(), 1),
+      F("i", DataType::Int32(), 2),
+      F("l", DataType::Int64(), 3),
+      F("f", DataType::Float32(), 4),
+      F("d", DataType::Float64(), 5),
+      F("d9", DataType::Decimal128(9, 2), 6),
+      F("d18", DataType::Decimal128(18, 3), 7),
+      F("d38", DataType::Decimal128(38, 10), 8),
+      F("dt", DataType::Date32(), 9),
+      F("tm", DataType::Time64(floe::TimeUnit::kMicro), 10),
+      F("ts", DataType::Timestamp(floe::TimeUnit::kMicro, false), 11),
+      F("tstz", DataType::Timestamp(floe::TimeUnit::kMicro, true), 12),
+      F("tsn", DataType::Timestamp(floe::TimeUnit::kNano, false), 13),
+      F("s", DataType::String(), 14),
+      F("u", DataType::FixedSizeBinary(16), 15),
+      F("fx", DataType::FixedSizeBinary(3), 16),
+      F("bin", DataType::Binary(), 17),
+      F("lst", list_type, 18),
+      F("mp", map_type, 19),
+      F("st", struct_type, 20),
+  };
+  std::string uuid("\x12\x34\x56\x78\x9a\xbc\xde\xf0\x01\x23\x45\x67\x89\xab\xcd\xef", 16);
+  __int128 d38 = static_cast<__int128>(1234567890123LL) * 10000000000LL + 4567890123LL;
+  std::vector<std::vector<Value>> columns = {
+      {Value(true)},
+      {Value(-7)},
+      {Value(int64_t{1} << 40)},
+      {Value(1.5f)},
+      {Value(-2.25)},
+      {Value(DecimalValue{12345, 9, 2})},
+      {Value(DecimalValue{-123456789012LL, 18, 3})},
+      {Value(DecimalValue{d38, 38, 10})},
+      {Value(DateValue{19000})},
+      {Value(TimeValue{3723000001LL, floe::TimeUnit::kMicro})},
+      {Value(TimestampValue{1700000000123456LL, floe::TimeUnit::kMicro, false})},
+      {Value(TimestampValue{1700000000123456LL, floe::TimeUnit::kMicro, true})},
+      {Value(TimestampValue{1700000000123456789LL, floe::TimeUnit::kNano, false})},
+      {Value("h\xc3\xa9llo")},
+      {Value(BinaryValue{uuid})},
+      {Value(BinaryValue{"abc"})},
+      {Value(BinaryValue{std::string("\x00\xff", 2)})},
+      {Value(ListValue{{Value(1), Value(), Value(3)}})},
+      {Value(MapValue{{{Value("k"), Value(int64_t{9})}}})},
+      {Value(StructValue{{{"x", Value(0.5)}}})},
+  };
+  for (auto& column : columns) column.push_back(Value());
+  return MakeBatch(fields, columns);
+}
+
+// Every type in every codec: DuckDB and ClickHouse read the same rows from each file. The values
+// are those EveryTypeBatch writes (19000 days after 1970-01-01 is 2022-01-08; 1700000000 s is
+// 2023-11-14 22:13:20 UTC; 3723000001 us is 01:02:03.000001).
+TEST(ParquetWriterPeers, EveryTypeInEveryCodecReadsBackInDuckDbAndClickHouse) {
+  TempDir dir;
+  for (Codec codec :
+       {Codec::kUncompressed, Codec::kSnappy, Codec::kGzip, Codec::kLz4Raw, Codec::kZstd}) {
+    SCOPED_TRACE(static_cast<int>(codec));
+    WriterOptions options;
+    options.codec = codec;
+    options.uuid_field_ids = {15};
+    options.key_value_metadata = {{"iceberg.schema", std::string("{\"type\":\"struct\"}")}};
+    auto path = (dir.path() / fmt::format("every-{}.parquet", static_cast<int>(codec))).string();
+    FLOE_ASSERT_OK(WriteFile(path, {EveryTypeBatch()}, options));
+    auto duck = RunPeer(
+        "duck",
+        "SELECT b::VARCHAR b, i::VARCHAR i, l::VARCHAR l, f::VARCHAR f, d::VARCHAR d, "
+        "d9::VARCHAR d9, d18::VARCHAR d18, d38::VARCHAR d38, dt::VARCHAR dt, tm::VARCHAR tm, "
+        "ts::VARCHAR ts, epoch_us(tstz)::VARCHAR tstz, tsn::VARCHAR tsn, s, u::VARCHAR u, "
+        "hex(fx) fx, hex(bin) bin, lst::VARCHAR lst, mp::VARCHAR mp, st.x::VARCHAR x FROM '" +
+            path + "'");
+    if (!duck) GTEST_SKIP() << "peers not installed (run peers/setup)";
+    EXPECT_EQ(
+        *duck,
+        "{\"b\":\"true\",\"i\":\"-7\",\"l\":\"1099511627776\",\"f\":\"1.5\",\"d\":\"-2.25\","
+        "\"d9\":\"123.45\",\"d18\":\"-123456789.012\",\"d38\":\"1234567890123.4567890123\","
+        "\"dt\":\"2022-01-08\",\"tm\":\"01:02:03.000001\",\"ts\":\"2023-11-14 22:13:20.123456\","
+        "\"tstz\":\"1700000000123456\",\"tsn\":\"2023-11-14 22:13:20.123456789\",\"s\":\"héllo\","
+        "\"u\":\"12345678-9abc-def0-0123-456789abcdef\",\"fx\":\"616263\",\"bin\":\"00FF\","
+        "\"lst\":\"[1, NULL, 3]\",\"mp\":\"{k=9}\",\"x\":\"0.5\"}\n"
+        "{\"b\":null,\"i\":null,\"l\":null,\"f\":null,\"d\":null,\"d9\":null,\"d18\":null,"
+        "\"d38\":null,\"dt\":null,\"tm\":null,\"ts\":null,\"tstz\":null,\"tsn\":null,\"s\":null,"
+        "\"u\":null,\"fx\":null,\"bin\":null,\"lst\":null,\"mp\":null,\"x\":null}\n");
+    auto ch = RunPeer("ch",
+                      "SELECT b, i, l, f, d, toString(d9) AS d9, toString(d18) AS d18, "
+                      "toString(d38) AS d38, toString(dt) AS dt, toString(ts) AS ts, "
+                      "toString(tsn) AS tsn, s, hex(fx) AS fx, hex(bin) AS bin, lst, mp, "
+                      "st.x AS x FROM file('" +
+                          path + "', Parquet) FORMAT JSONEachRow");
+    auto metadata =
+        RunPeer("duck", "SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata('" +
+                            path + "') ORDER BY k");
+    EXPECT_EQ(*metadata, "{\"k\":\"iceberg.schema\",\"v\":\"{\\\"type\\\":\\\"struct\\\"}\"}\n");
+    // ClickHouse reads null lists and maps as empty ones (its arrays and maps are never null).
+    EXPECT_EQ(
+        *ch,
+        "{\"b\":true,\"i\":-7,\"l\":1099511627776,\"f\":1.5,\"d\":-2.25,\"d9\":\"123.45\","
+        "\"d18\":\"-123456789.012\",\"d38\":\"1234567890123.4567890123\",\"dt\":\"2022-01-08\","
+        "\"ts\":\"2023-11-14 22:13:20.123456\",\"tsn\":\"2023-11-14 22:13:20.123456789\","
+        "\"s\":\"héllo\",\"fx\":\"616263\",\"bin\":\"00FF\",\"lst\":[1,null,3],\"mp\":{\"k\":9},"
+        "\"x\":0.5}\n"
+        "{\"b\":null,\"i\":null,\"l\":null,\"f\":null,\"d\":null,\"d9\":null,\"d18\":null,"
+        "\"d38\":null,\"dt\":null,\"ts\":null,\"tsn\":null,\"s\":null,\"fx\":null,\"bin\":null,"
+        "\"lst\":[],\"mp\":{},\"x\":null}\n");
+  }
+}
+
 // Sorted ids, timestamps one millisecond apart, and a string column with a null every 7th row:
 // the row data the index tests check the writer's page index, bloom filters and encodings against.
 RecordBatch IndexedBatch(int64_t first, int64_t rows) {
@@ -613,7 +812,9 @@ std::string DigestOf(int64_t i) {
   return fmt::format("{:016x}", z ^ (z >> 31));
 }
 
-TEST(ParquetWriterIndexes, DigestsUseDeltaLengthByteArrayAndPeersReadThem) {
+// Writes digests (behind a stem) and checks the string column's encoding and that both peers read
+// the rows back.
+void CheckDigests(std::string_view stem, Encoding expected_encoding) {
   TempDir dir;
   auto path = dir.path() / "digests.parquet";
   constexpr int64_t kRows = 30000;
@@ -624,7 +825,7 @@ TEST(ParquetWriterIndexes, DigestsUseDeltaLengthByteArrayAndPeersReadThem) {
     if (i % 5 == 0) {
       digests.AppendNull();
     } else {
-      digests.Append(DigestOf(i));
+      digests.Append(fmt::format("{}{}", stem, DigestOf(i)));
     }
   }
   std::vector<Field> fields = {F("i", DataType::Int64(), 1), F("d", DataType::String(), 2)};
@@ -634,13 +835,13 @@ TEST(ParquetWriterIndexes, DigestsUseDeltaLengthByteArrayAndPeersReadThem) {
   FLOE_ASSERT_OK(WriteFile(path, {batch}, {}));
   FLOE_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::OpenPath(path));
   const auto& encodings = reader->metadata().row_groups.at(0).columns.at(1).meta_data->encodings;
-  EXPECT_NE(std::ranges::find(encodings, Encoding::kDeltaLengthByteArray), encodings.end());
+  EXPECT_NE(std::ranges::find(encodings, expected_encoding), encodings.end());
 
   // DuckDB prints BIGINT quoted in JSON, ClickHouse does not.
   auto expected = [&](std::string_view quote) {
     std::string rows;
     for (int64_t i = 0; i < kRows; ++i) {
-      std::string d = i % 5 == 0 ? "null" : fmt::format("\"{}\"", DigestOf(i));
+      std::string d = i % 5 == 0 ? "null" : fmt::format("\"{}{}\"", stem, DigestOf(i));
       rows += fmt::format("{{\"i\":{}{}{},\"d\":{}}}\n", quote, i, quote, d);
     }
     return rows;
@@ -651,6 +852,15 @@ TEST(ParquetWriterIndexes, DigestsUseDeltaLengthByteArrayAndPeersReadThem) {
   auto ch = RunPeer("ch", "SELECT i, d FROM file('" + path.string() +
                               "', Parquet) ORDER BY i FORMAT JSONEachRow");
   EXPECT_EQ(*ch, expected(""));
+}
+
+TEST(ParquetWriterIndexes, DigestsUseDeltaLengthByteArrayAndPeersReadThem) {
+  CheckDigests("", Encoding::kDeltaLengthByteArray);
+}
+
+// A shared stem in front of each value is left out of all values but the first of a page.
+TEST(ParquetWriterIndexes, StemmedDigestsUseDeltaByteArrayAndPeersReadThem) {
+  CheckDigests("comment ", Encoding::kDeltaByteArray);
 }
 
 TEST(ParquetWriterIndexes, BloomFiltersAgreeWithDuckDbAndSkipRowGroups) {

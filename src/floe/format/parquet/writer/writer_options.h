@@ -42,7 +42,8 @@ struct WriterOptions {
   bool dictionary_enabled = true;
   bool data_page_v2 = false;
   // DELTA_BINARY_PACKED for INT32/INT64 pages that fall back from the dictionary, where it is at
-  // most half the size of PLAIN, and DELTA_LENGTH_BYTE_ARRAY for BYTE_ARRAY pages that do.
+  // most half the size of PLAIN, and DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY for BYTE_ARRAY
+  // pages that do, where they compress smaller.
   bool delta_encoding = true;
   // Column and offset indexes for every chunk.
   bool page_index = true;
@@ -55,6 +56,8 @@ struct WriterOptions {
   MetricsMode default_metrics;                   // write.metadata.metrics.default
   std::map<int32_t, MetricsMode> field_metrics;  // per field id, set by the caller
   std::string created_by = "floe";
+  // The footer's key-value metadata (e.g. iceberg.schema, as Iceberg's writers record the schema).
+  std::vector<KeyValue> key_value_metadata;
 };
 
 // The level the codec runs at: the option if set, else kDefaultZstdLevel for zstd and the codec's
