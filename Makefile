@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= true
 
-.PHONY: all release asan fuzzers test test-asan test-fuzz demo bootstrap peers format clean
+.PHONY: all release asan fuzzers test test-asan test-tsan test-fuzz demo bootstrap peers format clean
 
 all: release
 
@@ -18,6 +18,9 @@ build/release/build.ninja: | bootstrap
 
 build/asan/build.ninja: | bootstrap
 	@cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=ON -DFLOE_BUILD_BENCH=OFF >/dev/null
+
+build/tsan/build.ninja: | bootstrap
+	@cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=thread -DFLOE_BUILD_BENCH=OFF >/dev/null
 
 # libFuzzer targets, built with the sanitizers in their own folder; only what they link is compiled.
 # -O1 with line tables: fast enough to fuzz, and much quicker to compile than -O2 -g on two cores.
@@ -48,6 +51,13 @@ test-fuzz: fuzzers
 
 test-asan: asan peers
 	@scripts/run-tests build/asan
+
+# The runtime's tests under ThreadSanitizer: only the stream layer runs threads of its own. Long
+# (about 20 minutes to build from nothing on two cores), so not part of `make test` or CI; see
+# docs/runtime.md.
+test-tsan: build/tsan/build.ninja peers
+	@cmake --build build/tsan -j $(JOBS) --target floe_stream_test
+	@TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" build/tsan/src/floe/stream/floe_stream_test
 
 demo: release
 	@scripts/demo build/release/floe

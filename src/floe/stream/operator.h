@@ -84,6 +84,9 @@ class Operator {
   virtual Status EndInput(int /*input*/, Output& /*output*/) { return {}; }
   // Every input has ended: emit what is left. Not called when the job is cancelled or fails.
   virtual Status Finish(Output& /*output*/) { return {}; }
+  // What the runtime calls when every input has ended: Finish, unless the operator needs the
+  // final source positions the ends carry (a committer records them with its last commit).
+  virtual Status FinishInput(const EndOfInput& /*end*/, Output& output) { return Finish(output); }
 };
 
 // Makes the operator of one subtask (called once per subtask, and again on every restart).

@@ -61,6 +61,8 @@ class OperatorHarness {
     return op_->NotifyCheckpointComplete(checkpoint_id);
   }
   Status Finish() { return op_->Finish(output_); }
+  // As the runtime calls it once every input has ended (with the final source positions).
+  Status FinishInput(const EndOfInput& end) { return op_->FinishInput(end, output_); }
 
   CollectingOutput& output() { return output_; }
   MetricGroup& metrics() { return *context_.metrics; }

@@ -36,8 +36,12 @@ struct Message {
   std::any value;
 };
 
-// The upstream subtask has emitted all it ever will (bounded inputs, batch mode).
-struct EndOfInput {};
+// The upstream subtask has emitted all it ever will (bounded inputs, batch mode). Carries the final
+// positions of the sources upstream, as a barrier does (null when no source reports one), so that
+// a commit at the end of the input can record them too.
+struct EndOfInput {
+  std::shared_ptr<const SourcePositions> positions;
+};
 
 using StreamElement = std::variant<RecordBatch, Message, CheckpointBarrier, EndOfInput>;
 

@@ -65,7 +65,20 @@ class FileEnumerator : public SplitEnumerator {
     for (const std::string& file : pending_) pending.Push(file);
     state.Set("discovered", std::move(discovered));
     state.Set("pending", std::move(pending));
+    if (last_assigned_) state.Set("last-assigned", *last_assigned_);
     return state.Dump();
+  }
+
+  // {"discovered": n, "pending": m, "last-assigned": "..."}: files are handed out in the order
+  // they were found (name order within a listing), so the first n - m of them are read or held
+  // by the readers (whose positions say how far), the last of those being last-assigned.
+  std::optional<std::string> Position() const override {
+    if (discovered_.empty()) return std::nullopt;
+    Json position = Json::MakeObject();
+    position.Set("discovered", static_cast<int64_t>(discovered_.size()));
+    position.Set("pending", static_cast<int64_t>(pending_.size()));
+    if (last_assigned_) position.Set("last-assigned", *last_assigned_);
+    return position.Dump();
   }
 
  private:
@@ -77,8 +90,9 @@ class FileEnumerator : public SplitEnumerator {
     for (int subtask : context_->WaitingReaders()) {
       if (!pending_.empty()) {
         std::vector<std::any> splits;
-        splits.emplace_back(FileSplit{std::move(pending_.front()), 0});
+        last_assigned_ = std::move(pending_.front());
         pending_.pop_front();
+        splits.emplace_back(FileSplit{*last_assigned_, 0});
         context_->AssignSplits(subtask, std::move(splits));
       } else if (source_->bounded()) {
         context_->SignalNoMoreSplits(subtask);
@@ -102,6 +116,11 @@ class FileEnumerator : public SplitEnumerator {
       if (!file.is_string()) return CorruptData("file source enumerator state: {}", text);
       pending_.push_back(file.as_string());
     }
+    // Absent in the states of versions before source positions, and before any assignment.
+    if (const Json* last = state->Find("last-assigned")) {
+      if (!last->is_string()) return CorruptData("file source enumerator state: {}", text);
+      last_assigned_ = last->as_string();
+    }
     return Ok();
   }
 
@@ -109,6 +128,7 @@ class FileEnumerator : public SplitEnumerator {
   SplitEnumeratorContext* context_ = nullptr;
   std::set<std::string> discovered_;
   std::deque<std::string> pending_;
+  std::optional<std::string> last_assigned_;
   bool listed_ = false;
   int64_t last_listed_ms_ = 0;
 };

@@ -20,7 +20,9 @@
 //
 // Splits are files. The enumerator's state is the files it has found and those not yet handed
 // out; a reader's state is one entry per unfinished file with the rows it already emitted, so a
-// restore skips exactly those (also with another parallelism: an entry is one file).
+// restore skips exactly those (also with another parallelism: an entry is one file). Positions
+// (recorded by sinks, docs/iceberg-sink.md): the enumerator's is the number of files found, not
+// yet handed out, and the last handed out; a reader's the file it read last and its rows read.
 //
 // Errors: Make fails with kInvalidArgument naming the option (unknown option, bad format or
 // interval, a column type text cannot hold) or kNotFound for a missing path; reading fails with a

@@ -10,29 +10,35 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <ranges>
 #include <thread>
 
+#include "floe/io/local_file_io.h"
 #include "floe/spec/sort_order.h"
 #include "floe/stream/connectors/datagen_source.h"
+#include "floe/stream/connectors/file_source.h"
 #include "floe/stream/runtime/test_jobs.h"
 #include "floe/table/scan/table_scan.h"
 #include "floe/table/scan/task_reader.h"
 #include "floe/table/table.h"
 #include "floe/testing/testing.h"
+#include "floe/util/json.h"
 
 namespace floe::stream {
 namespace {
 
+using testing::CheckpointPacedSource;
 using testing::Lambda;
 using testing::MakeRows;
 using testing::RowSchema;
 using testing::RowsSource;
 
 class IcebergSinkJobTest : public ::testing::Test {
- protected:
+ public:
   const catalog::TableIdentifier kIdent{{{"db"}}, "rows"};
 
   TableLoader Loader() const {
@@ -167,6 +173,39 @@ int64_t RowsBefore(int64_t i, int64_t n, int64_t next) {
   return next > i ? (next - i + n - 1) / n : 0;
 }
 
+// The rows before the positions of datagen source "gen" (readers 0..readers-1) that a snapshot
+// records ("<share>/<shares>:<next row>" per share); -1 after a failure.
+int64_t DatagenRowsBefore(const Snapshot& snapshot, int readers) {
+  int64_t emitted = 0;
+  for (int subtask = 0; subtask < readers; ++subtask) {
+    const std::string key = fmt::format("floe.source-position.gen.{}", subtask);
+    if (!snapshot.summary.contains(key)) {
+      ADD_FAILURE() << "snapshot " << snapshot.snapshot_id << " has no " << key;
+      return -1;
+    }
+    for (std::string_view share :
+         std::views::split(snapshot.summary.at(key), ',') |
+             std::views::transform([](auto r) { return std::string_view(r.begin(), r.end()); })) {
+      int64_t i = 0, n = 0, next = 0;
+      if (std::sscanf(std::string(share).c_str(), "%ld/%ld:%ld", &i, &n, &next) != 3) {
+        ADD_FAILURE() << key << ": " << share;
+        return -1;
+      }
+      emitted += RowsBefore(i, n, next);
+    }
+  }
+  return emitted;
+}
+
+std::map<std::string, std::string> DatagenOptions(int64_t rows) {
+  return {{"number-of-rows", std::to_string(rows)},
+          {"batch-size", "50"},
+          {"split-count", "4"},
+          {"fields.k.kind", "sequence"},
+          {"fields.k.start", "0"},
+          {"fields.k.end", std::to_string(rows - 1)}};
+}
+
 // Every snapshot of a streaming job records where each datagen reader was at its checkpoint
 // ("<share>/<shares>:<next row>" per share): the rows before those positions are exactly the rows
 // the table holds at that snapshot (its total-records), and at the end they are all the rows.
@@ -176,14 +215,9 @@ TEST_F(IcebergSinkJobTest, SnapshotsRecordTheDatagenPositionsTheyCommit) {
                          .checkpoint_interval_ms = 20,
                          .checkpoint_dir = (dir_.path() / "checkpoints").string()});
   constexpr int64_t kCount = 2000;
-  FLOE_ASSERT_OK_AND_ASSIGN(auto source,
-                            DatagenSource::Make(RowSchema(), {{"rows-per-second", "5000"},
-                                                              {"number-of-rows", "2000"},
-                                                              {"batch-size", "50"},
-                                                              {"split-count", "4"},
-                                                              {"fields.k.kind", "sequence"},
-                                                              {"fields.k.start", "0"},
-                                                              {"fields.k.end", "1999"}}));
+  auto options = DatagenOptions(kCount);
+  options["rows-per-second"] = "5000";
+  FLOE_ASSERT_OK_AND_ASSIGN(auto source, DatagenSource::Make(RowSchema(), options));
   DataStream rows = env.FromSource(source, "gen");
   FLOE_ASSERT_OK(IcebergSink::ForRows(rows).TableLoader(Loader()).Append());
   FLOE_ASSERT_OK(env.Execute("positions"));
@@ -191,23 +225,79 @@ TEST_F(IcebergSinkJobTest, SnapshotsRecordTheDatagenPositionsTheyCommit) {
   auto snapshots = Snapshots();
   ASSERT_GE(snapshots.size(), 3U);
   for (const SnapshotPtr& snapshot : snapshots) {
-    int64_t emitted = 0;
-    for (int subtask = 0; subtask < 2; ++subtask) {
-      const std::string key = fmt::format("floe.source-position.gen.{}", subtask);
-      ASSERT_TRUE(snapshot->summary.contains(key)) << snapshot->snapshot_id << " " << key;
-      for (std::string_view share :
-           std::views::split(snapshot->summary.at(key), ',') |
-               std::views::transform([](auto r) { return std::string_view(r.begin(), r.end()); })) {
-        int64_t i = 0, n = 0, next = 0;
-        ASSERT_EQ(std::sscanf(std::string(share).c_str(), "%ld/%ld:%ld", &i, &n, &next), 3)
-            << share;
-        emitted += RowsBefore(i, n, next);
-      }
-    }
-    EXPECT_EQ(std::to_string(emitted), snapshot->summary.at("total-records"))
+    EXPECT_EQ(std::to_string(DatagenRowsBefore(*snapshot, 2)),
+              snapshot->summary.at("total-records"))
         << "snapshot " << snapshot->snapshot_id;
   }
   EXPECT_EQ(snapshots.front()->summary.at("total-records"), std::to_string(kCount));
+}
+
+// Without checkpoints (batch mode, or streaming without an interval) the sink commits once, when
+// its input ends: that commit records the final positions the sources sent with their ends.
+void EndOfInputCommitRecordsTheFinalPositions(IcebergSinkJobTest& test, RuntimeMode mode) {
+  StreamEnvironment env({.mode = mode, .parallelism = 2});
+  constexpr int64_t kCount = 1000;
+  FLOE_ASSERT_OK_AND_ASSIGN(auto source, DatagenSource::Make(RowSchema(), DatagenOptions(kCount)));
+  DataStream rows = env.FromSource(source, "gen");
+  FLOE_ASSERT_OK(
+      IcebergSink::ForRows(rows).TableLoader(test.Loader()).WriteParallelism(3).Append());
+  FLOE_ASSERT_OK(env.Execute("end-positions"));
+  const std::map<int64_t, std::string> table = test.ReadTable();
+  ASSERT_EQ(table.size(), static_cast<size_t>(kCount));
+  EXPECT_EQ(table.begin()->first, 0);
+  EXPECT_EQ(table.rbegin()->first, kCount - 1);
+  auto snapshots = test.Snapshots();
+  ASSERT_EQ(snapshots.size(), 1U);
+  EXPECT_EQ(snapshots[0]->summary.at("floe.checkpoint-id"),
+            std::to_string(std::numeric_limits<int64_t>::max()));
+  EXPECT_EQ(DatagenRowsBefore(*snapshots[0], 2), kCount);
+}
+
+TEST_F(IcebergSinkJobTest, BatchCommitRecordsTheFinalSourcePositions) {
+  CreateTable(/*partitioned=*/false, /*identifier=*/false);
+  EndOfInputCommitRecordsTheFinalPositions(*this, RuntimeMode::kBatch);
+}
+
+TEST_F(IcebergSinkJobTest, StreamingCommitWithoutCheckpointsRecordsTheFinalSourcePositions) {
+  CreateTable(/*partitioned=*/false, /*identifier=*/false);
+  EndOfInputCommitRecordsTheFinalPositions(*this, RuntimeMode::kStreaming);
+}
+
+// A bounded file source reports, with the end of its input, how many files its enumerator found
+// and handed out (the last of them by name), and its reader the last file and the rows it read
+// from it: what the files written here say.
+TEST_F(IcebergSinkJobTest, FileSourcePositionsAtTheEndOfABatchJob) {
+  CreateTable(/*partitioned=*/false, /*identifier=*/false);
+  const std::filesystem::path folder = dir_.path() / "in";
+  std::filesystem::create_directories(folder);
+  const std::map<std::string, std::pair<int64_t, int64_t>> files = {
+      {"a.csv", {0, 3}}, {"b.csv", {3, 8}}, {"c.csv", {8, 10}}};  // rows [first, end)
+  for (const auto& [name, range] : files) {
+    std::ofstream out(folder / name);
+    for (int64_t k = range.first; k < range.second; ++k)
+      out << k << "," << k % 7 << ",r" << k << "\n";
+  }
+  FLOE_ASSERT_OK_AND_ASSIGN(auto source,
+                            FileSource::Make(std::make_shared<io::LocalFileIO>(), RowSchema(),
+                                             {{"path", folder.string()}, {"format", "csv"}}));
+  StreamEnvironment env({.mode = RuntimeMode::kBatch, .parallelism = 1});
+  DataStream rows = env.FromSource(source, "files");
+  FLOE_ASSERT_OK(IcebergSink::ForRows(rows).TableLoader(Loader()).Append());
+  FLOE_ASSERT_OK(env.Execute("file-positions"));
+  EXPECT_EQ(ReadTable(), Numbered(10));
+  auto snapshots = Snapshots();
+  ASSERT_EQ(snapshots.size(), 1U);
+  const StringMap& summary = snapshots[0]->summary;
+  ASSERT_TRUE(summary.contains("floe.source-position.files"));
+  ASSERT_TRUE(summary.contains("floe.source-position.files.0"));
+  FLOE_ASSERT_OK_AND_ASSIGN(Json enumerator, Json::Parse(summary.at("floe.source-position.files")));
+  EXPECT_EQ(enumerator.GetInt("discovered").value(), 3);
+  EXPECT_EQ(enumerator.GetInt("pending").value(), 0);
+  EXPECT_TRUE(enumerator.GetString("last-assigned").value().ends_with("/c.csv"))
+      << enumerator.Dump();
+  FLOE_ASSERT_OK_AND_ASSIGN(Json reader, Json::Parse(summary.at("floe.source-position.files.0")));
+  EXPECT_TRUE(reader.GetString("file").value().ends_with("/c.csv")) << reader.Dump();
+  EXPECT_EQ(reader.GetInt("rows").value(), 2);
 }
 
 // Upserts of 37 keys, each updated many times: the table holds the last value of each key.
@@ -314,7 +404,6 @@ TEST_F(IcebergSinkJobTest, RangeDistributionBalancesSkewedKeysInContiguousRanges
   auto catalog = loader_of("x").LoadCatalog().value();
   ASSERT_TRUE(catalog->CreateNamespace({{"db"}}, {}).has_value());
   auto skew = [](int, RecordBatch batch) -> Result<std::optional<RecordBatch>> {
-    std::this_thread::sleep_for(std::chrono::milliseconds(4));
     std::vector<Value> k;
     for (int64_t i = 0; i < batch.num_rows(); ++i) {
       const int64_t n = batch.column(0).Value<int64_t>(i);
@@ -358,7 +447,10 @@ TEST_F(IcebergSinkJobTest, RangeDistributionBalancesSkewedKeysInContiguousRanges
     StreamEnvironment env({.parallelism = 2,
                            .checkpoint_interval_ms = 10,
                            .checkpoint_dir = (dir_.path() / name).string()});
-    DataStream rows = env.FromSource(RowsSource(200, 50), "rows");
+    // 10 batches per reader and checkpoint, whatever the timing: the statistics of every
+    // checkpoint, and so the ranges, are the same in every run.
+    DataStream rows =
+        env.FromSource(std::make_shared<CheckpointPacedSource>(RowsSource(200, 50), 10), "rows");
     DataStream skewed = rows.Transform("skew", RowSchema(), Lambda(skew));
     FLOE_ASSERT_OK(IcebergSink::ForRows(skewed)
                        .TableLoader(loader_of(name))
@@ -366,9 +458,9 @@ TEST_F(IcebergSinkJobTest, RangeDistributionBalancesSkewedKeysInContiguousRanges
                        .WriteParallelism(3)
                        .Append());
     FLOE_ASSERT_OK_AND_ASSIGN(JobResult result, env.Execute(std::string(name) + "-job"));
-    // Two complete checkpoints suffice: the rows after barrier 2 (checkpoint 3 and the end of
-    // the input) are ranged by the assignment of checkpoint 1.
-    EXPECT_GE(result.checkpoints_completed, 2);
+    // Each reader's 100 batches in 10 checkpoints, the last one the final checkpoint: the rows
+    // of checkpoints 3 to 10 are ranged by the assignments of checkpoints 1 to 8.
+    EXPECT_GE(result.checkpoints_completed, 10);
   }
   std::vector<std::pair<int64_t, std::string>> expected;
   for (int64_t n = 0; n < 10000; ++n) {

@@ -297,8 +297,12 @@ Status IcebergSinkCommitter::NotifyCheckpointComplete(int64_t checkpoint_id) {
   return CommitUpTo(checkpoint_id);
 }
 
-Status IcebergSinkCommitter::Finish(Output& output) {
-  FLOE_RETURN_IF_ERROR(SnapshotState(kEndOfInputCheckpointId, output));
+Status IcebergSinkCommitter::Finish(Output& output) { return FinishInput(EndOfInput{}, output); }
+
+Status IcebergSinkCommitter::FinishInput(const EndOfInput& end, Output& output) {
+  FLOE_RETURN_IF_ERROR(SnapshotCheckpoint(
+      CheckpointBarrier{.checkpoint_id = kEndOfInputCheckpointId, .positions = end.positions},
+      output));
   return CommitUpTo(kEndOfInputCheckpointId);
 }
 

@@ -21,7 +21,7 @@
 // Checkpoints without files commit nothing, except every max-continuous-empty-commits-th empty one
 // in a row, which commits an empty append so that the table records the sink's progress. At the
 // end of the input (Finish) everything left is committed with checkpoint id
-// kEndOfInputCheckpointId.
+// kEndOfInputCheckpointId and the final source positions.
 //
 // Metrics (operator-wide, "<operator>.<name>"): committedDataFilesCount,
 // committedDataFilesRecordCount, committedDataFilesByteCount, committedDeleteFilesCount,
@@ -72,6 +72,8 @@ class IcebergSinkCommitter : public Operator {
                                                       Output& output) override;
   Status NotifyCheckpointComplete(int64_t checkpoint_id) override;
   Status Finish(Output& output) override;
+  // Also records the final source positions the ends carry with the last commit.
+  Status FinishInput(const EndOfInput& end, Output& output) override;
 
   // The highest checkpoint id the snapshots of branch's ancestry record for sink_id and run_id.
   static std::optional<int64_t> MaxCommittedCheckpointId(const TableMetadata& metadata,

@@ -106,8 +106,8 @@ Status IcebergSinkWriter::Flush(int64_t checkpoint_id, Output& output) {
     FLOE_ASSIGN_OR_RETURN(*files, fanout_->Close());
     fanout_.reset();
   } else if (delta_) {
+    // Kept: the next checkpoint reuses its key table.
     FLOE_ASSIGN_OR_RETURN(*files, delta_->Close());
-    delta_.reset();
   }
   if (metrics_ != nullptr) {
     const std::string prefix = fmt::format("{}.{}.", name_, subtask_);

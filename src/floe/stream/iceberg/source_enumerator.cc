@@ -26,17 +26,18 @@ Status IcebergSplitEnumerator::Start(SplitEnumeratorContext& context,
   }
   if (!started_) {
     TableMetadataPtr metadata = table_->metadata();
-    std::vector<IcebergSplit> splits;
+    SourcePlanner::Start start;
     if (!options_.streaming) {
-      FLOE_ASSIGN_OR_RETURN(splits, planner_.PlanBatch(metadata, table_->io()));
+      FLOE_ASSIGN_OR_RETURN(start, planner_.PlanBatch(metadata, table_->io()));
       finished_ = true;
     } else {
-      FLOE_ASSIGN_OR_RETURN(SourcePlanner::Start start, planner_.PlanStart(metadata, table_->io()));
-      splits = std::move(start.splits);
-      position_ = start.position;
-      finished_ = options_.end_snapshot_id && position_ == options_.end_snapshot_id;
+      FLOE_ASSIGN_OR_RETURN(start, planner_.PlanStart(metadata, table_->io()));
+      finished_ = options_.end_snapshot_id && start.position == options_.end_snapshot_id;
     }
-    for (IcebergSplit& s : splits) pending_.push_back(std::make_shared<IcebergSplit>(std::move(s)));
+    position_ = start.position;
+    for (IcebergSplit& s : start.splits) {
+      pending_.push_back(std::make_shared<IcebergSplit>(std::move(s)));
+    }
     started_ = true;
   }
   Assign();

@@ -53,8 +53,9 @@ Result<std::vector<IcebergSplit>> SourcePlanner::Pack(const TableMetadataPtr& me
   return out;
 }
 
-Result<std::vector<IcebergSplit>> SourcePlanner::PlanBatch(
-    const TableMetadataPtr& metadata, const std::shared_ptr<io::FileIO>& io) const {
+Result<SourcePlanner::Start> SourcePlanner::PlanBatch(const TableMetadataPtr& metadata,
+                                                      const std::shared_ptr<io::FileIO>& io) const {
+  Start start;
   if (options_.start_snapshot_id) {
     int64_t to = 0;
     if (options_.end_snapshot_id) {
@@ -64,7 +65,9 @@ Result<std::vector<IcebergSplit>> SourcePlanner::PlanBatch(
       if (!head) return NotFound("an incremental read of a table without snapshots");
       to = head->snapshot_id;
     }
-    return PlanBetween(metadata, io, options_.start_snapshot_id, to);
+    FLOE_ASSIGN_OR_RETURN(start.splits, PlanBetween(metadata, io, options_.start_snapshot_id, to));
+    start.position = to;
+    return start;
   }
   table::TableScan scan(metadata, io);
   scan.Options(options_.ScanOptions());
@@ -76,8 +79,10 @@ Result<std::vector<IcebergSplit>> SourcePlanner::PlanBatch(
   FLOE_ASSIGN_OR_RETURN(SnapshotPtr snapshot, scan.snapshot());
   FLOE_ASSIGN_OR_RETURN(auto files, scan.PlanFiles());
   int64_t id = snapshot ? snapshot->snapshot_id : 0;
-  return Pack(metadata, std::move(files), SplitKind::kInsert, id,
-              "scan-" + std::to_string(id) + "-");
+  FLOE_ASSIGN_OR_RETURN(start.splits, Pack(metadata, std::move(files), SplitKind::kInsert, id,
+                                           "scan-" + std::to_string(id) + "-"));
+  if (snapshot) start.position = id;
+  return start;
 }
 
 Result<SnapshotPtr> SourcePlanner::Head(const TableMetadata& metadata) const {

@@ -35,11 +35,6 @@ class SourcePlanner {
  public:
   SourcePlanner(IcebergSourceOptions options, expr::ExprPtr filter);
 
-  // A batch read: the selected snapshot's table scan, or (start-snapshot-id) the snapshots after
-  // start-snapshot-id up to end-snapshot-id or the current snapshot.
-  Result<std::vector<IcebergSplit>> PlanBatch(const TableMetadataPtr& metadata,
-                                              const std::shared_ptr<io::FileIO>& io) const;
-
   // Where a streaming read starts: splits to read first (TABLE_SCAN_THEN_INCREMENTAL's table
   // scan, else none) and the position after which incremental reading continues (nullopt: every
   // snapshot of the head's history is still to be read).
@@ -47,6 +42,12 @@ class SourcePlanner {
     std::vector<IcebergSplit> splits;
     std::optional<int64_t> position;
   };
+
+  // A batch read: the selected snapshot's table scan, or (start-snapshot-id) the snapshots after
+  // start-snapshot-id up to end-snapshot-id or the current snapshot. The position is the snapshot
+  // read (the last one of an incremental read; nullopt for a table without snapshots).
+  Result<Start> PlanBatch(const TableMetadataPtr& metadata,
+                          const std::shared_ptr<io::FileIO>& io) const;
   Result<Start> PlanStart(const TableMetadataPtr& metadata,
                           const std::shared_ptr<io::FileIO>& io) const;
 

@@ -429,8 +429,10 @@ Status JobRun::CompleteCheckpoint() {
 
 void JobRun::EndSourceInput(int node, int subtask) {
   auto* task = static_cast<SourceTask*>(tasks_[node][subtask].get());
-  task->gate().PostMail([task] {
-    task->EndInput();
+  // A reader ends only once its enumerator has no more splits for it: the enumerator's position
+  // is final.
+  task->gate().PostMail([task, position = enumerators_[node]->Position()]() mutable {
+    task->EndInput(std::move(position));
     return Status();
   });
 }

@@ -68,6 +68,11 @@ Status SourceTask::TriggerCheckpoint(const CheckpointBarrier& barrier) {
   return output_->Broadcast(with_position);
 }
 
+void SourceTask::EndInput(std::optional<std::string> enumerator_position) {
+  end_input_ = true;
+  enumerator_position_ = std::move(enumerator_position);
+}
+
 Status SourceTask::NotifyCheckpointComplete(int64_t checkpoint_id) {
   return reader_->NotifyCheckpointComplete(checkpoint_id);
 }
@@ -97,7 +102,15 @@ Status SourceTask::Run() {
     FLOE_ASSIGN_OR_RETURN(InputGate::Next next, gate_->Take(no_channels));
     if (next.mail) FLOE_RETURN_IF_ERROR((*next.mail)());
   }
-  return output_->Broadcast(EndOfInput{});
+  SourcePositions positions;
+  if (enumerator_position_) positions[context_.operator_name] = std::move(*enumerator_position_);
+  if (std::optional<std::string> position = reader_->Position()) {
+    positions[fmt::format("{}.{}", context_.operator_name, context_.subtask_index)] =
+        std::move(*position);
+  }
+  EndOfInput end;
+  if (!positions.empty()) end.positions = std::make_shared<const SourcePositions>(positions);
+  return output_->Broadcast(std::move(end));
 }
 
 OperatorTask::OperatorTask(JobControl& control, int node, OperatorContext context,
@@ -142,11 +155,15 @@ Status OperatorTask::Run() {
     } else if (auto* barrier = std::get_if<CheckpointBarrier>(&element)) {
       FLOE_RETURN_IF_ERROR(OnBarrier(channel, *barrier));
     } else {
-      FLOE_RETURN_IF_ERROR(OnEnd(channel));
+      FLOE_RETURN_IF_ERROR(OnEnd(channel, std::get<EndOfInput>(element)));
     }
   }
-  FLOE_RETURN_IF_ERROR(operator_->Finish(*output_));
-  return output_->Broadcast(EndOfInput{});
+  EndOfInput end;
+  if (!end_positions_.empty()) {
+    end.positions = std::make_shared<const SourcePositions>(std::exchange(end_positions_, {}));
+  }
+  FLOE_RETURN_IF_ERROR(operator_->FinishInput(end, *output_));
+  return output_->Broadcast(std::move(end));
 }
 
 Status OperatorTask::OnBarrier(int channel, const CheckpointBarrier& barrier) {
@@ -167,7 +184,8 @@ Status OperatorTask::OnBarrier(int channel, const CheckpointBarrier& barrier) {
   return MaybeCompleteAlignment();
 }
 
-Status OperatorTask::OnEnd(int channel) {
+Status OperatorTask::OnEnd(int channel, const EndOfInput& end) {
+  if (end.positions) end_positions_.insert(end.positions->begin(), end.positions->end());
   ended_[channel] = true;
   blocked_[channel] = true;
   ++num_ended_;

@@ -75,8 +75,9 @@ class SourceTask : public Task, private SourceReaderContext {
   // Snapshots the reader, acknowledges, and sends the barrier after what was emitted so far.
   Status TriggerCheckpoint(const CheckpointBarrier& barrier);
   Status NotifyCheckpointComplete(int64_t checkpoint_id) override;
-  // After ReachedEnd: the subtask may send EndOfInput and finish.
-  void EndInput() { end_input_ = true; }
+  // After ReachedEnd: the subtask may send EndOfInput and finish. `enumerator_position` is the
+  // source's enumerator's final position, sent with the reader's in the EndOfInput.
+  void EndInput(std::optional<std::string> enumerator_position);
 
  protected:
   Status Run() override;
@@ -87,6 +88,7 @@ class SourceTask : public Task, private SourceReaderContext {
   std::shared_ptr<Source> source_;
   std::unique_ptr<SourceReader> reader_;
   bool end_input_ = false;
+  std::optional<std::string> enumerator_position_;
 };
 
 class OperatorTask : public Task {
@@ -103,7 +105,7 @@ class OperatorTask : public Task {
 
  private:
   Status OnBarrier(int channel, const CheckpointBarrier& barrier);
-  Status OnEnd(int channel);
+  Status OnEnd(int channel, const EndOfInput& end);
   // Snapshots once every channel has delivered the barrier or ended.
   Status MaybeCompleteAlignment();
 
@@ -116,6 +118,7 @@ class OperatorTask : public Task {
   std::vector<int> open_channels_;  // by input: channels that have not ended
   std::optional<CheckpointBarrier> aligning_;
   SourcePositions aligning_positions_;  // merged from the barriers of every channel
+  SourcePositions end_positions_;       // merged from the ends of every channel
   std::vector<bool> has_barrier_;
   std::string records_in_;
 };

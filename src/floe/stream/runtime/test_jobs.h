@@ -1,7 +1,7 @@
 #pragma once
 
 // Building blocks of the runtime's tests: numbered rows, operators made of lambdas, a recorder of
-// what each subtask saw, and an endless source.
+// what each subtask saw, an endless source, and sources paced by gates or checkpoints.
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -217,6 +217,64 @@ class GatedSource : public Source {
   std::shared_ptr<Source> inner_;
   int64_t open_batches_;
   std::function<bool()> gate_;
+};
+
+// Wraps a source whose readers emit one batch per PollNext, so that checkpoints cut its data the
+// same way whatever the timing: a reader emits `batches_per_checkpoint` batches in one PollNext
+// (no barrier can fall between them), then waits until it has taken the next checkpoint. Its
+// checkpoint N thus holds exactly its batches from (N-1)B to NB-1. For tests whose outcome depends
+// on what each checkpoint holds (statistics gathered per checkpoint).
+class CheckpointPacedSource : public Source {
+ public:
+  CheckpointPacedSource(std::shared_ptr<Source> inner, int64_t batches_per_checkpoint)
+      : inner_(std::move(inner)), per_checkpoint_(batches_per_checkpoint) {}
+  BatchSchemaPtr schema() const override { return inner_->schema(); }
+  bool bounded() const override { return inner_->bounded(); }
+  Result<std::unique_ptr<SplitEnumerator>> CreateEnumerator() override {
+    return inner_->CreateEnumerator();
+  }
+  Result<std::unique_ptr<SourceReader>> CreateReader(int subtask) override {
+    class Reader : public SourceReader {
+     public:
+      Reader(std::unique_ptr<SourceReader> inner, int64_t per_checkpoint)
+          : inner_(std::move(inner)), per_checkpoint_(per_checkpoint) {}
+      Status Open(const OperatorContext& context, SourceReaderContext& reader_context) override {
+        return inner_->Open(context, reader_context);
+      }
+      void AddSplits(std::vector<std::any> splits) override {
+        inner_->AddSplits(std::move(splits));
+      }
+      void NotifyNoMoreSplits() override { inner_->NotifyNoMoreSplits(); }
+      Result<PollStatus> PollNext(Output& output) override {
+        if (chunks_ > snapshots_) return PollStatus::kNothingNow;
+        ++chunks_;
+        for (int64_t i = 0; i < per_checkpoint_; ++i) {
+          FLOE_ASSIGN_OR_RETURN(PollStatus status, inner_->PollNext(output));
+          if (status != PollStatus::kMoreAvailable) return status;
+        }
+        return PollStatus::kMoreAvailable;
+      }
+      Result<std::vector<std::string>> SnapshotState(int64_t id) override {
+        ++snapshots_;
+        return inner_->SnapshotState(id);
+      }
+      Status NotifyCheckpointComplete(int64_t id) override {
+        return inner_->NotifyCheckpointComplete(id);
+      }
+
+     private:
+      std::unique_ptr<SourceReader> inner_;
+      int64_t per_checkpoint_;
+      int64_t chunks_ = 0;     // groups of per_checkpoint_ batches emitted
+      int64_t snapshots_ = 0;  // checkpoints taken
+    };
+    FLOE_ASSIGN_OR_RETURN(std::unique_ptr<SourceReader> inner, inner_->CreateReader(subtask));
+    return std::make_unique<Reader>(std::move(inner), per_checkpoint_);
+  }
+
+ private:
+  std::shared_ptr<Source> inner_;
+  int64_t per_checkpoint_;
 };
 
 }  // namespace floe::stream::testing

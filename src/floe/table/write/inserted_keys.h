@@ -7,7 +7,7 @@
 // bytes are reclaimed when the table is rebuilt on growth.
 //
 // Memory: 32 bytes per slot (at most 3/4 of the slots in use) plus the key bytes; the caller
-// bounds the number of keys by committing.
+// bounds the number of keys by committing. Movable, not copyable.
 
 #include <cstdint>
 #include <optional>
@@ -35,6 +35,10 @@ class InsertedKeys {
   void Prefetch(uint64_t hash) const {
     if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
   }
+
+  // Forgets every key but keeps the memory, for the next commit: the slots are zeroed in place,
+  // which costs less than the page faults and doubling rebuilds of a table grown again from empty.
+  void Clear();
 
   size_t size() const { return size_; }
   size_t memory_bytes() const { return slots_.size() * sizeof(Slot) + arena_.capacity(); }
@@ -74,6 +78,11 @@ class InsertedKeys {
 
     Slot& operator[](size_t i) { return slots_[i]; }
     const Slot& operator[](size_t i) const { return slots_[i]; }
+    // Forgets every key but keeps the memory, for the next commit: the slots are zeroed in place,
+    // which costs less than the page faults and doubling rebuilds of a table grown again from
+    // empty.
+    void Clear();
+
     size_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
     Slot* begin() { return slots_; }
