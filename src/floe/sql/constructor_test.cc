@@ -19,8 +19,7 @@ namespace {
 
 TEST(ConstructorTest, ArrayAndMapColumnsReadBackByDuckDb) {
   testing::TempDir tmp;
-  Session session;
-  FLOE_ASSERT_OK(session.Open());
+  Session session;  // not opened: no embedded catalog in the working folder
   const std::string warehouse = (tmp.path() / "wh").string();
   for (const std::string& sql : {
            fmt::format("CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='hadoop', "
