@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "floe/batch/type_kinds.h"
+
 namespace floe {
 namespace {
 
@@ -20,6 +22,19 @@ TEST(DataTypeTest, FixedWidthsMatchArrowLayout) {
   EXPECT_TRUE(DataType::String()->is_binary_like());
   EXPECT_TRUE(DataType::LargeBinary()->is_large());
   EXPECT_FALSE(DataType::Binary()->is_large());
+}
+
+TEST(DataTypeTest, IntegerKindsAreEverySignedAndUnsignedWidth) {
+  for (TypeKind kind :
+       {TypeKind::kInt8, TypeKind::kInt16, TypeKind::kInt32, TypeKind::kInt64, TypeKind::kUInt8,
+        TypeKind::kUInt16, TypeKind::kUInt32, TypeKind::kUInt64}) {
+    EXPECT_TRUE(IsIntegerKind(kind)) << static_cast<int>(kind);
+  }
+  for (TypeKind kind : {TypeKind::kNull, TypeKind::kBool, TypeKind::kFloat16, TypeKind::kFloat64,
+                        TypeKind::kDecimal128, TypeKind::kDate32, TypeKind::kTimestamp,
+                        TypeKind::kString, TypeKind::kList}) {
+    EXPECT_FALSE(IsIntegerKind(kind)) << static_cast<int>(kind);
+  }
 }
 
 TEST(DataTypeTest, EqualityComparesParameters) {

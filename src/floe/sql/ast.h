@@ -50,6 +50,7 @@ enum class TypeKind : unsigned char {
   kMultiset,
   kRow,
   kNull,
+  kInterval,
 };
 
 struct DataType;
@@ -57,9 +58,11 @@ struct RowField;
 
 // A Flink SQL type as written. `params` holds the precision/length/scale given in parentheses (none
 // when omitted); TIMESTAMP WITH LOCAL TIME ZONE is kTimestampLtz, WITH TIME ZONE is kTimestampTz.
+// An INTERVAL type keeps its qualifier as written, normalised: "DAY(2) TO SECOND(3)", "MONTH".
 struct DataType {
   TypeKind kind = TypeKind::kInt;
   std::vector<int64_t> params;
+  std::string interval;
   bool not_null = false;
   std::vector<DataType> elements;  // ARRAY/MULTISET: one; MAP: key, value
   std::vector<RowField> fields;    // ROW
@@ -119,7 +122,7 @@ enum class LiteralKind : unsigned char {
 //   kCase:    args[0] the operand or null, then WHEN/THEN pairs, then ELSE if has_else
 //   kCast:    args[0], type; op is "CAST" or "TRY_CAST"
 //   kFunction: name, args, distinct, star (COUNT(*))
-//   kSubquery: query
+//   kSubquery: query; op is "EXISTS" for EXISTS (query)
 //   kSubscript: args[0][args[1]] (a map key or a 1-based array index)
 //   kFieldAccess: args[0].text, a field of a ROW value that is not a plain column name
 //             (`(x).f`, `m['k'].f`); `col.f` stays a kColumn name, resolved by the binder

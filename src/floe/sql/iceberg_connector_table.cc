@@ -13,7 +13,6 @@ namespace {
 constexpr std::string_view kCatalogName = "catalog-name";
 constexpr std::string_view kCatalogDatabase = "catalog-database";
 constexpr std::string_view kCatalogTable = "catalog-table";
-constexpr std::string_view kDefaultConnectorDatabase = "default_database";
 
 // Options that say where the table is rather than what it is: they configure the catalog and are
 // not copied into the properties of a table the connector creates.
@@ -66,6 +65,27 @@ bool IsIcebergCatalogOption(std::string_view key) {
   return std::ranges::find(kCatalogOptions, key) != kCatalogOptions.end();
 }
 
+Result<ConnectorCatalog> ParseConnectorCatalog(std::string_view what, const StringMap& options,
+                                               const std::function<bool(std::string_view)>& other) {
+  ConnectorCatalog out;
+  auto name = options.find(kCatalogName);
+  if (name == options.end() || name->second.empty()) {
+    return InvalidArgument(
+        "{}: 'connector' = 'iceberg' needs 'catalog-name' (and the catalog's options: "
+        "'catalog-type', 'warehouse', 'uri'...)",
+        what);
+  }
+  out.name = name->second;
+  auto database = options.find(kCatalogDatabase);
+  out.database = database != options.end() ? database->second : std::string(kDefaultDatabase);
+  for (const auto& [key, value] : options) {
+    if (key == "connector" || key == kCatalogName || key == kCatalogDatabase) continue;
+    if (other && other(key)) continue;
+    out.properties[key] = value;
+  }
+  return out;
+}
+
 Result<stream::TableLoader> IcebergConnectorLoader(std::string_view name,
                                                    const ConnectorTable& table) {
   FLOE_ASSIGN_OR_RETURN(StringMap options, ToStringMap(table.options, "connector table"));
@@ -76,32 +96,17 @@ Result<stream::TableLoader> IcebergConnectorLoader(std::string_view name,
         "cannot be read",
         name);
   }
-  auto catalog_name = options.find(kCatalogName);
-  if (catalog_name == options.end() || catalog_name->second.empty()) {
-    return InvalidArgument(
-        "connector table '{}': 'connector' = 'iceberg' needs 'catalog-name' (and the catalog's "
-        "options: 'catalog-type', 'warehouse', 'uri'...)",
-        name);
-  }
+  FLOE_ASSIGN_OR_RETURN(
+      ConnectorCatalog where,
+      ParseConnectorCatalog(fmt::format("connector table '{}'", name), options,
+                            [](std::string_view key) { return key == kCatalogTable; }));
   std::string_view own_name = name.substr(name.rfind('.') + 1);
   catalog::TableIdentifier ident;
-  auto database = options.find(kCatalogDatabase);
-  FLOE_ASSIGN_OR_RETURN(
-      ident.ns, catalog::Namespace::Parse(database != options.end() ? database->second
-                                                                    : kDefaultConnectorDatabase));
+  FLOE_ASSIGN_OR_RETURN(ident.ns, catalog::Namespace::Parse(where.database));
   auto table_name = options.find(kCatalogTable);
   ident.name = table_name != options.end() ? table_name->second : std::string(own_name);
   FLOE_RETURN_IF_ERROR(catalog::Validate(ident));
-
-  StringMap catalog_properties;
-  for (const auto& [key, value] : options) {
-    if (key != "connector" && key != kCatalogName && key != kCatalogDatabase &&
-        key != kCatalogTable) {
-      catalog_properties[key] = value;
-    }
-  }
-  auto loader =
-      stream::TableLoader::FromCatalog(catalog_name->second, std::move(catalog_properties), ident);
+  auto loader = stream::TableLoader::FromCatalog(where.name, std::move(where.properties), ident);
   auto catalog = loader.LoadCatalog();
   if (!catalog) {
     return std::unexpected(
@@ -111,7 +116,7 @@ Result<stream::TableLoader> IcebergConnectorLoader(std::string_view name,
   if (!created) {
     return std::unexpected(std::move(created.error())
                                .AddContext(fmt::format("connector table '{}': {}.{}", name,
-                                                       catalog_name->second, ident.ToString())));
+                                                       where.name, ident.ToString())));
   }
   return loader;
 }

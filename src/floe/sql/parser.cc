@@ -1171,6 +1171,15 @@ class Parser {
     if ((PeekKeyword("ARRAY") || PeekKeyword("MAP")) && PeekSymbol("[", 1)) {
       return ParseConstructor();
     }
+    if (PeekKeyword("EXISTS") && PeekSymbol("(", 1) &&
+        (PeekKeyword("SELECT", 2) || PeekKeyword("VALUES", 2))) {
+      ExprPtr expr = MakeExpr(ExprKind::kSubquery, Next().position);
+      expr->op = "EXISTS";
+      Next();
+      FLOE_ASSIGN_OR_RETURN(expr->query, ParseQuery());
+      FLOE_RETURN_IF_ERROR(ExpectSymbol(")", "to close EXISTS ("));
+      return expr;
+    }
     if (PeekSymbol("(", 1)) return ParseFunction();
     ExprPtr expr = MakeExpr(ExprKind::kColumn, token.position);
     expr->name.push_back(Next().text);
@@ -1295,6 +1304,14 @@ class Parser {
       if (AcceptKeyword(unit)) return std::string(unit);
     }
     return Expected("YEAR, MONTH, DAY, HOUR, MINUTE or SECOND", "in INTERVAL");
+  }
+
+  // A unit of an INTERVAL type with its optional precision: DAY, DAY(2), SECOND(3).
+  Result<std::string> ParseIntervalQualifier() {
+    FLOE_ASSIGN_OR_RETURN(std::string unit, ParseIntervalUnit());
+    FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> precision, ParseTypeParams(unit, 1));
+    if (!precision.empty()) unit += fmt::format("({})", precision[0]);
+    return unit;
   }
 
   Result<ExprPtr> ParseInterval(const Token& start) {
@@ -1445,6 +1462,13 @@ class Parser {
           type.fields.push_back(std::move(field));
         } while (AcceptSymbol(","));
         FLOE_RETURN_IF_ERROR(ExpectSymbol(close, "after ROW fields"));
+      }
+    } else if (name == "INTERVAL") {
+      type.kind = TypeKind::kInterval;
+      FLOE_ASSIGN_OR_RETURN(type.interval, ParseIntervalQualifier());
+      if (AcceptKeyword("TO")) {
+        FLOE_ASSIGN_OR_RETURN(std::string to, ParseIntervalQualifier());
+        type.interval += " TO " + to;
       }
     } else if (name == "NULL") {
       type.kind = TypeKind::kNull;

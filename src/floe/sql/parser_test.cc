@@ -191,6 +191,12 @@ TEST(ParserTest, Expressions) {
             "upper(lower(`s`))");
   EXPECT_EQ(Canonical("SELECT (SELECT max(x) FROM s) FROM t WHERE x IN (SELECT y FROM u)"),
             "SELECT (SELECT max(`x`) FROM `s`) FROM `t` WHERE `x` IN (SELECT `y` FROM `u`)");
+  EXPECT_EQ(Canonical("SELECT 1 FROM t WHERE exists (select 1 from u) AND NOT EXISTS (VALUES (1))"),
+            "SELECT 1 FROM `t` WHERE EXISTS (SELECT 1 FROM `u`) AND NOT EXISTS (VALUES (1))");
+  // A function named exists stays a call.
+  EXPECT_EQ(Canonical("SELECT exists(a) FROM t"), "SELECT exists(`a`) FROM `t`");
+  EXPECT_EQ(Canonical("CREATE TABLE t (a INTERVAL DAY(2) TO SECOND(3), b INTERVAL month)"),
+            "CREATE TABLE `t` (`a` INTERVAL DAY(2) TO SECOND(3), `b` INTERVAL MONTH)");
 }
 
 TEST(ParserTest, NestedAccessAndColumnAliases) {

@@ -455,6 +455,9 @@ std::string PrintType(const DataType& type) {
     case TypeKind::kNull:
       out = "NULL";
       break;
+    case TypeKind::kInterval:
+      out = "INTERVAL " + type.interval;
+      break;
   }
   if (type.not_null) out += " NOT NULL";
   return out;
@@ -562,7 +565,7 @@ std::string PrintExpr(const Expr& expr) {
       return out + ")";
     }
     case ExprKind::kSubquery:
-      return "(" + PrintQuery(*expr.query) + ")";
+      return (expr.op == "EXISTS" ? "EXISTS (" : "(") + PrintQuery(*expr.query) + ")";
     case ExprKind::kSubscript:
       return Operand(*expr.args[0], kPrimary) + "[" + PrintExpr(*expr.args[1]) + "]";
     case ExprKind::kFieldAccess: {

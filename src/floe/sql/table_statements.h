@@ -5,6 +5,8 @@
 // CREATE TABLE, DESCRIBE. In default_catalog, CREATE TABLE ... WITH ('connector' = ...) defines a
 // connector table of the session.
 
+#include <functional>
+#include <string>
 #include <string_view>
 
 #include "floe/sql/session.h"
@@ -32,5 +34,18 @@ Result<stream::TableLoader> IcebergConnectorLoader(std::string_view name,
 // Options of such a table that configure its catalog rather than the table (not copied into the
 // properties of the tables it creates).
 bool IsIcebergCatalogOption(std::string_view key);
+
+// The catalog of a connector table's Iceberg tables, as its options give it: 'catalog-name', the
+// database 'catalog-database' (default default_database), and the catalog's properties: every
+// option except connector, catalog-name, catalog-database and those `other` claims (the caller's
+// own). `what` names the table in errors; kInvalidArgument for a missing catalog-name.
+struct ConnectorCatalog {
+  std::string name;
+  std::string database;
+  StringMap properties;
+};
+Result<ConnectorCatalog> ParseConnectorCatalog(
+    std::string_view what, const StringMap& options,
+    const std::function<bool(std::string_view)>& other = {});
 
 }  // namespace floe::sql

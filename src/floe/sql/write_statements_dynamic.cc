@@ -18,9 +18,6 @@ namespace floe::sql {
 namespace {
 
 constexpr std::string_view kUseDynamicSink = "use-dynamic-sink";
-constexpr std::string_view kCatalogName = "catalog-name";
-constexpr std::string_view kCatalogDatabase = "catalog-database";
-constexpr std::string_view kDefaultDatabase = "default_database";
 
 // Options WriteRows takes itself; with the IcebergSink's write options below, they are neither
 // catalog options nor properties of the tables created.
@@ -125,15 +122,15 @@ Result<DynamicSinkOptions> ParseOptions(std::string_view name, const ConnectorTa
                                         const std::map<std::string, std::string>& hints) {
   FLOE_ASSIGN_OR_RETURN(StringMap all, ToStringMap(table.options, "connector table"));
   for (const auto& [key, value] : hints) all[key] = value;
+  auto is_dynamic = [](std::string_view key) {
+    return OneOf(kDynamicOptions, key) || OneOf(kWriteOptions, key);
+  };
+  FLOE_ASSIGN_OR_RETURN(
+      ConnectorCatalog where,
+      ParseConnectorCatalog(fmt::format("dynamic sink table '{}'", name), all, is_dynamic));
   DynamicSinkOptions out;
-  auto catalog_name = all.find(kCatalogName);
-  if (catalog_name == all.end() || catalog_name->second.empty()) {
-    return InvalidArgument(
-        "dynamic sink table '{}': needs 'catalog-name' (and the catalog's options: "
-        "'catalog-type', 'warehouse', 'uri'...)",
-        name);
-  }
-  out.catalog_name = catalog_name->second;
+  out.catalog_name = std::move(where.name);
+  out.catalog_properties = std::move(where.properties);
   auto pattern = all.find("table");
   if (pattern == all.end() || pattern->second.empty()) {
     return InvalidArgument(
@@ -142,19 +139,12 @@ Result<DynamicSinkOptions> ParseOptions(std::string_view name, const ConnectorTa
         name);
   }
   out.table = pattern->second;
-  if (!NamesDatabase(out.table)) {
-    auto database = all.find(kCatalogDatabase);
-    out.table = (database != all.end() ? database->second : std::string(kDefaultDatabase)) + "." +
-                out.table;
-  }
+  if (!NamesDatabase(out.table)) out.table = where.database + "." + out.table;
   for (const auto& [key, value] : all) {
-    const bool dynamic = OneOf(kDynamicOptions, key) || OneOf(kWriteOptions, key);
+    const bool dynamic = is_dynamic(key);
     if (dynamic) out.options[key] = value;
     if (!dynamic && !IsIcebergCatalogOption(key) && key != "location") {
       out.table_properties[key] = value;
-    }
-    if (!dynamic && key != "connector" && key != kCatalogName && key != kCatalogDatabase) {
-      out.catalog_properties[key] = value;
     }
   }
   return out;

@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "floe/batch/type_kinds.h"
 #include "floe/sql/exec/cell.h"
 
 namespace floe::sql::exec {
@@ -15,22 +16,6 @@ namespace {
 // max(6, s)); the quotient is rounded half up, as Java's BigDecimal division in Flink does.
 constexpr int32_t kAvgMinScale = 6;
 constexpr int32_t kMaxPrecision = 38;
-
-bool IsInteger(TypeKind kind) {
-  switch (kind) {
-    case TypeKind::kInt8:
-    case TypeKind::kInt16:
-    case TypeKind::kInt32:
-    case TypeKind::kInt64:
-    case TypeKind::kUInt8:
-    case TypeKind::kUInt16:
-    case TypeKind::kUInt32:
-    case TypeKind::kUInt64:
-      return true;
-    default:
-      return false;
-  }
-}
 
 bool IsFloat(TypeKind kind) { return kind == TypeKind::kFloat32 || kind == TypeKind::kFloat64; }
 
@@ -141,7 +126,7 @@ void CallState::Resize(uint32_t groups) {
     case AggregateKind::kSum:
     case AggregateKind::kAvg:
       counts_.resize(groups);
-      if (IsInteger(argument_kind_)) {
+      if (IsIntegerKind(argument_kind_)) {
         sum_int_.resize(groups);
       } else if (IsFloat(argument_kind_)) {
         sum_double_.resize(groups);
@@ -221,7 +206,7 @@ Status CallState::UpdateSum(const Array& argument, const GroupRows& rows) {
   bool nulls = argument.null_count() > 0;
   Status status;
   if (rows.groups == nullptr && rows.signs == nullptr) return UpdateDenseSum(argument, rows.group);
-  if (IsInteger(argument_kind_)) {
+  if (IsIntegerKind(argument_kind_)) {
     VisitFixed(argument_kind_, [&]<typename T>(T) {
       if constexpr (std::is_integral_v<T>) {
         ForRows(rows, [&](int64_t r, uint32_t group, int sign) {
@@ -592,13 +577,13 @@ Result<DataTypePtr> AggregateResultType(AggregateKind kind, const DataTypePtr& a
   switch (kind) {
     case AggregateKind::kSum:
       // Flink's SUM keeps an integer or floating argument's type.
-      if (IsInteger(arg) || IsFloat(arg)) return argument;
+      if (IsIntegerKind(arg) || IsFloat(arg)) return argument;
       if (arg == TypeKind::kDecimal128) {
         return DataType::Decimal128(kMaxPrecision, argument->scale());
       }
       break;
     case AggregateKind::kAvg:
-      if (IsInteger(arg) || IsFloat(arg)) return argument;
+      if (IsIntegerKind(arg) || IsFloat(arg)) return argument;
       if (arg == TypeKind::kDecimal128) {
         return DataType::Decimal128(kMaxPrecision, std::max(kAvgMinScale, argument->scale()));
       }

@@ -2,7 +2,8 @@
 // of its keys; input 0 (the left side) probes once the build side has ended, and its batches that
 // arrive before that are held back in memory too. Candidate pairs (equal non-null keys, or every
 // pair without keys) are assembled in chunks, filtered by the extra condition, and emitted;
-// outer joins then add their unmatched rows with nulls.
+// outer joins then add their unmatched rows with nulls. Semi and anti joins emit the probing
+// rows themselves, filtered by whether any candidate matched.
 
 #include <algorithm>
 #include <memory>
@@ -39,14 +40,21 @@ std::string_view JoinName(JoinKind kind) {
       return "FULL JOIN";
     case JoinKind::kCross:
       return "CROSS JOIN";
+    case JoinKind::kLeftSemi:
+      return "IN / EXISTS subquery (semi join)";
+    case JoinKind::kLeftAnti:
+      return "NOT EXISTS subquery (anti join)";
+    case JoinKind::kNullAwareAnti:
+      return "NOT IN subquery (anti join)";
   }
   return "JOIN";
 }
 
 class HashJoinOperator : public stream::Operator {
  public:
-  HashJoinOperator(BatchSchemaPtr output, int left_width, int right_width, JoinKind kind,
-                   std::vector<int> left_keys, std::vector<int> right_keys, JoinCondition condition)
+  HashJoinOperator(BatchSchemaPtr output, BatchSchemaPtr candidates, int left_width,
+                   int right_width, JoinKind kind, std::vector<int> left_keys,
+                   std::vector<int> right_keys, JoinCondition condition)
       : output_(std::move(output)),
         left_width_(left_width),
         right_width_(right_width),
@@ -54,7 +62,7 @@ class HashJoinOperator : public stream::Operator {
         left_keys_(std::move(left_keys)),
         right_keys_(std::move(right_keys)),
         condition_(std::move(condition)),
-        candidates_(output_) {}
+        candidates_(std::move(candidates)) {}
 
   Status ProcessBatch(int input, RecordBatch batch, stream::Output& output) override {
     if (batch.num_rows() == 0) return {};
@@ -90,12 +98,21 @@ class HashJoinOperator : public stream::Operator {
   }
 
  private:
+  bool Filtering() const {
+    return kind_ == JoinKind::kLeftSemi || kind_ == JoinKind::kLeftAnti ||
+           kind_ == JoinKind::kNullAwareAnti;
+  }
+
   Status Build(RecordBatch batch) {
     int32_t index = static_cast<int32_t>(build_.size());
     build_matched_.emplace_back(static_cast<size_t>(batch.num_rows()), 0);
+    build_rows_ += batch.num_rows();
     if (!right_keys_.empty()) {
       for (int64_t r = 0; r < batch.num_rows(); ++r) {
-        if (!EncodeKey(batch, right_keys_, r)) continue;  // a null key matches nothing
+        if (!EncodeKey(batch, right_keys_, r)) {  // a null key matches nothing
+          build_has_null_key_ = true;
+          continue;
+        }
         table_[key_].push_back({index, r});
       }
     }
@@ -113,8 +130,39 @@ class HashJoinOperator : public stream::Operator {
     return true;
   }
 
-  Status Probe(const RecordBatch& batch, stream::Output& output) {
-    std::vector<uint8_t> left_matched(static_cast<size_t>(batch.num_rows()), 0);
+  // Semi and anti joins: the rows of `batch` that have (have no) match.
+  Status ProbeFiltering(const RecordBatch& batch, stream::Output& output) {
+    std::vector<uint8_t> matched(static_cast<size_t>(batch.num_rows()), 0);
+    if (kind_ == JoinKind::kNullAwareAnti) {
+      // x NOT IN (... NULL ...) is never true; NULL NOT IN (non-empty) is unknown.
+      if (build_has_null_key_) return {};
+      for (int64_t row = 0; row < batch.num_rows(); ++row) {
+        matched[row] = EncodeKey(batch, left_keys_, row) ? table_.contains(key_) : build_rows_ > 0;
+      }
+    } else if (!condition_) {
+      for (int64_t row = 0; row < batch.num_rows(); ++row) {
+        matched[row] = left_keys_.empty()
+                           ? build_rows_ > 0
+                           : EncodeKey(batch, left_keys_, row) && table_.contains(key_);
+      }
+    } else {
+      FLOE_RETURN_IF_ERROR(MatchCandidates(batch, matched, output));
+    }
+    bool keep_matched = kind_ == JoinKind::kLeftSemi;
+    int64_t kept = 0;
+    for (uint8_t& m : matched) {
+      m = (m != 0) == keep_matched;
+      kept += m;
+    }
+    if (kept == 0) return {};
+    if (kept == batch.num_rows()) return output.Emit(batch);
+    FLOE_ASSIGN_OR_RETURN(RecordBatch out, FilterBatch(batch, matched));
+    return output.Emit(std::move(out));
+  }
+
+  // Assembles every candidate pair of `batch`'s rows, marking the rows that match.
+  Status MatchCandidates(const RecordBatch& batch, std::vector<uint8_t>& left_matched,
+                         stream::Output& output) {
     for (int64_t row = 0; row < batch.num_rows(); ++row) {
       if (left_keys_.empty()) {
         for (size_t b = 0; b < build_.size(); ++b) {
@@ -132,7 +180,13 @@ class HashJoinOperator : public stream::Operator {
         FLOE_RETURN_IF_ERROR(AddCandidate(batch, row, ref, left_matched, output));
       }
     }
-    FLOE_RETURN_IF_ERROR(FlushCandidates(left_matched, output));
+    return FlushCandidates(left_matched, output);
+  }
+
+  Status Probe(const RecordBatch& batch, stream::Output& output) {
+    if (Filtering()) return ProbeFiltering(batch, output);
+    std::vector<uint8_t> left_matched(static_cast<size_t>(batch.num_rows()), 0);
+    FLOE_RETURN_IF_ERROR(MatchCandidates(batch, left_matched, output));
     if (kind_ != JoinKind::kLeft && kind_ != JoinKind::kFull) return {};
     RowBuilder rows(output_);
     for (int64_t row = 0; row < batch.num_rows(); ++row) {
@@ -177,6 +231,7 @@ class HashJoinOperator : public stream::Operator {
       build_matched_[pairs_[i].second.batch][pairs_[i].second.row] = 1;
     }
     pairs_.clear();
+    if (Filtering()) return {};
     FLOE_ASSIGN_OR_RETURN(RecordBatch kept, FilterBatch(joined, keep));
     if (kept.num_rows() == 0) return {};
     return output.Emit(std::move(kept));
@@ -196,6 +251,8 @@ class HashJoinOperator : public stream::Operator {
   std::vector<int> right_keys_;
   JoinCondition condition_;
   bool built_ = false;
+  int64_t build_rows_ = 0;
+  bool build_has_null_key_ = false;
   std::vector<RecordBatch> build_;
   std::vector<std::vector<uint8_t>> build_matched_;
   std::unordered_map<std::string, std::vector<RowRef>> table_;
@@ -249,7 +306,13 @@ Result<stream::DataStream> Join(const stream::DataStream& left, const stream::Da
                              r.type->ToString());
     }
   }
+  bool filtering = kind == JoinKind::kLeftSemi || kind == JoinKind::kLeftAnti ||
+                   kind == JoinKind::kNullAwareAnti;
+  if (kind == JoinKind::kNullAwareAnti && (left_keys.size() != 1 || condition)) {
+    return InvalidArgument("{} takes exactly one key and no condition", JoinName(kind));
+  }
   std::vector<Field> fields;
+  std::vector<Field> candidate_fields;
   for (Field field : left_schema.fields()) {
     field.nullable = field.nullable || kind == JoinKind::kRight || kind == JoinKind::kFull;
     fields.push_back(std::move(field));
@@ -258,16 +321,23 @@ Result<stream::DataStream> Join(const stream::DataStream& left, const stream::Da
     field.nullable = field.nullable || kind == JoinKind::kLeft || kind == JoinKind::kFull;
     fields.push_back(std::move(field));
   }
+  if (filtering) {
+    candidate_fields = fields;
+    fields.resize(static_cast<size_t>(left_schema.num_fields()));
+  }
   auto output = std::make_shared<const BatchSchema>(std::move(fields));
+  auto candidates =
+      filtering ? std::make_shared<const BatchSchema>(std::move(candidate_fields)) : output;
   int left_width = left_schema.num_fields();
   int right_width = right_schema.num_fields();
   auto factory = [=](int) -> Result<std::unique_ptr<stream::Operator>> {
-    return std::make_unique<HashJoinOperator>(output, left_width, right_width, kind, left_keys,
-                                              right_keys, condition);
+    return std::make_unique<HashJoinOperator>(output, candidates, left_width, right_width, kind,
+                                              left_keys, right_keys, condition);
   };
   std::string name = NextOperatorName(left, "Join");
-  if (left_keys.empty()) {
-    // Every pair is a candidate: one subtask sees both sides whole.
+  if (left_keys.empty() || kind == JoinKind::kNullAwareAnti) {
+    // Every pair is a candidate, or NOT IN needs to know of any null key on the right and
+    // whether the right is empty: one subtask sees both sides whole.
     return left.Rebalance().TransformWith({right.Rebalance()}, std::move(name), output, factory, 1);
   }
   return PartitionByColumns(left, left_keys)

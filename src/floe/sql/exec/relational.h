@@ -60,17 +60,31 @@ Result<stream::DataStream> Limit(const stream::DataStream& input, std::optional<
 // kInvalidArgument naming the column that differs.
 Result<stream::DataStream> UnionAll(const std::vector<stream::DataStream>& inputs);
 
-enum class JoinKind : unsigned char { kInner, kLeft, kRight, kFull, kCross };
+// kLeftSemi and kLeftAnti output the left rows that have (have no) matching right row, once each:
+// IN / EXISTS and NOT EXISTS subqueries. kNullAwareAnti is NOT IN's anti join on exactly one key
+// and no condition, with SQL's three-valued logic: a null key on the right makes every left row
+// unknown (no output), and a null left key is unknown unless the right side is empty.
+enum class JoinKind : unsigned char {
+  kInner,
+  kLeft,
+  kRight,
+  kFull,
+  kCross,
+  kLeftSemi,
+  kLeftAnti,
+  kNullAwareAnti
+};
 
 // A filter over joined rows (left columns then right columns): a boolean array, null = false.
 using JoinCondition = std::function<Result<Array>(const RecordBatch& joined)>;
 
 // Batch only: a hash join on equal keys (empty keys: a nested-loop join, e.g. CROSS JOIN), with an
 // optional extra condition that must also hold for rows to match. Output: the left columns then
-// the right ones; for outer joins the missing side is null. Keys compare as SQL does: a null key
-// matches nothing; key types must be equal (kInvalidArgument otherwise: cast first).
-// Memory: the right side is held in memory whole (put the smaller input on the right), and left
-// batches that arrive before the right side has ended are held too. With keys, both sides are
+// the right ones; for outer joins the missing side is null; for semi and anti joins the left
+// columns only (the condition still sees left then right columns). Keys compare as SQL does: a null
+// key matches nothing; key types must be equal (kInvalidArgument otherwise: cast first). Memory:
+// the right side is held in memory whole (put the smaller input on the right), and left batches
+// that arrive before the right side has ended are held too. With keys, both sides are
 // hash-partitioned over the default parallelism; without keys one subtask sees every pair.
 Result<stream::DataStream> Join(const stream::DataStream& left, const stream::DataStream& right,
                                 JoinKind kind, std::vector<int> left_keys,

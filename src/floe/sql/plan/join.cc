@@ -39,6 +39,12 @@ std::string_view KindName(exec::JoinKind kind) {
       return "FullOuterJoin";
     case exec::JoinKind::kCross:
       return "CrossJoin";
+    case exec::JoinKind::kLeftSemi:
+      return "LeftSemiJoin";
+    case exec::JoinKind::kLeftAnti:
+      return "LeftAntiJoin";
+    case exec::JoinKind::kNullAwareAnti:
+      return "NullAwareLeftAntiJoin";
   }
   return "Join";
 }

@@ -11,6 +11,7 @@
 #include "floe/sql/plan/names.h"
 #include "floe/sql/plan/project.h"
 #include "floe/sql/plan/sources.h"
+#include "floe/sql/plan/subquery.h"
 #include "floe/sql/printer.h"
 #include "floe/sql/scalar/type_rules.h"
 #include "floe/stream/collection_source.h"
@@ -291,20 +292,46 @@ Result<std::vector<SelectColumn>> ExpandSelectList(const Query& query, const Rel
   return out;
 }
 
+// Subqueries outside WHERE are not planned (their copies for aggregation would lose them).
+Status CheckNoSubqueries(const Query& query) {
+  std::vector<const Expr*> exprs;
+  for (const SelectItem& item : query.items) exprs.push_back(item.expr.get());
+  for (const ExprPtr& expr : query.group_by) exprs.push_back(expr.get());
+  if (query.having) exprs.push_back(query.having.get());
+  for (const OrderItem& item : query.order_by) exprs.push_back(item.expr.get());
+  for (const Expr* expr : exprs) {
+    if (ContainsSubquery(*expr)) {
+      return Unsupported(
+          "{}: subqueries are supported only in WHERE, as [NOT] IN (SELECT ...) and [NOT] "
+          "EXISTS (SELECT ...) conditions",
+          PrintExpr(*expr));
+    }
+  }
+  return {};
+}
+
 Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
   ColumnUse use = QueryBlockColumnUse(query);
   FLOE_ASSIGN_OR_RETURN(Relation input, query.from
                                             ? PlanFrom(context, *query.from, use, query.where.get())
                                             : Result<Relation>(SingleRow(context)));
+  FLOE_RETURN_IF_ERROR(CheckNoSubqueries(query));
+  const Expr* where_expr = query.where.get();
+  ExprPtr where_rest;
+  if (where_expr != nullptr && ContainsSubquery(*where_expr)) {
+    FLOE_ASSIGN_OR_RETURN(
+        input, PlanSubqueryPredicates(context, std::move(input), *where_expr, where_rest));
+    where_expr = where_rest.get();
+  }
   ScalarExprPtr where;
-  if (query.where) {
-    if (ContainsAggregate(*query.where)) {
+  if (where_expr != nullptr) {
+    if (ContainsAggregate(*where_expr)) {
       return InvalidArgument("aggregate calls are not allowed in WHERE: {}",
-                             PrintExpr(*query.where));
+                             PrintExpr(*where_expr));
     }
-    FLOE_ASSIGN_OR_RETURN(where, BindScalar(*query.where, input.scope()));
+    FLOE_ASSIGN_OR_RETURN(where, BindScalar(*where_expr, input.scope()));
     if (where->type()->kind() != floe::TypeKind::kBool) {
-      return InvalidArgument("WHERE {} is not a boolean", PrintExpr(*query.where));
+      return InvalidArgument("WHERE {} is not a boolean", PrintExpr(*where_expr));
     }
   }
   FLOE_ASSIGN_OR_RETURN(std::vector<SelectColumn> select, ExpandSelectList(query, input));

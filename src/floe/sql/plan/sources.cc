@@ -88,44 +88,25 @@ bool IsTrue(const std::optional<std::string>& value) {
 
 // A streaming read's start-snapshot-id is exclusive in the connector documentation ("records from
 // this snapshot will be excluded": the legacy source) and inclusive in the FLIP-27 source, which
-// the runtime implements. Unless the session opts in to FLIP-27
-// (table.exec.iceberg.use-flip27-source), the read starts at the snapshot after the given one,
-// when there is one. An unknown id is left for the source to report.
-Status ApplyLegacyStart(PlannerContext& context, const stream::TableLoader& loader,
-                        StringMap& options) {
+// the runtime implements by default. Unless the session opts in to FLIP-27
+// (table.exec.iceberg.use-flip27-source), the read leaves the given snapshot out
+// (start-snapshot-exclusive), also while it is still the current one.
+void ApplyLegacyStart(PlannerContext& context, StringMap& options) {
   auto start = options.find("start-snapshot-id");
   auto streaming = options.find("streaming");
   if (start == options.end() || streaming == options.end() || !IsTrue(streaming->second) ||
       options.contains("starting-strategy") ||
       IsTrue(context.session().config().Get("table.exec.iceberg.use-flip27-source"))) {
-    return {};
+    return;
   }
-  int64_t id = 0;
-  auto [end, error] =
-      std::from_chars(start->second.data(), start->second.data() + start->second.size(), id);
-  if (error != std::errc() || end != start->second.data() + start->second.size()) return {};
-  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<table::Table> table, loader.Load());
-  TableMetadataPtr metadata = table->metadata();
-  if (metadata->SnapshotById(id) == nullptr) return {};
-  // When the given snapshot is still the current one its successor does not exist yet; "latest,
-  // exclusive" would race with a commit landing before the job starts, so the read stays
-  // inclusive there (the runtime has no exclusive start by id).
-  for (SnapshotPtr snapshot = metadata->current_snapshot(); snapshot != nullptr;) {
-    if (snapshot->parent_snapshot_id == id) {
-      start->second = std::to_string(snapshot->snapshot_id);
-      return {};
-    }
-    if (!snapshot->parent_snapshot_id) break;
-    snapshot = metadata->SnapshotById(*snapshot->parent_snapshot_id);
-  }
-  return {};
+  options.emplace("start-snapshot-exclusive", "true");
 }
 
 Result<Relation> PlanIcebergTable(PlannerContext& context, stream::TableLoader loader,
                                   const TableRef& ref, const std::string& qualifier,
                                   const ColumnUse& use, const Expr* where) {
   FLOE_ASSIGN_OR_RETURN(StringMap options, IcebergReadOptions(ref));
-  FLOE_RETURN_IF_ERROR(ApplyLegacyStart(context, loader, options));
+  ApplyLegacyStart(context, options);
   stream::IcebergSource::Builder builder = stream::IcebergSource::ForRows(loader);
   builder.SetAll(options);
   // A first build gives the table's columns (of the snapshot the options select).

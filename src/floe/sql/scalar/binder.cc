@@ -116,7 +116,8 @@ Result<ScalarExprPtr> Bind(const Expr& expr, const Scope& scope) {
     case ExprKind::kFunction:
       return BindFunction(expr, scope);
     case ExprKind::kSubquery:
-      return std::unexpected(ErrorAt(expr, "subqueries are not supported in this expression"));
+      return std::unexpected(ErrorAt(
+          expr, "subqueries are supported only as [NOT] IN and [NOT] EXISTS conditions of WHERE"));
     case ExprKind::kSubscript:
       return BindSubscript(expr, scope);
     case ExprKind::kFieldAccess:

@@ -405,6 +405,15 @@ Result<Array> CastTemporal(const Array& input, const DataTypePtr& target, bool s
 
 bool CanCast(const DataType& from, const DataType& to) {
   if (from.Equals(to) || IsNullType(from)) return true;
+  if (from.is_nested() || to.is_nested()) {
+    // ARRAY, MAP and ROW cast element by element (field by field), as Flink's casts of
+    // constructed values into a table's nested columns do.
+    if (from.kind() != to.kind() || from.num_fields() != to.num_fields()) return false;
+    for (int i = 0; i < from.num_fields(); ++i) {
+      if (!CanCast(*from.field(i).type, *to.field(i).type)) return false;
+    }
+    return true;
+  }
   if (IsString(to)) return true;
   if (IsString(from)) {
     return IsNumeric(to) || IsTemporal(to) || to.kind() == TypeKind::kBool ||
@@ -430,6 +439,16 @@ Result<Array> CastArray(const Array& input, const DataTypePtr& target, bool safe
   if (!CanCast(from, *target)) {
     return InvalidArgument("{}: cannot cast {} to {}", what, SqlTypeName(from),
                            SqlTypeName(*target));
+  }
+  if (from.is_nested()) {
+    std::vector<Array> children;
+    for (int i = 0; i < input.num_children(); ++i) {
+      FLOE_ASSIGN_OR_RETURN(Array child,
+                            CastArray(input.children()[i], target->field(i).type, safe, what));
+      children.push_back(std::move(child));
+    }
+    return Array(target, input.length(), input.validity(), input.values(), input.data(),
+                 std::move(children), input.null_count(), input.offset());
   }
   if (IsString(*target)) return CastToString(input, target);
   if (target->kind() == TypeKind::kBinary) {

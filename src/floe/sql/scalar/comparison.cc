@@ -152,7 +152,8 @@ Result<ScalarExprPtr> BindComparison(const Expr& expr, const Scope& scope) {
 
 Result<ScalarExprPtr> BindIn(const Expr& expr, const Scope& scope) {
   if (expr.query) {
-    return std::unexpected(ErrorAt(expr, "IN with a subquery is not supported"));
+    return std::unexpected(
+        ErrorAt(expr, "IN with a subquery is supported only as a condition and-ed into WHERE"));
   }
   FLOE_ASSIGN_OR_RETURN(std::vector<ScalarExprPtr> values, BindAll(expr.args, scope));
   FLOE_ASSIGN_OR_RETURN(values, CoerceToCommon(std::move(values), expr, "IN"));

@@ -11,8 +11,8 @@ namespace floe::sql::scalar {
 namespace {
 
 const FunctionDef* FindFunction(std::string_view upper) {
-  for (auto family :
-       {StringFunctions(), MathFunctions(), DateTimeFunctions(), ConditionalFunctions()}) {
+  for (auto family : {StringFunctions(), MathFunctions(), DateTimeFunctions(),
+                      ConditionalFunctions(), ConstructorFunctions()}) {
     for (const FunctionDef& def : family) {
       if (def.name == upper) return &def;
     }

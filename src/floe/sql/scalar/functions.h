@@ -39,5 +39,6 @@ std::span<const FunctionDef> StringFunctions();
 std::span<const FunctionDef> MathFunctions();
 std::span<const FunctionDef> DateTimeFunctions();
 std::span<const FunctionDef> ConditionalFunctions();
+std::span<const FunctionDef> ConstructorFunctions();  // ARRAY[...], MAP[...]
 
 }  // namespace floe::sql::scalar

@@ -98,6 +98,11 @@ Result<DataTypePtr> ToBatchType(const DataType& type) {
     }
     case TypeKind::kNull:
       return floe::DataType::Null();
+    case TypeKind::kInterval:
+      return Unsupported(
+          "INTERVAL {} values are not supported: INTERVAL literals work only in date and "
+          "timestamp arithmetic (ts + INTERVAL '1' HOUR)",
+          type.interval);
   }
   return Unsupported("unknown SQL type");
 }

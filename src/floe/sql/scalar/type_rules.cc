@@ -150,6 +150,31 @@ std::optional<DataTypePtr> CommonType(const DataTypePtr& a, const DataTypePtr& b
   if (a->is_binary_like() && b->is_binary_like() && !IsString(*a) && !IsString(*b)) {
     return DataType::Binary();
   }
+  if (a->is_nested() && a->kind() == b->kind() && a->num_fields() == b->num_fields()) {
+    // ARRAY, MAP and ROW meet element by element (field by field); nullable where either is.
+    auto merge = [](const Field& x, const Field& y) -> std::optional<Field> {
+      std::optional<DataTypePtr> type = CommonType(x.type, y.type);
+      if (!type) return std::nullopt;
+      Field out = x;
+      out.type = *type;
+      out.nullable = x.nullable || y.nullable;
+      return out;
+    };
+    if (a->kind() == TypeKind::kMap) {
+      std::optional<Field> key = merge(a->key_field(), b->key_field());
+      std::optional<Field> item = merge(a->item_field(), b->item_field());
+      if (!key || !item) return std::nullopt;
+      return DataType::Map(*key, *item, a->keys_sorted() && b->keys_sorted());
+    }
+    std::vector<Field> fields;
+    for (int i = 0; i < a->num_fields(); ++i) {
+      std::optional<Field> field = merge(a->field(i), b->field(i));
+      if (!field) return std::nullopt;
+      fields.push_back(std::move(*field));
+    }
+    if (a->kind() == TypeKind::kList) return DataType::List(std::move(fields[0]));
+    return DataType::Struct(std::move(fields));
+  }
   return std::nullopt;
 }
 

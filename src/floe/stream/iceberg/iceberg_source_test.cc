@@ -255,6 +255,13 @@ TEST_F(IcebergSourceTest, EveryStartingStrategyReadsWhatItShouldAcrossARestart) 
        2,
        false},
       {{{"start-snapshot-id", std::to_string(ids_[1])}}, 2, false},
+      {{{"start-snapshot-id", std::to_string(ids_[1])}, {"start-snapshot-exclusive", "true"}},
+       3,
+       false},
+      // Exclusive also while the start snapshot is still the current one.
+      {{{"start-snapshot-id", std::to_string(ids_[2])}, {"start-snapshot-exclusive", "true"}},
+       4,
+       false},
       {{{"starting-strategy", "INCREMENTAL_FROM_SNAPSHOT_TIMESTAMP"},
         {"start-snapshot-timestamp", std::to_string(times_[1])}},
        2,
@@ -508,6 +515,9 @@ TEST_F(IcebergSourceTest, RefusesBadOptions) {
         "start-snapshot-id");
   fails({{"streaming", "true"}, {"start-snapshot-id", "1"}, {"start-snapshot-timestamp", "1"}},
         "cannot both");
+  fails({{"streaming", "true"}, {"start-snapshot-exclusive", "true"}}, "start-snapshot-exclusive");
+  fails({{"streaming", "true"}, {"start-snapshot-id", "1"}, {"start-snapshot-exclusive", "yes"}},
+        "start-snapshot-exclusive");
   fails({{"streaming", "yes"}}, "streaming");
   fails({{"starting-strategy", "FROM_THE_TOP"}}, "FROM_THE_TOP");
   fails({{"monitor-interval", "10 fortnights"}}, "monitor-interval");

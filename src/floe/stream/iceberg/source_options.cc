@@ -130,6 +130,12 @@ Result<IcebergSourceOptions> IcebergSourceOptions::Parse(const StringMap& option
     FLOE_ASSIGN_OR_RETURN(o.starting_strategy, ParseStartingStrategy(*v));
   }
   FLOE_RETURN_IF_ERROR(LongOption(options, "start-snapshot-id", o.start_snapshot_id));
+  if (const std::string* v = Find(options, "start-snapshot-exclusive")) {
+    FLOE_ASSIGN_OR_RETURN(o.start_snapshot_exclusive, ParseBool("start-snapshot-exclusive", *v));
+    if (o.start_snapshot_exclusive && !o.start_snapshot_id) {
+      return InvalidArgument("read option start-snapshot-exclusive needs start-snapshot-id");
+    }
+  }
   FLOE_RETURN_IF_ERROR(
       LongOption(options, "start-snapshot-timestamp", o.start_snapshot_timestamp_ms));
   FLOE_RETURN_IF_ERROR(LongOption(options, "end-snapshot-id", o.end_snapshot_id));

@@ -11,6 +11,9 @@
 //   start-snapshot-id, start-snapshot-timestamp     the strategy's snapshot; in batch mode
 //                                                    start-snapshot-id makes an incremental read
 //                                                    (exclusive) up to end-snapshot-id or current
+//   start-snapshot-exclusive                         "true": a streaming read from
+//                                                    start-snapshot-id leaves that snapshot out,
+//                                                    as the connector's legacy source does (floe)
 //   end-snapshot-id                                  the last snapshot read (inclusive); a
 //                                                    streaming read with one ends there (floe:
 //                                                    the connector refuses it in streaming mode)
@@ -71,6 +74,7 @@ struct IcebergSourceOptions {
   int64_t monitor_interval_ms = 60'000;
   StartingStrategy starting_strategy = StartingStrategy::kTableScanThenIncremental;
   std::optional<int64_t> start_snapshot_id;
+  bool start_snapshot_exclusive = false;
   std::optional<int64_t> start_snapshot_timestamp_ms;
   std::optional<int64_t> end_snapshot_id;
   std::optional<int64_t> split_size;

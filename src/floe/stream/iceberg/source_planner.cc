@@ -126,6 +126,11 @@ Result<SourcePlanner::Start> SourcePlanner::PlanStart(const TableMetadataPtr& me
       if (!first) {
         return NotFound("start-snapshot-id {} is not in the table", *options_.start_snapshot_id);
       }
+      if (options_.start_snapshot_exclusive) {
+        // Its successors only, even while it is still the current snapshot.
+        start.position = first->snapshot_id;
+        return start;
+      }
       break;
     case StartingStrategy::kIncrementalFromSnapshotTimestamp: {
       // The oldest ancestor of the head committed at or after the timestamp.

@@ -1,6 +1,7 @@
 #include "floe/table/scan/schema_projection.h"
 
 #include "floe/batch/builder.h"
+#include "floe/batch/type_kinds.h"
 #include "floe/batch/value.h"
 #include "floe/table/scan/batch_types.h"
 
@@ -19,21 +20,6 @@ Buffer ValidityFromZero(const Array& array) {
   bit_util::CopyBits(array.validity().data(), array.offset(), array.length(), bits.mutable_data(),
                      0);
   return bits.Finish();
-}
-
-bool IsIntegerKind(TypeKind kind) {
-  switch (kind) {
-    case TypeKind::kInt8:
-    case TypeKind::kInt16:
-    case TypeKind::kInt32:
-    case TypeKind::kInt64:
-    case TypeKind::kUInt8:
-    case TypeKind::kUInt16:
-    case TypeKind::kUInt32:
-      return true;
-    default:
-      return false;
-  }
 }
 
 int64_t IntegerAt(const Array& a, int64_t i) {
@@ -119,7 +105,9 @@ Result<Array> CastLeaf(const Array& source, const DataTypePtr& target, const std
       from.scale() == to.scale() && from.precision() <= to.precision()) {
     return Retype(source, target);
   }
-  if (IsIntegerKind(from.kind()) && to.kind() == TypeKind::kInt64) {
+  // A uint64 file column does not widen to a long: its upper half does not fit.
+  if (IsIntegerKind(from.kind()) && from.kind() != TypeKind::kUInt64 &&
+      to.kind() == TypeKind::kInt64) {
     return Convert<int64_t>(source, target, [&](int64_t i) { return IntegerAt(source, i); });
   }
   if (IsIntegerKind(from.kind()) && from.byte_width() < 4 &&
