@@ -2,9 +2,11 @@
 // bench/write_rows.sh. One batch-mode job, source and writer at parallelism 1, rows (id long,
 // t int in [0, N), v double, s string of 16): with N = 0 the rows go to one table through the
 // IcebergSink; with N >= 1 through WriteRows with the template "db.t_{t}" (tables created on first
-// sight). Prints one line: mode, tables, rows, wall seconds, CPU seconds of the job, rows per CPU
-// second, catalog requests (writer and committer; the IcebergSink's are not counted) and catalog
-// requests per wall second.
+// sight); with N < 0 through the IcebergSink into one table partitioned by identity(t) over -N
+// values, which writes as many data files as WriteRows into -N tables (the per-file cost without
+// the per-table one). Prints one line: mode, tables, rows, wall seconds, CPU seconds of the job,
+// rows per CPU second, catalog requests (writer and committer; the IcebergSink's are not counted)
+// and catalog requests per wall second.
 //
 //   floe_bench_write_rows WAREHOUSE ROWS TABLES
 
@@ -14,6 +16,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "floe/stream/connectors/datagen_source.h"
@@ -39,24 +42,27 @@ Status Run(const std::string& warehouse, int64_t rows, int tables) {
       Field{"id", DataType::Int64(), false}, Field{"t", DataType::Int32(), false},
       Field{"v", DataType::Float64(), true}, Field{"s", DataType::String(), true}});
   FLOE_ASSIGN_OR_RETURN(
-      auto source,
-      DatagenSource::Make(schema, {{"number-of-rows", std::to_string(rows)},
-                                   {"rows-per-second", "0"},
-                                   {"fields.id.kind", "sequence"},
-                                   {"fields.id.start", "0"},
-                                   {"fields.id.end", std::to_string(rows - 1)},
-                                   {"fields.t.min", "0"},
-                                   {"fields.t.max", std::to_string(std::max(tables, 1) - 1)},
-                                   {"fields.s.length", "16"}}));
+      auto source, DatagenSource::Make(
+                       schema, {{"number-of-rows", std::to_string(rows)},
+                                {"rows-per-second", "0"},
+                                {"fields.id.kind", "sequence"},
+                                {"fields.id.start", "0"},
+                                {"fields.id.end", std::to_string(rows - 1)},
+                                {"fields.t.min", "0"},
+                                {"fields.t.max", std::to_string(std::max(std::abs(tables), 1) - 1)},
+                                {"fields.s.length", "16"}}));
   const StringMap catalog_properties = {{"catalog-type", "hadoop"}, {"warehouse", warehouse}};
   StreamEnvironment env({.mode = RuntimeMode::kBatch, .parallelism = 1});
   DataStream input = env.FromSource(source, "datagen");
   const catalog::TableIdentifier single{{{"db"}}, "single"};
-  if (tables == 0) {
+  if (tables <= 0) {
     FLOE_ASSIGN_OR_RETURN(auto catalog, catalog::CreateCatalog("lake", catalog_properties));
     (void)catalog->CreateNamespace(single.ns, {});
     catalog::CreateTableRequest request;
     FLOE_ASSIGN_OR_RETURN(request.schema, table::SchemaFromBatchFields(schema->fields()));
+    if (tables < 0) {
+      FLOE_ASSIGN_OR_RETURN(request.spec, ParsePartitionFields({"t"}, *request.schema));
+    }
     request.properties = {{"format-version", "2"}};
     FLOE_RETURN_IF_ERROR(catalog->CreateTable(single, request));
     FLOE_RETURN_IF_ERROR(
@@ -85,9 +91,10 @@ Status Run(const std::string& warehouse, int64_t rows, int tables) {
   std::printf(
       "%s tables=%d rows=%lld wall_s=%.2f cpu_s=%.2f (user %.2f, system %.2f) "
       "rows_per_cpu_s=%.0f catalog_requests=%lld catalog_requests_per_s=%.1f\n",
-      tables == 0 ? "iceberg-sink" : "write-rows", std::max(tables, 1),
-      static_cast<long long>(rows), wall, cpu, user, system, static_cast<double>(rows) / cpu,
-      static_cast<long long>(requests), static_cast<double>(requests) / wall);
+      tables == 0 ? "iceberg-sink" : (tables < 0 ? "iceberg-sink-partitioned" : "write-rows"),
+      std::max(std::abs(tables), 1), static_cast<long long>(rows), wall, cpu, user, system,
+      static_cast<double>(rows) / cpu, static_cast<long long>(requests),
+      static_cast<double>(requests) / wall);
   return Ok();
 }
 
@@ -96,7 +103,9 @@ Status Run(const std::string& warehouse, int64_t rows, int tables) {
 
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::fprintf(stderr, "usage: %s WAREHOUSE ROWS TABLES (0: the single-table IcebergSink)\n",
+    std::fprintf(stderr,
+                 "usage: %s WAREHOUSE ROWS TABLES (0: the single-table IcebergSink; -N: it into "
+                 "N identity partitions)\n",
                  argv[0]);
     return 2;
   }

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # WriteRows into 1, 10 and 100 tables against the single-table IcebergSink, in one run, each job in
-# a fresh warehouse: rows per CPU second and catalog requests (bench/write_rows.cc).
+# a fresh warehouse: rows per CPU second and catalog requests (bench/write_rows.cc). The
+# partitioned IcebergSink runs (-10, -100) write as many data files per commit as WriteRows into
+# 10 and 100 tables, into one table. Warehouses are deleted only at the end: on ext4 without a
+# journal, creating files right after deleting many costs the kernel several ms per file (inode
+# allocation skips recently deleted inodes), which would charge one run for the previous one.
 #
 #   bench/write_rows.sh [BUILD_DIR] [ROWS]
 set -euo pipefail
@@ -9,7 +13,8 @@ rows=${2:-2000000}
 bin="$build/bench/floe_bench_write_rows"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for tables in 0 1 10 100 0; do
-  rm -rf "$work/wh"
-  "$bin" "$work/wh" "$rows" "$tables"
+run=0
+for tables in 0 1 10 -10 100 -100 0; do
+  run=$((run + 1))
+  "$bin" "$work/wh$run" "$rows" "$tables"
 done

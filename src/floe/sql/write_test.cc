@@ -67,10 +67,10 @@ struct Row {
   }
 };
 
-// The rows a bounded datagen source of `spec` generates.
-std::vector<Row> ExpectedRows(const SourceSpec& spec) {
+// The rows a bounded datagen source of `spec` generates; or the first `count` of any source.
+std::vector<Row> ExpectedRows(const SourceSpec& spec, int64_t count = -1) {
   auto source = stream::DatagenSource::Make(SourceSchema(), DatagenOptions(spec)).value();
-  std::vector<int64_t> indices(spec.rows);
+  std::vector<int64_t> indices(count >= 0 ? count : spec.rows);
   std::iota(indices.begin(), indices.end(), 0);
   RecordBatch batch = source->GenerateRows(indices).value();
   std::vector<Row> rows;
@@ -396,6 +396,62 @@ TEST_F(WriteTest, StreamingInsertRunsAsAJobUntilStoppedWithASavepoint) {
   ASSERT_FALSE(rows.empty());
   for (size_t i = 0; i < rows.size(); ++i) ASSERT_EQ(rows[i].id, static_cast<int64_t>(i));
   EXPECT_NE(Fails("STOP JOB '" + id + "'").find("is not running"), std::string::npos);
+}
+
+// The unbounded form of a dynamic sink (write_statements_dynamic.h): a streaming INSERT from an
+// endless datagen fans out to one table per category, committing on checkpoints until the job is
+// stopped; then each table holds exactly its rows of a prefix of the ids, each once, as
+// ClickHouse reads them.
+TEST_F(WriteTest, StreamingInsertIntoADynamicSinkFansOutUntilStopped) {
+  SkipWithoutClickHouse();
+  const SourceSpec spec{.first_id = 0, .rows = 0, .rows_per_second = 400};
+  AddSource("endless", spec);
+  Ok("CREATE TABLE default_catalog.default_database.fan (id BIGINT, data STRING, category INT) "
+     "WITH ('connector'='iceberg', 'use-dynamic-sink'='true', 'catalog-name'='hc', "
+     "'catalog-type'='hadoop', 'warehouse'='" +
+     warehouse_ + "', 'table'='db.fan_{category}')");
+  Ok("SET 'execution.runtime-mode' = 'streaming'");
+  Ok("SET 'execution.checkpointing.interval' = '200ms'");
+  auto started =
+      Sql("INSERT INTO default_catalog.default_database.fan "
+          "SELECT * FROM default_catalog.default_database.endless");
+  ASSERT_TRUE(started.has_value()) << started.error().ToString();
+  ASSERT_EQ(started->kind, StatementResult::Kind::kJob);
+  const std::string id = started->job_id;
+
+  // Checkpoints commit while the job runs: wait for two snapshots in every table.
+  const std::vector<std::string> tables = {"fan_0", "fan_1", "fan_2"};
+  for (const std::string& name : tables) {
+    std::shared_ptr<table::Table> table;
+    while (true) {
+      ASSERT_EQ(session_->jobs().Get(id)->state, JobState::kRunning);
+      if (!table) {
+        auto loaded = table::Table::Load(catalog_, {catalog::Namespace{{"db"}}, name});
+        if (loaded) table = *loaded;
+      } else {
+        FLOE_ASSERT_OK(table->Refresh());  // a load may be answered from the catalog's cache
+      }
+      if (table && table->metadata()->snapshots().size() >= 2) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  auto stopped = Sql("STOP JOB '" + id + "' WITH SAVEPOINT");
+  ASSERT_TRUE(stopped.has_value()) << stopped.error().ToString();
+  EXPECT_EQ(session_->jobs().Get(id)->state, JobState::kFinished);
+
+  // Every table has only rows of its category; together they are a prefix of the ids, each once,
+  // with the values the source generates for them.
+  std::vector<Row> all;
+  for (size_t category = 0; category < tables.size(); ++category) {
+    std::vector<Row> rows = ClickHouseRows(tables[category]);
+    EXPECT_FALSE(rows.empty()) << tables[category];
+    for (const Row& row : rows) {
+      EXPECT_EQ(row.category, static_cast<int64_t>(category)) << tables[category];
+      all.push_back(row);
+    }
+  }
+  all = Sorted(std::move(all));
+  EXPECT_EQ(all, ExpectedRows(spec, static_cast<int64_t>(all.size())));
 }
 
 TEST_F(WriteTest, ErrorsNameWhatIsWrong) {

@@ -802,7 +802,12 @@ class TypedColumnWriter final : public ColumnWriter {
   // 5% larger, the interleaved lengths help the codec find word boundaries); shared prefixes (keys
   // with a common stem, sorted values) give the codec less to do (a constant 8-byte stem on hex
   // digests: 3% smaller than PLAIN and compressed in a third of the time). The first such page of a
-  // chunk compresses all three and the chunk keeps the smallest.
+  // chunk compresses a sample of its values (about kEncodingProbeBytes) all three ways and the
+  // chunk keeps the smallest. A sample rather than the whole page: small files (a table of a
+  // many-table stream) are one page per chunk, and compressing all of it three more times would
+  // cost more than writing it.
+  static constexpr size_t kEncodingProbeBytes = 16 << 10;
+
   void EncodeBytesPage(std::vector<std::byte>& values, Encoding& encoding) {
     auto bytes = std::as_bytes(std::span(page_data_));
     if (spec_.physical_type != PhysicalType::kByteArray) {
@@ -810,12 +815,16 @@ class TypedColumnWriter final : public ColumnWriter {
       return;
     }
     if (options_.delta_encoding && !bytes_encoding_) {
+      size_t count = 0, probe_bytes = 0;
+      while (count < lengths_.size() && probe_bytes < kEncodingProbeBytes) {
+        probe_bytes += static_cast<size_t>(lengths_[count++]);
+      }
       std::vector<std::byte> candidate, scratch;
       size_t best = SIZE_MAX;
       for (Encoding e :
            {Encoding::kPlain, Encoding::kDeltaLengthByteArray, Encoding::kDeltaByteArray}) {
         candidate.clear();
-        EncodeBytes(e, candidate);
+        EncodeBytes(e, count, candidate);
         size_t size = CompressedSize(candidate, scratch);
         if (size < best) {
           best = size;
@@ -824,42 +833,51 @@ class TypedColumnWriter final : public ColumnWriter {
       }
     }
     encoding = bytes_encoding_.value_or(Encoding::kPlain);
-    EncodeBytes(encoding, values);
+    EncodeBytes(encoding, lengths_.size(), values);
   }
 
-  void EncodeBytes(Encoding encoding, std::vector<std::byte>& out) const {
+  // The page's first `count` byte arrays in `encoding`.
+  void EncodeBytes(Encoding encoding, size_t count, std::vector<std::byte>& out) const {
     if (encoding == Encoding::kDeltaLengthByteArray) {
-      EncodeDeltaLengthBytes(out);
+      EncodeDeltaLengthBytes(out, count);
     } else if (encoding == Encoding::kDeltaByteArray) {
-      EncodeDeltaBytes(out);
+      EncodeDeltaBytes(out, count);
     } else {
-      EncodePlainBytes(out);
+      EncodePlainBytes(out, count);
     }
   }
 
-  void EncodeDeltaLengthBytes(std::vector<std::byte>& out) const {
-    auto bytes = std::as_bytes(std::span(page_data_));
-    EncodeDeltaBinaryPacked<int32_t>(lengths_, out);
+  // The bytes of the page's first `count` byte arrays.
+  size_t PrefixBytes(size_t count) const {
+    if (count == lengths_.size()) return page_data_.size();
+    size_t bytes = 0;
+    for (size_t i = 0; i < count; ++i) bytes += static_cast<size_t>(lengths_[i]);
+    return bytes;
+  }
+
+  void EncodeDeltaLengthBytes(std::vector<std::byte>& out, size_t count) const {
+    auto bytes = std::as_bytes(std::span(page_data_)).first(PrefixBytes(count));
+    EncodeDeltaBinaryPacked<int32_t>(std::span(lengths_).first(count), out);
     out.insert(out.end(), bytes.begin(), bytes.end());
   }
 
-  void EncodeDeltaBytes(std::vector<std::byte>& out) const {
+  void EncodeDeltaBytes(std::vector<std::byte>& out, size_t count) const {
     std::vector<ByteArray> views;
-    views.reserve(lengths_.size());
+    views.reserve(count);
     size_t at = 0;
-    for (int32_t length : lengths_) {
+    for (int32_t length : std::span(lengths_).first(count)) {
       views.push_back(std::string_view(page_data_).substr(at, static_cast<size_t>(length)));
       at += static_cast<size_t>(length);
     }
     EncodeDeltaByteArray(views, out);
   }
 
-  void EncodePlainBytes(std::vector<std::byte>& out) const {
+  void EncodePlainBytes(std::vector<std::byte>& out, size_t count) const {
     const size_t start = out.size();
-    out.resize(start + page_data_.size() + 4 * lengths_.size());
+    out.resize(start + PrefixBytes(count) + 4 * count);
     std::byte* to = out.data() + start;
     const char* from = page_data_.data();
-    for (int32_t length : lengths_) {
+    for (int32_t length : std::span(lengths_).first(count)) {
       auto n = static_cast<uint32_t>(length);
       std::memcpy(to, &n, 4);
       std::memcpy(to + 4, from, n);

@@ -110,6 +110,7 @@ Status DynamicCommitter::ProcessMessage(int /*input*/, Message message, Output& 
                            context_.operator_name);
   }
   for (const DynamicWriteResult::TableFiles& files : result->tables) {
+    const bool loaded_now = !committers_.contains(files.table);
     FLOE_ASSIGN_OR_RETURN(
         TableCommitter * state,
         CommitterFor(files.table, files.branch, files.equality_fields, files.upsert, {}));
@@ -129,7 +130,9 @@ Status DynamicCommitter::ProcessMessage(int /*input*/, Message message, Output& 
         FLOE_RETURN_IF_ERROR(state->committer->table()->Refresh());
       }
     }
-    state->refresh = true;
+    // A table loaded just now, after the writer evolved it for these files, already has their
+    // schema; files that come after the load may need a refresh before the commit.
+    if (!loaded_now) state->refresh = true;
     FLOE_RETURN_IF_ERROR(state->committer->ProcessMessage(
         0,
         Message{SinkWriteResult{.checkpoint_id = result->checkpoint_id,

@@ -2,21 +2,38 @@
 
 #include <fmt/format.h>
 
-#include <unordered_map>
-
+#include "floe/batch/concat.h"
 #include "floe/batch/take.h"
+#include "floe/stream/iceberg/write_rows/dynamic_selector.h"
 #include "floe/stream/metrics.h"
 #include "floe/table/scan/batch_types.h"
 #include "floe/table/table.h"
 
 namespace floe::stream {
+namespace {
+
+// A destination's buffered rows go to its writer once they reach kBufferRows or kBufferBytes (a
+// datagen or file source batch holds 4096 rows, so such a batch for one table passes straight
+// through), or once its oldest buffered slice is kBufferBatches input batches old: slices share
+// the buffers of their input batch, so this bounds the input batches kept alive to about that many.
+constexpr int64_t kBufferRows = 4096;
+constexpr int64_t kBufferBytes = int64_t{4} << 20;
+constexpr int64_t kBufferBatches = 64;
+
+}  // namespace
 
 struct DynamicWriter::TableWriter {
   DestinationTables::Entry* entry = nullptr;
   int64_t version = -1;
-  BatchSchemaPtr columns;  // the table's current schema as batch fields
+  SchemaPtr schema;        // the table's schema when `writer` was opened
+  BatchSchemaPtr columns;  // the same as batch fields
   std::unique_ptr<IcebergSinkWriter> writer;
   CapturingOutput flushed;  // files of writers closed before the barrier
+  // Rows that fit `schema` not yet handed to `writer`, in arrival order, all of one column set.
+  std::vector<RecordBatch> pending;
+  int64_t pending_rows = 0;
+  int64_t pending_bytes = 0;
+  int64_t pending_since = 0;  // the input batch number of the oldest pending slice
 };
 
 DynamicWriter::DynamicWriter(WriteRowsSpec spec) : spec_(std::move(spec)) {}
@@ -32,7 +49,7 @@ Status DynamicWriter::Open(const OperatorContext& context) {
   return Ok();
 }
 
-Status DynamicWriter::WriteTo(const std::string& key, const RecordBatch& rows) {
+Status DynamicWriter::WriteTo(const std::string& key, const RecordBatch& rows, int64_t bytes) {
   FLOE_ASSIGN_OR_RETURN(DestinationTables::Entry * entry, tables_->Get(key, rows.schema()));
   auto& slot = writers_[key];
   if (!slot) slot = std::make_unique<TableWriter>();
@@ -40,6 +57,7 @@ Status DynamicWriter::WriteTo(const std::string& key, const RecordBatch& rows) {
   if (!state.writer || state.version != entry->version) {
     if (state.writer) {
       // The shape changed: what was written so far is closed and handed over at the barrier.
+      FLOE_RETURN_IF_ERROR(WritePending(state));
       FLOE_RETURN_IF_ERROR(state.writer->SnapshotState(0, state.flushed));
     }
     const Destination& destination = entry->destination;
@@ -50,36 +68,87 @@ Status DynamicWriter::WriteTo(const std::string& key, const RecordBatch& rows) {
     OperatorContext context = context_;
     context.operator_name = fmt::format("{} {}", context_.operator_name, key);
     FLOE_RETURN_IF_ERROR(state.writer->Open(context));
-    FLOE_ASSIGN_OR_RETURN(std::vector<Field> fields,
-                          table::ToBatchFields(*entry->table->metadata()->current_schema()));
+    state.schema = entry->table->metadata()->current_schema();
+    FLOE_ASSIGN_OR_RETURN(std::vector<Field> fields, table::ToBatchFields(*state.schema));
     state.columns = std::make_shared<const BatchSchema>(std::move(fields));
     state.entry = entry;
     state.version = entry->version;
   }
-  FLOE_ASSIGN_OR_RETURN(
-      RecordBatch conformed,
-      ConformToTable(rows, *entry->table->metadata()->current_schema(), state.columns));
+  // Buffered, so that the writer stack gets a few large batches rather than a slice per input
+  // batch and destination: its costs are per call as much as per row. Slices of one column set
+  // are joined and conformed to the table together.
+  if (!state.pending.empty() && state.pending.front().schema() != rows.schema() &&
+      !(*state.pending.front().schema() == *rows.schema())) {
+    FLOE_RETURN_IF_ERROR(WritePending(state));
+  }
+  if (state.pending.empty()) state.pending_since = batches_seen_;
+  state.pending_rows += rows.num_rows();
+  state.pending_bytes += bytes;
+  state.pending.push_back(rows);
+  if (state.pending_rows >= kBufferRows || state.pending_bytes >= kBufferBytes) {
+    FLOE_RETURN_IF_ERROR(WritePending(state));
+  }
+  return Ok();
+}
+
+Status DynamicWriter::WritePending(TableWriter& state) {
+  if (state.pending.empty()) return Ok();
+  Result<RecordBatch> rows = ConcatBatches(state.pending);
+  state.pending.clear();
+  state.pending_rows = 0;
+  state.pending_bytes = 0;
+  if (!rows) return std::unexpected(rows.error());
+  // The schema the writer was opened with: the rows were checked against it.
+  FLOE_ASSIGN_OR_RETURN(RecordBatch conformed, ConformToTable(*rows, *state.schema, state.columns));
   CapturingOutput unused;
   return state.writer->ProcessBatch(0, std::move(conformed), unused);
 }
 
 Status DynamicWriter::ProcessBatch(int /*input*/, RecordBatch batch, Output& /*output*/) {
   if (batch.num_rows() == 0) return Ok();
+  ++batches_seen_;
   FLOE_RETURN_IF_ERROR(spec_.destinations.KeysOf(batch, keys_));
   FLOE_ASSIGN_OR_RETURN(RecordBatch rows, spec_.filter.Apply(batch));
+  const int64_t bytes = DynamicChannelSelector::BatchBytes(rows);
   bool one_key = true;
   for (const std::string& key : keys_) one_key &= key == keys_.front();
-  if (one_key) return WriteTo(keys_.front(), rows);
-  std::unordered_map<std::string_view, std::vector<int64_t>> rows_of_key;
-  std::vector<std::string_view> order;
-  for (size_t i = 0; i < keys_.size(); ++i) {
-    auto [it, inserted] = rows_of_key.try_emplace(keys_[i]);
-    if (inserted) order.push_back(keys_[i]);
-    it->second.push_back(static_cast<int64_t>(i));
+  if (one_key) {
+    FLOE_RETURN_IF_ERROR(WriteTo(keys_.front(), rows, bytes));
+  } else {
+    // One gather puts the rows in destination order (first-seen keys first, arrival order within
+    // a key); each destination then takes a slice of it, sharing its buffers.
+    slot_of_key_.clear();
+    slot_keys_.clear();
+    slot_rows_.clear();
+    row_slots_.resize(keys_.size());
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      auto [it, inserted] = slot_of_key_.try_emplace(keys_[i], slot_keys_.size());
+      if (inserted) {
+        slot_keys_.push_back(&keys_[i]);
+        slot_rows_.push_back(0);
+      }
+      row_slots_[i] = it->second;
+      ++slot_rows_[it->second];
+    }
+    std::vector<int64_t> starts(slot_rows_.size() + 1, 0);
+    for (size_t k = 0; k < slot_rows_.size(); ++k) starts[k + 1] = starts[k] + slot_rows_[k];
+    order_.resize(keys_.size());
+    std::vector<int64_t> next(starts.begin(), starts.end() - 1);
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      order_[static_cast<size_t>(next[row_slots_[i]]++)] = static_cast<int64_t>(i);
+    }
+    FLOE_ASSIGN_OR_RETURN(RecordBatch grouped, TakeBatch(rows, order_));
+    const double bytes_per_row = static_cast<double>(bytes) / static_cast<double>(rows.num_rows());
+    for (size_t k = 0; k < slot_keys_.size(); ++k) {
+      FLOE_RETURN_IF_ERROR(
+          WriteTo(*slot_keys_[k], grouped.Slice(starts[k], slot_rows_[k]),
+                  static_cast<int64_t>(bytes_per_row * static_cast<double>(slot_rows_[k]))));
+    }
   }
-  for (std::string_view key : order) {
-    FLOE_ASSIGN_OR_RETURN(RecordBatch part, TakeBatch(rows, rows_of_key[key]));
-    FLOE_RETURN_IF_ERROR(WriteTo(std::string(key), part));
+  for (auto& [key, state] : writers_) {
+    if (!state->pending.empty() && batches_seen_ - state->pending_since >= kBufferBatches) {
+      FLOE_RETURN_IF_ERROR(WritePending(*state));
+    }
   }
   return Ok();
 }
@@ -88,6 +157,8 @@ Status DynamicWriter::Flush(int64_t checkpoint_id, Output& output) {
   DynamicWriteResult result{.checkpoint_id = checkpoint_id, .subtask = context_.subtask_index};
   for (auto& [key, state] : writers_) {
     if (state->writer) {
+      // Buffered rows belong to this checkpoint: they go into its files before they close.
+      FLOE_RETURN_IF_ERROR(WritePending(*state));
       FLOE_RETURN_IF_ERROR(state->writer->SnapshotState(checkpoint_id, state->flushed));
     }
     auto merged = std::make_shared<table::WriteResult>();

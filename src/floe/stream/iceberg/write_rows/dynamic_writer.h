@@ -1,9 +1,12 @@
 #pragma once
 
 // The writer operator of WriteRows (one per writer subtask): splits each batch by destination,
-// makes sure each destination's table exists and takes the rows (DestinationTables), and writes
+// makes sure each destination's table exists and takes the rows (DestinationTables), buffers them
+// per destination (a batch spread over many tables leaves a small slice for each), and writes
 // them through one IcebergSinkWriter per table, the IcebergSink's writer, so that files, names,
-// row kinds and upserts behave exactly as there. Batches may carry columns other than the
+// row kinds and upserts behave exactly as there. Buffers are bounded (rows, bytes and age in input
+// batches per destination) and always emptied into the files before a barrier's files are handed
+// on, so no buffered row outlives its checkpoint. Batches may carry columns other than the
 // stream's (a new column, a wider type): that is how rows evolve a table's schema.
 //
 // At every barrier and at the end of the input it hands the committer one DynamicWriteResult with
@@ -18,6 +21,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "floe/stream/iceberg/write_rows/write_rows_spec.h"
@@ -37,14 +42,24 @@ class DynamicWriter : public Operator {
 
  private:
   struct TableWriter;
-  Status WriteTo(const std::string& key, const RecordBatch& rows);
+  // `bytes`: about what the rows hold, for the buffer's bound.
+  Status WriteTo(const std::string& key, const RecordBatch& rows, int64_t bytes);
+  // Hands a destination's buffered rows to its writer as one batch.
+  Status WritePending(TableWriter& state);
   Status Flush(int64_t checkpoint_id, Output& output);
 
   WriteRowsSpec spec_;
   OperatorContext context_;
   std::unique_ptr<DestinationTables> tables_;
   std::map<std::string, std::unique_ptr<TableWriter>, std::less<>> writers_;  // by key
+  int64_t batches_seen_ = 0;
+  // Per batch: each row's key, and the rows grouped by key (kept to reuse their memory).
   std::vector<std::string> keys_;
+  std::unordered_map<std::string_view, size_t> slot_of_key_;
+  std::vector<const std::string*> slot_keys_;
+  std::vector<int64_t> slot_rows_;
+  std::vector<size_t> row_slots_;
+  std::vector<int64_t> order_;
 };
 
 }  // namespace floe::stream
