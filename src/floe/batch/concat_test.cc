@@ -1,6 +1,7 @@
 #include "floe/batch/concat.h"
 
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 
 #include "floe/batch/value.h"
 
@@ -26,7 +27,7 @@ RecordBatch EveryKindBatch(int base, std::optional<Buffer> kinds) {
   BatchSchemaPtr schema = EveryKindSchema();
   std::vector<std::vector<Value>> columns = {
       {Value(int64_t{base}), Value(), Value(int64_t{base + 2})},
-      {Value("a" + std::to_string(base)), Value("bb"), Value()},
+      {Value(fmt::format("a{}", base)), Value("bb"), Value()},
       {Value(true), Value(false), Value()},
       {Value(BinaryValue{"xy"}), Value(), Value(BinaryValue{"zw"})},
       {Value(ListValue{{Value(base), Value(2)}}), Value(), Value(ListValue{{Value(3)}})},
