@@ -158,7 +158,9 @@ class TypedColumnWriter final : public ColumnWriter {
   Result<ColumnChunk> FinishChunk(io::FileWriter& file, ChunkIndexes& indexes) override {
     const int64_t file_offset = file.position();
     std::vector<std::byte> out;
-    if (page_entries_ > 0 || num_values_ == 0) FlushPage();  // an empty chunk has one empty page
+    if (page_entries_ > 0 || num_values_ == 0) {
+      FlushPage(/*chunk_end=*/true);  // an empty chunk has one empty page
+    }
     if (!status_) return std::unexpected(status_.error());
     ColumnMetaData meta;
     meta.type = spec_.physical_type;
@@ -802,21 +804,23 @@ class TypedColumnWriter final : public ColumnWriter {
   // 5% larger, the interleaved lengths help the codec find word boundaries); shared prefixes (keys
   // with a common stem, sorted values) give the codec less to do (a constant 8-byte stem on hex
   // digests: 3% smaller than PLAIN and compressed in a third of the time). The first such page of a
-  // chunk compresses a sample of its values (about kEncodingProbeBytes) all three ways and the
-  // chunk keeps the smallest. A sample rather than the whole page: small files (a table of a
-  // many-table stream) are one page per chunk, and compressing all of it three more times would
-  // cost more than writing it.
+  // chunk compresses all three and the chunk keeps the smallest. A chunk of one page (a small file,
+  // such as a table's share of a many-table stream) compresses only a sample of its values (about
+  // kEncodingProbeBytes) three times: all of it would cost more than writing it. Large chunks pay
+  // for the whole first page over their other pages, and need it: a shared stem only wins on whole
+  // pages (on 64 KiB samples of stemmed digests the codec alone does as well).
   static constexpr size_t kEncodingProbeBytes = 16 << 10;
 
-  void EncodeBytesPage(std::vector<std::byte>& values, Encoding& encoding) {
+  void EncodeBytesPage(bool chunk_end, std::vector<std::byte>& values, Encoding& encoding) {
     auto bytes = std::as_bytes(std::span(page_data_));
     if (spec_.physical_type != PhysicalType::kByteArray) {
       values.insert(values.end(), bytes.begin(), bytes.end());
       return;
     }
     if (options_.delta_encoding && !bytes_encoding_) {
+      const size_t probe_limit = chunk_end ? kEncodingProbeBytes : SIZE_MAX;
       size_t count = 0, probe_bytes = 0;
-      while (count < lengths_.size() && probe_bytes < kEncodingProbeBytes) {
+      while (count < lengths_.size() && probe_bytes < probe_limit) {
         probe_bytes += static_cast<size_t>(lengths_[count++]);
       }
       std::vector<std::byte> candidate, scratch;
@@ -898,7 +902,7 @@ class TypedColumnWriter final : public ColumnWriter {
   // The page's levels and values are encoded into the file's page buffers (v1: levels then values
   // in body_, v2: levels in levels_ and values in body_), so a page costs no allocation but its
   // own compressed bytes.
-  void FlushPage() {
+  void FlushPage(bool chunk_end = false) {
     MaybeDropDictionary();
     bool v2 = options_.data_page_v2;
     body_.clear();
@@ -917,7 +921,7 @@ class TypedColumnWriter final : public ColumnWriter {
       EncodeRleBitPacked<uint32_t>(indices_, bit_width, values);
       dict_used_ = true;
     } else if constexpr (kBytes) {
-      EncodeBytesPage(values, encoding);
+      EncodeBytesPage(chunk_end, values, encoding);
     } else if constexpr (std::is_same_v<P, bool>) {
       auto flags = std::make_unique<bool[]>(bools_.size());
       for (size_t i = 0; i < bools_.size(); ++i) flags[i] = bools_[i] != 0;

@@ -832,8 +832,14 @@ void CheckDigests(std::string_view stem, Encoding expected_encoding) {
   std::vector<Array> columns = {*ids.Finish(), *digests.Finish()};
   FLOE_ASSERT_OK_AND_ASSIGN(RecordBatch batch,
                             RecordBatch::Make(std::make_shared<BatchSchema>(fields), columns));
-  FLOE_ASSERT_OK(WriteFile(path, {batch}, {}));
+  // Pages of 256 KiB: the chunk has several, so its first page decides the encoding (a chunk of one
+  // page decides on a sample).
+  FLOE_ASSERT_OK_AND_ASSIGN(auto options,
+                            ParseWriterOptions({{"write.parquet.page-size-bytes", "262144"}}));
+  FLOE_ASSERT_OK(WriteFile(path, {batch}, options));
   FLOE_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::OpenPath(path));
+  EXPECT_GT(reader->metadata().row_groups.at(0).columns.at(1).meta_data->total_uncompressed_size,
+            256 << 10);
   const auto& encodings = reader->metadata().row_groups.at(0).columns.at(1).meta_data->encodings;
   EXPECT_NE(std::ranges::find(encodings, expected_encoding), encodings.end());
 
