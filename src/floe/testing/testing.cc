@@ -16,6 +16,18 @@ std::filesystem::path SharedDir() {
   return FLOE_SHARED_DIR_DEFAULT;
 }
 
+std::vector<std::string> TestDataTables() {
+  std::ifstream manifest(TestDataDir() / "MANIFEST.txt");
+  EXPECT_TRUE(manifest.good()) << "cannot open " << TestDataDir() / "MANIFEST.txt";
+  std::vector<std::string> tables;
+  std::string line, previous;
+  while (std::getline(manifest, line)) {
+    if (line.starts_with("   fv=[") && !previous.empty()) tables.push_back(previous);
+    previous = line;
+  }
+  return tables;
+}
+
 std::string ReadFileOrDie(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in.good()) << "cannot open " << path;

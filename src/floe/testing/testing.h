@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "floe/util/error.h"
 
@@ -15,6 +16,10 @@ namespace floe::testing {
 // ../shared beside the checkout (or $FLOE_SHARED_DIR): testdata/, peers/, bench/.
 std::filesystem::path SharedDir();
 inline std::filesystem::path TestDataDir() { return SharedDir() / "testdata"; }
+
+// The Iceberg tables of the shared test data (folders relative to TestDataDir()), as its
+// MANIFEST.txt lists them: each table's line is followed by one with its format versions.
+std::vector<std::string> TestDataTables();
 
 // Reads a whole file; fails the test (and returns "") when it cannot.
 std::string ReadFileOrDie(const std::filesystem::path& path);

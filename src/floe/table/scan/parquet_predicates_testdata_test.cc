@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 #include "floe/batch/value.h"
 #include "floe/io/local_file_io.h"
@@ -25,17 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using floe::testing::TestDataDir;
-
-std::vector<std::string> ListTables() {
-  std::ifstream manifest(TestDataDir() / "MANIFEST.txt");
-  std::vector<std::string> tables;
-  std::string line, previous;
-  while (std::getline(manifest, line)) {
-    if (line.find("   fv=[") == 0 && !previous.empty()) tables.push_back(previous);
-    previous = line;
-  }
-  return tables;
-}
 
 struct Table {
   TableMetadataPtr metadata;
@@ -113,7 +101,7 @@ std::vector<std::pair<const NestedField*, Literal>> BoundLiterals(
 }
 
 TEST(ParquetPredicatesTestdata, PushDownMatchesFilteringAfterwardsOnOtherEnginesTables) {
-  const auto tables = ListTables();
+  const auto tables = floe::testing::TestDataTables();
   ASSERT_GT(tables.size(), 50u);
   int tables_checked = 0;
   int64_t filters_checked = 0, scans_skipping = 0;

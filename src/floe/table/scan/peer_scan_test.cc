@@ -37,17 +37,6 @@ using floe::testing::TestDataDir;
 
 constexpr int32_t kFilePathId = 2147483546;
 
-std::vector<std::string> ListTables() {
-  std::ifstream manifest(TestDataDir() / "MANIFEST.txt");
-  std::vector<std::string> tables;
-  std::string line, previous;
-  while (std::getline(manifest, line)) {
-    if (line.find("   fv=[") == 0 && !previous.empty()) tables.push_back(previous);
-    previous = line;
-  }
-  return tables;
-}
-
 std::string Replace(std::string text, const std::string& from, const std::string& to) {
   for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
     text.replace(at, from.size(), to);
@@ -418,7 +407,7 @@ Result<std::vector<std::string>> ScanWithClickHouse(const fs::path& dir, const S
 
 TEST(PeerScan, EveryTestTableMatchesClickHouse) {
   if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) is not installed";
-  const auto tables = ListTables();
+  const auto tables = floe::testing::TestDataTables();
   ASSERT_GT(tables.size(), 50u);
   int matched = 0;
   std::vector<std::string> skipped, partial, not_planned;
