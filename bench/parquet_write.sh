@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 rows=${1:-${ROWS:-10000000}}
 runs=${2:-${RUNS:-3}}
 shared=${SHARED:-$here/../shared}
-floe=${FLOE:-$here/build/dev/floe}
+floe=${FLOE:-$here/build/release/floe}
 work=${WORK:-$(mktemp -d)}
 shift $(( $# > 2 ? 2 : $# ))
 tasks=${*:-csv-to-parquet parquet-to-parquet lineitem-to-parquet}
