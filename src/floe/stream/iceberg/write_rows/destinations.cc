@@ -121,6 +121,10 @@ void AppendInteger(T value, std::string& out) {
   out.append(digits, end);
 }
 
+// Integer key values spanning fewer than this (or than the batch's rows) are grouped through a
+// table indexed by value.
+constexpr uint64_t kDirectRange = 4096;
+
 bool IsInteger(TypeKind kind) {
   return kind == TypeKind::kInt8 || kind == TypeKind::kInt16 || kind == TypeKind::kInt32 ||
          kind == TypeKind::kInt64;
@@ -264,18 +268,31 @@ Result<DynamicDestinations> DynamicDestinations::Template(std::string pattern,
     // distinct value (two values may print alike, so texts are deduplicated too).
     if (fields.size() == 1 && IsInteger(columns[fields[0]].kind())) {
       const Array& column = columns[fields[0]];
-      std::unordered_map<int64_t, uint32_t> index_of_value;
-      int64_t last = 0;
-      uint32_t last_index = UINT32_MAX;
+      std::vector<int64_t> values(num_rows);
       for (size_t row = 0; row < num_rows; ++row) {
-        const int64_t value = IntegerAt(column, static_cast<int64_t>(row));
-        if (last_index == UINT32_MAX || value != last) {
-          auto [it, inserted] = index_of_value.try_emplace(value, 0);
-          if (inserted) it->second = key_of(static_cast<int64_t>(row));
-          last = value;
-          last_index = it->second;
+        values[row] = IntegerAt(column, static_cast<int64_t>(row));
+      }
+      const auto [min, max] = std::minmax_element(values.begin(), values.end());
+      // A narrow range of values (table numbers, regions by id) indexes a table directly.
+      if (num_rows > 0 && static_cast<uint64_t>(*max) - static_cast<uint64_t>(*min) <
+                              std::max<uint64_t>(kDirectRange, num_rows)) {
+        const int64_t base = *min;
+        std::vector<uint32_t> index_of_value(
+            static_cast<size_t>(static_cast<uint64_t>(*max) - static_cast<uint64_t>(base)) + 1,
+            UINT32_MAX);
+        for (size_t row = 0; row < num_rows; ++row) {
+          uint32_t& index = index_of_value[static_cast<size_t>(static_cast<uint64_t>(values[row]) -
+                                                               static_cast<uint64_t>(base))];
+          if (index == UINT32_MAX) index = key_of(static_cast<int64_t>(row));
+          rows.key_of_row[row] = index;
         }
-        rows.key_of_row[row] = last_index;
+        return Ok();
+      }
+      std::unordered_map<int64_t, uint32_t> index_of_value;
+      for (size_t row = 0; row < num_rows; ++row) {
+        auto [it, inserted] = index_of_value.try_emplace(values[row], 0);
+        if (inserted) it->second = key_of(static_cast<int64_t>(row));
+        rows.key_of_row[row] = it->second;
       }
       return Ok();
     }
