@@ -1,6 +1,7 @@
 #include "floe/batch/take.h"
 
 #include <cstring>
+#include <limits>
 #include <vector>
 
 namespace floe {
@@ -20,16 +21,31 @@ Buffer TakeValidity(const Array& array, std::span<const int64_t> indices, int64_
   return *null_count == 0 ? Buffer() : bits.Finish();
 }
 
+// Two passes: the gathered bytes are counted first, so that the data buffer is sized once and
+// every value is one memcpy (appending grew it value by value).
 template <typename Offset>
-Array TakeBinary(const Array& array, std::span<const int64_t> indices, Buffer validity,
-                 int64_t nulls) {
+Result<Array> TakeBinary(const Array& array, std::span<const int64_t> indices, Buffer validity,
+                         int64_t nulls) {
+  const Offset* from = array.values().template data_as<Offset>() + array.offset();
+  int64_t bytes = 0;
+  for (int64_t i : indices) bytes += static_cast<int64_t>(from[i + 1] - from[i]);
+  if (bytes > static_cast<int64_t>(std::numeric_limits<Offset>::max())) {
+    return InvalidArgument("take: {} bytes of values exceed the array's offsets", bytes);
+  }
   BufferBuilder offsets, data;
-  offsets.Reserve(static_cast<int64_t>((indices.size() + 1) * sizeof(Offset)));
-  offsets.UnsafeAppend(Offset{0});
-  for (int64_t i : indices) {
-    std::string_view v = array.GetView(i);
-    data.Append(v.data(), static_cast<int64_t>(v.size()));
-    offsets.Append(static_cast<Offset>(data.size()));
+  offsets.ResizeUninitialized(static_cast<int64_t>((indices.size() + 1) * sizeof(Offset)));
+  data.ResizeUninitialized(bytes);
+  Offset* to = offsets.mutable_data_as<Offset>();
+  const uint8_t* src = array.data().data();
+  uint8_t* dst = data.mutable_data();
+  Offset at = 0;
+  to[0] = 0;
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const Offset begin = from[indices[k]];
+    const Offset length = from[indices[k] + 1] - begin;
+    if (length > 0) std::memcpy(dst + at, src + begin, static_cast<size_t>(length));
+    at += length;
+    to[k + 1] = at;
   }
   return Array(array.type(), static_cast<int64_t>(indices.size()), std::move(validity),
                offsets.Finish(), data.Finish(), {}, nulls);
@@ -95,7 +111,7 @@ Result<Array> TakeArray(const Array& array, std::span<const int64_t> indices) {
   // Fixed-width values, fixed-size binary included.
   const int64_t width = array.type()->byte_width();
   BufferBuilder values;
-  values.Resize(n * width);
+  values.ResizeUninitialized(n * width);
   const uint8_t* src = array.values().data() + array.offset() * width;
   uint8_t* dst = values.mutable_data();
   switch (width) {

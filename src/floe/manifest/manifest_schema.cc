@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "floe/format/avro/schema.h"
 #include "floe/util/json.h"
@@ -222,9 +224,10 @@ Result<TypePtr> IcebergTypeOf(const avro::Node& node) {
   }
 }
 
-Result<std::shared_ptr<const avro::Schema>> ManifestEntrySchema(int format_version,
-                                                                const StructType& partition_type) {
-  FLOE_RETURN_IF_ERROR(CheckVersion(format_version));
+namespace {
+
+Result<std::shared_ptr<const avro::Schema>> BuildManifestEntrySchema(
+    int format_version, const StructType& partition_type) {
   Json::Array partition_fields;
   for (const NestedField& field : partition_type.fields()) {
     auto type = AvroTypeJson(*field.type);
@@ -279,8 +282,7 @@ Result<std::shared_ptr<const avro::Schema>> ManifestEntrySchema(int format_versi
   return avro::Schema::FromJson(Record("manifest_entry", std::move(entry)));
 }
 
-Result<std::shared_ptr<const avro::Schema>> ManifestListSchema(int format_version) {
-  FLOE_RETURN_IF_ERROR(CheckVersion(format_version));
+Result<std::shared_ptr<const avro::Schema>> BuildManifestListSchema(int format_version) {
   Json::Array summary;
   summary.push_back(Field("contains_null", "boolean", 509));
   summary.push_back(OptionalField("contains_nan", "boolean", 518));
@@ -318,6 +320,57 @@ Result<std::shared_ptr<const avro::Schema>> ManifestListSchema(int format_versio
     if (format_version >= 3) f.push_back(OptionalField("first_row_id", "long", 520));
   }
   return avro::Schema::FromJson(Record("manifest_file", std::move(f)));
+}
+
+// Built schemas by format version and partition type: every manifest a commit writes needs one,
+// and building it (JSON, then parsing that) costs more than writing a small manifest. The schemas
+// are immutable, so they are shared; the cache is bounded, a process may see many partition types.
+class SchemaCache {
+ public:
+  template <typename Build>
+  Result<std::shared_ptr<const avro::Schema>> Get(const std::string& key, Build build) {
+    {
+      std::lock_guard lock(mutex_);
+      auto it = schemas_.find(key);
+      if (it != schemas_.end()) return it->second;
+    }
+    FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const avro::Schema> schema, build());
+    std::lock_guard lock(mutex_);
+    if (schemas_.size() >= kMaxSchemas) schemas_.clear();
+    schemas_.emplace(key, schema);
+    return schema;
+  }
+
+ private:
+  static constexpr size_t kMaxSchemas = 256;
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::shared_ptr<const avro::Schema>> schemas_;
+};
+
+SchemaCache& Cache() {
+  static SchemaCache* cache = new SchemaCache();
+  return *cache;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const avro::Schema>> ManifestEntrySchema(int format_version,
+                                                                const StructType& partition_type) {
+  FLOE_RETURN_IF_ERROR(CheckVersion(format_version));
+  // What the schema is made of: field ids, names and types, names and types length-prefixed.
+  std::string key = fmt::format("entry {}", format_version);
+  for (const NestedField& field : partition_type.fields()) {
+    const std::string type = field.type ? field.type->ToString() : "";
+    fmt::format_to(std::back_inserter(key), " {}:{}:{}:{}:{}", field.id, field.name.size(),
+                   field.name, type.size(), type);
+  }
+  return Cache().Get(key, [&] { return BuildManifestEntrySchema(format_version, partition_type); });
+}
+
+Result<std::shared_ptr<const avro::Schema>> ManifestListSchema(int format_version) {
+  FLOE_RETURN_IF_ERROR(CheckVersion(format_version));
+  return Cache().Get(fmt::format("list {}", format_version),
+                     [&] { return BuildManifestListSchema(format_version); });
 }
 
 }  // namespace floe::manifest

@@ -247,6 +247,17 @@ Status IcebergSinkCommitter::WriteManifests(int64_t checkpoint_id, Pending& pend
   return Ok();
 }
 
+void IcebergSinkCommitter::TakeCurrent(int64_t checkpoint_id,
+                                       const std::shared_ptr<const SourcePositions>& positions) {
+  Pending& pending = pending_[checkpoint_id];
+  pending.run_id = run_id_;
+  if (positions) pending.source_positions = *positions;
+  pending.data_files = std::move(current_.data_files);
+  pending.delete_files = std::move(current_.delete_files);
+  pending.referenced_data_files = std::move(current_.referenced_data_files);
+  current_ = Pending{};
+}
+
 Result<std::vector<std::string>> IcebergSinkCommitter::SnapshotState(int64_t checkpoint_id,
                                                                      Output& output) {
   return SnapshotCheckpoint(CheckpointBarrier{.checkpoint_id = checkpoint_id}, output);
@@ -254,14 +265,7 @@ Result<std::vector<std::string>> IcebergSinkCommitter::SnapshotState(int64_t che
 
 Result<std::vector<std::string>> IcebergSinkCommitter::SnapshotCheckpoint(
     const CheckpointBarrier& barrier, Output& /*output*/) {
-  const int64_t checkpoint_id = barrier.checkpoint_id;
-  Pending& pending = pending_[checkpoint_id];
-  pending.run_id = run_id_;
-  if (barrier.positions) pending.source_positions = *barrier.positions;
-  pending.data_files = std::move(current_.data_files);
-  pending.delete_files = std::move(current_.delete_files);
-  pending.referenced_data_files = std::move(current_.referenced_data_files);
-  current_ = Pending{};
+  TakeCurrent(barrier.checkpoint_id, barrier.positions);
   std::vector<std::string> entries;
   for (auto& [id, p] : pending_) {
     if (p.empty()) continue;
@@ -299,10 +303,10 @@ Status IcebergSinkCommitter::NotifyCheckpointComplete(int64_t checkpoint_id) {
 
 Status IcebergSinkCommitter::Finish(Output& output) { return FinishInput(EndOfInput{}, output); }
 
-Status IcebergSinkCommitter::FinishInput(const EndOfInput& end, Output& output) {
-  FLOE_RETURN_IF_ERROR(SnapshotCheckpoint(
-      CheckpointBarrier{.checkpoint_id = kEndOfInputCheckpointId, .positions = end.positions},
-      output));
+Status IcebergSinkCommitter::FinishInput(const EndOfInput& end, Output& /*output*/) {
+  // No state is taken of the end of the input, so its files need no temporary manifests: they
+  // commit now, with what earlier checkpoints left pending.
+  TakeCurrent(kEndOfInputCheckpointId, end.positions);
   return CommitUpTo(kEndOfInputCheckpointId);
 }
 

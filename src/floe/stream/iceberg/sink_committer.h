@@ -100,6 +100,8 @@ class IcebergSinkCommitter : public Operator {
 
  private:
   Status Restore(const std::vector<std::string>& entries);
+  // Moves the files received since the last checkpoint into pending_[checkpoint_id].
+  void TakeCurrent(int64_t checkpoint_id, const std::shared_ptr<const SourcePositions>& positions);
   Status WriteManifests(int64_t checkpoint_id, Pending& pending);
   Status CommitUpTo(int64_t checkpoint_id);
   Status CommitTogether(int64_t checkpoint_id);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstring>
+#include <unordered_map>
 
 #include "floe/batch/value.h"
 
@@ -119,6 +121,28 @@ void AppendInteger(T value, std::string& out) {
   out.append(digits, end);
 }
 
+// Integer key values spanning fewer than this (or than the batch's rows) are grouped through a
+// table indexed by value.
+constexpr uint64_t kDirectRange = 4096;
+
+bool IsInteger(TypeKind kind) {
+  return kind == TypeKind::kInt8 || kind == TypeKind::kInt16 || kind == TypeKind::kInt32 ||
+         kind == TypeKind::kInt64;
+}
+
+int64_t IntegerAt(const Array& column, int64_t row) {
+  switch (column.kind()) {
+    case TypeKind::kInt8:
+      return column.Value<int8_t>(row);
+    case TypeKind::kInt16:
+      return column.Value<int16_t>(row);
+    case TypeKind::kInt32:
+      return column.Value<int32_t>(row);
+    default:
+      return column.Value<int64_t>(row);
+  }
+}
+
 void AppendText(const Array& column, int64_t row, std::string& out) {
   // Integers (the usual key fields) by to_chars: the JSON path formats through fmt per row.
   switch (column.kind()) {
@@ -189,8 +213,9 @@ DynamicDestinations DynamicDestinations::Fixed(catalog::TableIdentifier table,
   const std::string key = table.ToString();
   Destination destination = WithTable(defaults, std::move(table));
   DynamicDestinations out;
-  out.key_of_rows_ = [key](const RecordBatch& batch, std::vector<std::string>& keys) -> Status {
-    keys.assign(static_cast<size_t>(batch.num_rows()), key);
+  out.group_rows_ = [key](const RecordBatch& batch, RowKeys& rows) -> Status {
+    rows.keys.assign(1, key);
+    rows.key_of_row.assign(static_cast<size_t>(batch.num_rows()), 0);
     return Ok();
   };
   out.describe_ = [destination](const std::string&) -> Result<Destination> { return destination; };
@@ -204,28 +229,87 @@ Result<DynamicDestinations> DynamicDestinations::Template(std::string pattern,
   for (const Part& part : parts) {
     if (part.field) out.key_fields_.push_back(part.text);
   }
-  out.key_of_rows_ = [parts, pattern](const RecordBatch& batch,
-                                      std::vector<std::string>& keys) -> Status {
+  out.group_rows_ = [parts, pattern](const RecordBatch& batch, RowKeys& rows) -> Status {
     std::vector<Array> columns(parts.size());
+    std::vector<size_t> fields;
     for (size_t p = 0; p < parts.size(); ++p) {
       if (parts[p].field) {
         FLOE_ASSIGN_OR_RETURN(columns[p], ResolvePath(batch, parts[p].text, pattern));
+        fields.push_back(p);
       }
     }
-    keys.resize(static_cast<size_t>(batch.num_rows()));
-    for (int64_t row = 0; row < batch.num_rows(); ++row) {
-      std::string& key = keys[static_cast<size_t>(row)];
-      key.clear();
-      for (size_t p = 0; p < parts.size(); ++p) {
-        if (!parts[p].field) {
-          key.append(parts[p].text);
-        } else if (columns[p].IsNull(row)) {
+    const auto num_rows = static_cast<size_t>(batch.num_rows());
+    rows.keys.clear();
+    rows.key_of_row.resize(num_rows);
+    for (size_t p : fields) {
+      if (columns[p].null_count() == 0) continue;
+      for (size_t row = 0; row < num_rows; ++row) {
+        if (columns[p].IsNull(static_cast<int64_t>(row))) {
           return InvalidArgument("table template '{}': field '{}' is null in row {}", pattern,
                                  parts[p].text, row);
-        } else {
-          AppendText(columns[p], row, key);
         }
       }
+    }
+    std::unordered_map<std::string, uint32_t> index_of_key;
+    auto key_of = [&](int64_t row) -> uint32_t {
+      std::string key;
+      for (size_t p = 0; p < parts.size(); ++p) {
+        if (parts[p].field) {
+          AppendText(columns[p], row, key);
+        } else {
+          key.append(parts[p].text);
+        }
+      }
+      auto [it, inserted] = index_of_key.try_emplace(key, static_cast<uint32_t>(rows.keys.size()));
+      if (inserted) rows.keys.push_back(std::move(key));
+      return it->second;
+    };
+    // Rows are told apart by the values of their key fields; a key's text is built once per
+    // distinct value (two values may print alike, so texts are deduplicated too).
+    if (fields.size() == 1 && IsInteger(columns[fields[0]].kind())) {
+      const Array& column = columns[fields[0]];
+      std::vector<int64_t> values(num_rows);
+      for (size_t row = 0; row < num_rows; ++row) {
+        values[row] = IntegerAt(column, static_cast<int64_t>(row));
+      }
+      const auto [min, max] = std::minmax_element(values.begin(), values.end());
+      // A narrow range of values (table numbers, regions by id) indexes a table directly.
+      if (num_rows > 0 && static_cast<uint64_t>(*max) - static_cast<uint64_t>(*min) <
+                              std::max<uint64_t>(kDirectRange, num_rows)) {
+        const int64_t base = *min;
+        std::vector<uint32_t> index_of_value(
+            static_cast<size_t>(static_cast<uint64_t>(*max) - static_cast<uint64_t>(base)) + 1,
+            UINT32_MAX);
+        for (size_t row = 0; row < num_rows; ++row) {
+          uint32_t& index = index_of_value[static_cast<size_t>(static_cast<uint64_t>(values[row]) -
+                                                               static_cast<uint64_t>(base))];
+          if (index == UINT32_MAX) index = key_of(static_cast<int64_t>(row));
+          rows.key_of_row[row] = index;
+        }
+        return Ok();
+      }
+      std::unordered_map<int64_t, uint32_t> index_of_value;
+      for (size_t row = 0; row < num_rows; ++row) {
+        auto [it, inserted] = index_of_value.try_emplace(values[row], 0);
+        if (inserted) it->second = key_of(static_cast<int64_t>(row));
+        rows.key_of_row[row] = it->second;
+      }
+      return Ok();
+    }
+    std::unordered_map<std::string, uint32_t> index_of_values;
+    std::string values;
+    for (size_t row = 0; row < num_rows; ++row) {
+      values.clear();
+      for (size_t p : fields) {
+        const size_t start = values.size();
+        values.append(sizeof(uint32_t), '\0');
+        AppendText(columns[p], static_cast<int64_t>(row), values);
+        const auto length = static_cast<uint32_t>(values.size() - start - sizeof(uint32_t));
+        std::memcpy(values.data() + start, &length, sizeof(length));
+      }
+      auto [it, inserted] = index_of_values.try_emplace(values, 0);
+      if (inserted) it->second = key_of(static_cast<int64_t>(row));
+      rows.key_of_row[row] = it->second;
     }
     return Ok();
   };
@@ -242,9 +326,35 @@ Result<DynamicDestinations> DynamicDestinations::Template(std::string pattern,
 
 DynamicDestinations DynamicDestinations::Custom(KeyOfRows key_of_rows, Describer describe) {
   DynamicDestinations out;
-  out.key_of_rows_ = std::move(key_of_rows);
+  out.group_rows_ = [key_of_rows = std::move(key_of_rows)](const RecordBatch& batch,
+                                                           RowKeys& rows) -> Status {
+    std::vector<std::string> keys;
+    FLOE_RETURN_IF_ERROR(key_of_rows(batch, keys));
+    if (keys.size() != static_cast<size_t>(batch.num_rows())) {
+      return InvalidArgument("dynamic destinations gave {} keys for {} rows", keys.size(),
+                             batch.num_rows());
+    }
+    rows.keys.clear();
+    rows.key_of_row.resize(keys.size());
+    std::unordered_map<std::string_view, uint32_t> index_of_key;
+    for (size_t row = 0; row < keys.size(); ++row) {
+      auto [it, inserted] =
+          index_of_key.try_emplace(keys[row], static_cast<uint32_t>(index_of_key.size()));
+      if (inserted) rows.keys.push_back(keys[row]);
+      rows.key_of_row[row] = it->second;
+    }
+    return Ok();
+  };
   out.describe_ = std::move(describe);
   return out;
+}
+
+Status DynamicDestinations::KeysOf(const RecordBatch& batch, std::vector<std::string>& keys) const {
+  RowKeys rows;
+  FLOE_RETURN_IF_ERROR(group_rows_(batch, rows));
+  keys.resize(rows.key_of_row.size());
+  for (size_t row = 0; row < keys.size(); ++row) keys[row] = rows.keys[rows.key_of_row[row]];
+  return Ok();
 }
 
 Result<PartitionField> ParsePartitionField(std::string_view text, const Schema& schema,

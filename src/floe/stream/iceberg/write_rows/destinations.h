@@ -49,6 +49,13 @@ struct Destination {
   bool upsert = false;
 };
 
+// The destinations of a batch's rows: each distinct key once, in first-seen order, and per row the
+// index of its key.
+struct RowKeys {
+  std::vector<std::string> keys;
+  std::vector<uint32_t> key_of_row;
+};
+
 class DynamicDestinations {
  public:
   // The key of every row of a batch (keys[i] for row i).
@@ -61,15 +68,16 @@ class DynamicDestinations {
   static Result<DynamicDestinations> Template(std::string pattern, Destination defaults = {});
   static DynamicDestinations Custom(KeyOfRows key_of_rows, Describer describe);
 
-  Status KeysOf(const RecordBatch& batch, std::vector<std::string>& keys) const {
-    return key_of_rows_(batch, keys);
-  }
+  Status KeysOf(const RecordBatch& batch, std::vector<std::string>& keys) const;
+  // The same keys grouped: a template builds each distinct key's text once per batch, not per row.
+  Status GroupsOf(const RecordBatch& batch, RowKeys& out) const { return group_rows_(batch, out); }
   Result<Destination> Describe(const std::string& key) const { return describe_(key); }
   // The fields the keys are made of (the template's), for early checks; empty for Custom.
   const std::vector<std::string>& key_fields() const { return key_fields_; }
 
  private:
-  KeyOfRows key_of_rows_;
+  using GroupRows = std::function<Status(const RecordBatch& batch, RowKeys& out)>;
+  GroupRows group_rows_;
   Describer describe_;
   std::vector<std::string> key_fields_;
 };

@@ -39,6 +39,31 @@ TEST(DestinationsTest, TemplateFillsTopLevelAndNestedFields) {
   EXPECT_EQ(destination.table.name, "events_us_22_ca");
 }
 
+// Rows of one key value share one key (the keys come out in first-seen order), for narrow and wide
+// ranges of integer values alike.
+TEST(DestinationsTest, TemplateGroupsRowsByKey) {
+  auto destinations = DynamicDestinations::Template("db.t_{n}");
+  FLOE_ASSERT_OK(destinations);
+  RowKeys rows;
+  FLOE_ASSERT_OK(
+      destinations->GroupsOf(Rows({"a", "b", "c", "d"}, {5, -3, 5, -3}, {"", "", "", ""}), rows));
+  EXPECT_EQ(rows.keys, (std::vector<std::string>{"db.t_5", "db.t_-3"}));
+  EXPECT_EQ(rows.key_of_row, (std::vector<uint32_t>{0, 1, 0, 1}));
+  FLOE_ASSERT_OK(destinations->GroupsOf(
+      Rows({"a", "b", "c"}, {2000000000, -2000000000, 2000000000}, {"", "", ""}), rows));
+  EXPECT_EQ(rows.keys, (std::vector<std::string>{"db.t_2000000000", "db.t_-2000000000"}));
+  EXPECT_EQ(rows.key_of_row, (std::vector<uint32_t>{0, 1, 0}));
+  // Several fields: grouped by their values together.
+  auto two = DynamicDestinations::Template("db.t_{region}_{n}");
+  FLOE_ASSERT_OK(
+      two->GroupsOf(Rows({"eu", "eu", "us", "eu"}, {1, 2, 1, 1}, {"", "", "", ""}), rows));
+  EXPECT_EQ(rows.keys, (std::vector<std::string>{"db.t_eu_1", "db.t_eu_2", "db.t_us_1"}));
+  EXPECT_EQ(rows.key_of_row, (std::vector<uint32_t>{0, 1, 2, 0}));
+  std::vector<std::string> keys;
+  FLOE_ASSERT_OK(two->KeysOf(Rows({"us", "eu"}, {7, 7}, {"", ""}), keys));
+  EXPECT_EQ(keys, (std::vector<std::string>{"db.t_us_7", "db.t_eu_7"}));
+}
+
 TEST(DestinationsTest, NullOrMissingTemplateFieldsAreErrors) {
   auto destinations = DynamicDestinations::Template("db.t_{region}");
   std::vector<std::string> keys;

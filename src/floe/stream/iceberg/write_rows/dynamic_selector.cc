@@ -86,11 +86,12 @@ Status DynamicChannelSelector::SelectChannels(const RecordBatch& batch, int num_
                                               std::vector<int32_t>& channels) {
   channels.resize(static_cast<size_t>(batch.num_rows()));
   const auto own = static_cast<int32_t>(upstream_subtask_ % num_channels);
-  FLOE_RETURN_IF_ERROR(spec_.destinations.KeysOf(batch, keys_));
+  FLOE_RETURN_IF_ERROR(spec_.destinations.GroupsOf(batch, row_keys_));
   FLOE_ASSIGN_OR_RETURN(RecordBatch rows, spec_.filter.Apply(batch));
-  std::map<std::string_view, std::vector<int64_t>> rows_of_key;
-  for (size_t i = 0; i < keys_.size(); ++i) {
-    rows_of_key[keys_[i]].push_back(static_cast<int64_t>(i));
+  std::vector<std::pair<std::string_view, std::vector<int64_t>>> rows_of_key(row_keys_.keys.size());
+  for (size_t k = 0; k < row_keys_.keys.size(); ++k) rows_of_key[k].first = row_keys_.keys[k];
+  for (size_t i = 0; i < row_keys_.key_of_row.size(); ++i) {
+    rows_of_key[row_keys_.key_of_row[i]].second.push_back(static_cast<int64_t>(i));
   }
   bool any_keyed = false;
   for (const auto& [key, indices] : rows_of_key) {

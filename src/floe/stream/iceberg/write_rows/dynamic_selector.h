@@ -63,7 +63,7 @@ class DynamicChannelSelector : public ChannelSelector {
   DynamicSelectorOptions options_;
   int upstream_subtask_;
   std::map<std::string, std::unique_ptr<KeyPartitioner>, std::less<>> partitioners_;
-  std::vector<std::string> keys_;
+  RowKeys row_keys_;
   std::vector<uint32_t> partition_of_row_;
   std::vector<uint64_t> row_hash_;
   std::vector<uint64_t> key_hash_;

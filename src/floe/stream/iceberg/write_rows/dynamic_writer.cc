@@ -10,17 +10,6 @@
 #include "floe/table/table.h"
 
 namespace floe::stream {
-namespace {
-
-// A destination's buffered rows go to its writer once they reach kBufferRows or kBufferBytes (a
-// datagen or file source batch holds 4096 rows, so such a batch for one table passes straight
-// through), or once its oldest buffered slice is kBufferBatches input batches old: slices share
-// the buffers of their input batch, so this bounds the input batches kept alive to about that many.
-constexpr int64_t kBufferRows = 4096;
-constexpr int64_t kBufferBytes = int64_t{4} << 20;
-constexpr int64_t kBufferBatches = 64;
-
-}  // namespace
 
 struct DynamicWriter::TableWriter {
   DestinationTables::Entry* entry = nullptr;
@@ -107,42 +96,31 @@ Status DynamicWriter::WritePending(TableWriter& state) {
 Status DynamicWriter::ProcessBatch(int /*input*/, RecordBatch batch, Output& /*output*/) {
   if (batch.num_rows() == 0) return Ok();
   ++batches_seen_;
-  FLOE_RETURN_IF_ERROR(spec_.destinations.KeysOf(batch, keys_));
+  FLOE_RETURN_IF_ERROR(spec_.destinations.GroupsOf(batch, row_keys_));
   FLOE_ASSIGN_OR_RETURN(RecordBatch rows, spec_.filter.Apply(batch));
   const int64_t bytes = DynamicChannelSelector::BatchBytes(rows);
-  bool one_key = true;
-  for (const std::string& key : keys_) one_key &= key == keys_.front();
-  if (one_key) {
-    FLOE_RETURN_IF_ERROR(WriteTo(keys_.front(), rows, bytes));
+  const std::vector<std::string>& keys = row_keys_.keys;
+  if (keys.size() == 1) {
+    FLOE_RETURN_IF_ERROR(WriteTo(keys.front(), rows, bytes));
   } else {
     // One gather puts the rows in destination order (first-seen keys first, arrival order within
     // a key); each destination then takes a slice of it, sharing its buffers.
-    slot_of_key_.clear();
-    slot_keys_.clear();
-    slot_rows_.clear();
-    row_slots_.resize(keys_.size());
-    for (size_t i = 0; i < keys_.size(); ++i) {
-      auto [it, inserted] = slot_of_key_.try_emplace(keys_[i], slot_keys_.size());
-      if (inserted) {
-        slot_keys_.push_back(&keys_[i]);
-        slot_rows_.push_back(0);
-      }
-      row_slots_[i] = it->second;
-      ++slot_rows_[it->second];
-    }
-    std::vector<int64_t> starts(slot_rows_.size() + 1, 0);
-    for (size_t k = 0; k < slot_rows_.size(); ++k) starts[k + 1] = starts[k] + slot_rows_[k];
-    order_.resize(keys_.size());
-    std::vector<int64_t> next(starts.begin(), starts.end() - 1);
-    for (size_t i = 0; i < keys_.size(); ++i) {
-      order_[static_cast<size_t>(next[row_slots_[i]]++)] = static_cast<int64_t>(i);
+    const std::vector<uint32_t>& key_of_row = row_keys_.key_of_row;
+    starts_.assign(keys.size() + 1, 0);
+    for (uint32_t key : key_of_row) ++starts_[key + 1];
+    for (size_t k = 0; k < keys.size(); ++k) starts_[k + 1] += starts_[k];
+    next_.assign(starts_.begin(), starts_.end() - 1);
+    order_.resize(key_of_row.size());
+    for (size_t i = 0; i < key_of_row.size(); ++i) {
+      order_[static_cast<size_t>(next_[key_of_row[i]]++)] = static_cast<int64_t>(i);
     }
     FLOE_ASSIGN_OR_RETURN(RecordBatch grouped, TakeBatch(rows, order_));
     const double bytes_per_row = static_cast<double>(bytes) / static_cast<double>(rows.num_rows());
-    for (size_t k = 0; k < slot_keys_.size(); ++k) {
+    for (size_t k = 0; k < keys.size(); ++k) {
+      const int64_t count = starts_[k + 1] - starts_[k];
       FLOE_RETURN_IF_ERROR(
-          WriteTo(*slot_keys_[k], grouped.Slice(starts[k], slot_rows_[k]),
-                  static_cast<int64_t>(bytes_per_row * static_cast<double>(slot_rows_[k]))));
+          WriteTo(keys[k], grouped.Slice(starts_[k], count),
+                  static_cast<int64_t>(bytes_per_row * static_cast<double>(count))));
     }
   }
   for (auto& [key, state] : writers_) {

@@ -18,11 +18,10 @@
 // What can go wrong: DestinationTables' errors (catalog, evolution), the template's errors (a
 // missing or null field), the filter's, and the table writer's.
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
-#include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "floe/stream/iceberg/write_rows/write_rows_spec.h"
@@ -32,6 +31,15 @@ namespace floe::stream {
 
 class DynamicWriter : public Operator {
  public:
+  // A destination's buffered rows go to its writer once they reach kBufferRows or kBufferBytes (a
+  // datagen or file source batch holds 4096 rows, so such a batch for one table passes straight
+  // through), or once its oldest buffered slice is kBufferBatches input batches old: slices share
+  // the buffers of their input batch, so this bounds the input batches kept alive to about that
+  // many.
+  static constexpr int64_t kBufferRows = 4096;
+  static constexpr int64_t kBufferBytes = int64_t{4} << 20;
+  static constexpr int64_t kBufferBatches = 64;
+
   explicit DynamicWriter(WriteRowsSpec spec);
   ~DynamicWriter() override;
 
@@ -53,12 +61,11 @@ class DynamicWriter : public Operator {
   std::unique_ptr<DestinationTables> tables_;
   std::map<std::string, std::unique_ptr<TableWriter>, std::less<>> writers_;  // by key
   int64_t batches_seen_ = 0;
-  // Per batch: each row's key, and the rows grouped by key (kept to reuse their memory).
-  std::vector<std::string> keys_;
-  std::unordered_map<std::string_view, size_t> slot_of_key_;
-  std::vector<const std::string*> slot_keys_;
-  std::vector<int64_t> slot_rows_;
-  std::vector<size_t> row_slots_;
+  // Per batch: the rows' keys, and where each key's rows start in the gathered batch (kept to
+  // reuse their memory).
+  RowKeys row_keys_;
+  std::vector<int64_t> starts_;
+  std::vector<int64_t> next_;
   std::vector<int64_t> order_;
 };
 
