@@ -3,12 +3,13 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <charconv>
 
 #include "floe/cli/sql_interrupt.h"
+#include "floe/sql/jobs.h"
 #include "floe/sql/parser.h"
 #include "floe/sql/result_printer.h"
+#include "floe/util/clock.h"
 
 namespace floe::cli {
 namespace {
@@ -72,7 +73,13 @@ SqlClient::Outcome SqlClient::RunStatement(std::string_view text, sql::Position 
   }
   // Statements other than queries cannot be stopped half-way: Ctrl-C ends the process then.
   RestoreDefaultInterrupt();
-  auto result = session_.Execute(*statement);
+  Result<sql::StatementResult> result = [&] {
+    if (isatty(fileno(stderr)) == 0) return session_.Execute(*statement);
+    // A statement that runs a job to its end (a batch INSERT) shows that job's progress.
+    const int64_t since = NowMs();
+    StatementProgress progress([this, since] { return session_.jobs().RunningProgress(since); });
+    return session_.Execute(*statement);
+  }();
   InstallInterruptHandler();
   Result<bool> shown =
       result.has_value() ? Show(*result) : Result<bool>(std::unexpected(result.error()));
@@ -116,11 +123,10 @@ Status SqlClient::ShowRows(sql::StatementResult& result) {
   // Only a bounded tableau shows nothing until its end, which is when progress helps.
   bool progress =
       mode == sql::ResultMode::kTableau && !result.changelog && isatty(fileno(stderr)) != 0;
-  std::atomic<int64_t> received{0};
   bool cancelled = false;
   printer.Begin();
   {
-    QueryWatch watch(*result.rows, received, progress);
+    QueryWatch watch(*result.rows, progress);
     while (true) {
       auto batch = result.rows->Next();
       if (!batch.has_value()) {
@@ -135,7 +141,6 @@ Status SqlClient::ShowRows(sql::StatementResult& result) {
         break;
       }
       printer.Add(**batch);
-      received += (*batch)->num_rows();
     }
   }
   printer.End(cancelled);

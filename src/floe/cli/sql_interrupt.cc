@@ -11,6 +11,8 @@
 namespace floe::cli {
 namespace {
 
+constexpr int kRefreshMs = 250;
+
 volatile std::sig_atomic_t g_interrupted = 0;
 // The handler writes a byte here so that the watcher wakes at once.
 int g_wake_pipe[2] = {-1, -1};
@@ -52,11 +54,46 @@ bool TakeInterrupt() {
   return interrupted;
 }
 
-QueryWatch::QueryWatch(sql::RowStream& rows, const std::atomic<int64_t>& received, bool progress)
-    : rows_(rows),
-      received_(received),
-      progress_(progress),
-      start_(std::chrono::steady_clock::now()) {
+std::string ProgressLine(const sql::JobProgress& progress, double elapsed_seconds, bool writing) {
+  auto count = [](int64_t n, std::string_view one, std::string_view many) {
+    return fmt::format("{} {}", n, n == 1 ? one : many);
+  };
+  std::string line =
+      fmt::format("{} {}, {} read", count(progress.rows, "row", "rows"),
+                  writing ? "written" : "received", count(progress.files_read, "file", "files"));
+  if (writing || progress.files_written > 0) {
+    line += fmt::format(", {} written", count(progress.files_written, "file", "files"));
+  }
+  line += fmt::format(", {:.1f} s elapsed", elapsed_seconds);
+  if (!writing) line += " (Ctrl-C to cancel)";
+  return line;
+}
+
+ProgressLineDrawer::ProgressLineDrawer(Source source, bool writing)
+    : source_(std::move(source)), writing_(writing), start_(std::chrono::steady_clock::now()) {}
+
+void ProgressLineDrawer::Tick() {
+  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  if (elapsed < 1.0) return;
+  std::optional<sql::JobProgress> progress = source_();
+  if (!progress) return;
+  fmt::print(stderr, "\r\033[K{}", ProgressLine(*progress, elapsed, writing_));
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void ProgressLineDrawer::Erase() {
+  if (!drawn_) return;
+  std::fputs("\r\033[K", stderr);
+  std::fflush(stderr);
+  drawn_ = false;
+}
+
+QueryWatch::QueryWatch(sql::RowStream& rows, bool progress) : rows_(rows) {
+  if (progress) {
+    drawer_.emplace([&rows] { return std::optional<sql::JobProgress>(rows.Progress()); },
+                    /*writing=*/false);
+  }
   TakeInterrupt();
   thread_ = std::thread([this] { Run(); });
 }
@@ -69,15 +106,10 @@ QueryWatch::~QueryWatch() {
   }
   thread_.join();
   TakeInterrupt();
-  if (drawn_) {
-    std::fputs("\r\033[K", stderr);
-    std::fflush(stderr);
-  }
+  if (drawer_) drawer_->Erase();
 }
 
 void QueryWatch::Run() {
-  using std::chrono::duration;
-  constexpr int kRefreshMs = 250;
   while (!stop_) {
     if (g_wake_pipe[0] >= 0) {
       pollfd fd{.fd = g_wake_pipe[0], .events = POLLIN, .revents = 0};
@@ -91,14 +123,29 @@ void QueryWatch::Run() {
       cancelled_ = true;
       rows_.Cancel();
     }
-    double elapsed = duration<double>(std::chrono::steady_clock::now() - start_).count();
-    if (progress_ && !stop_ && elapsed >= 1.0) {
-      fmt::print(stderr, "\r\033[K{} rows received, {:.1f} s elapsed (Ctrl-C to cancel)",
-                 received_.load(), elapsed);
-      std::fflush(stderr);
-      drawn_ = true;
-    }
+    if (drawer_ && !stop_) drawer_->Tick();
   }
+}
+
+StatementProgress::StatementProgress(ProgressLineDrawer::Source source)
+    : drawer_(std::move(source), /*writing=*/true) {
+  thread_ = std::thread([this] {
+    std::unique_lock lock(mutex_);
+    while (
+        !changed_.wait_for(lock, std::chrono::milliseconds(kRefreshMs), [this] { return stop_; })) {
+      drawer_.Tick();
+    }
+  });
+}
+
+StatementProgress::~StatementProgress() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+  drawer_.Erase();
 }
 
 }  // namespace floe::cli

@@ -32,9 +32,8 @@ class EndlessRows final : public sql::RowStream {
 TEST(QueryWatchTest, CtrlCCancelsTheRunningQuery) {
   InstallInterruptHandler();
   EndlessRows rows;
-  std::atomic<int64_t> received{0};
   {
-    QueryWatch watch(rows, received, false);
+    QueryWatch watch(rows, false);
     ASSERT_EQ(std::raise(SIGINT), 0);  // the handler runs: the process goes on
     auto next = rows.Next();           // returns only once the watcher has cancelled
     ASSERT_FALSE(next.has_value());
@@ -49,12 +48,26 @@ TEST(QueryWatchTest, CtrlCCancelsTheRunningQuery) {
 TEST(QueryWatchTest, NoInterruptNoCancel) {
   InstallInterruptHandler();
   EndlessRows rows;
-  std::atomic<int64_t> received{0};
   {
-    QueryWatch watch(rows, received, false);
+    QueryWatch watch(rows, false);
     EXPECT_FALSE(watch.cancelled());
   }
   RestoreDefaultInterrupt();
+}
+
+TEST(ProgressLineTest, QueryShowsRowsFilesAndTime) {
+  EXPECT_EQ(ProgressLine({.rows = 1200, .files_read = 3}, 2.54, /*writing=*/false),
+            "1200 rows received, 3 files read, 2.5 s elapsed (Ctrl-C to cancel)");
+  EXPECT_EQ(ProgressLine({.rows = 1, .files_read = 1}, 1.0, /*writing=*/false),
+            "1 row received, 1 file read, 1.0 s elapsed (Ctrl-C to cancel)");
+  // A query that writes (CREATE TABLE AS, or a file sink) shows what it wrote.
+  EXPECT_EQ(ProgressLine({.rows = 0, .files_read = 0, .files_written = 2}, 10.0, false),
+            "0 rows received, 0 files read, 2 files written, 10.0 s elapsed (Ctrl-C to cancel)");
+}
+
+TEST(ProgressLineTest, WriteShowsFilesWrittenAndNoCancelHint) {
+  EXPECT_EQ(ProgressLine({.rows = 500000, .files_read = 12, .files_written = 1}, 61.24, true),
+            "500000 rows written, 12 files read, 1 file written, 61.2 s elapsed");
 }
 
 }  // namespace

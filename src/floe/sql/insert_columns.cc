@@ -1,8 +1,11 @@
 #include "floe/sql/insert_columns.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "floe/sql/scalar/type_rules.h"
+#include "floe/stream/metrics.h"
 
 namespace floe::sql {
 namespace {
@@ -42,6 +45,13 @@ class InsertProjection final : public stream::Operator {
                    std::shared_ptr<std::atomic<int64_t>> rows)
       : mapping_(std::move(mapping)), rows_(std::move(rows)) {}
 
+  Status Open(const stream::OperatorContext& context) override {
+    metrics_ = context.metrics;
+    rows_metric_ =
+        fmt::format("{}.{}.{}", context.operator_name, context.subtask_index, kInsertedRowsMetric);
+    return {};
+  }
+
   Status ProcessBatch(int, RecordBatch batch, stream::Output& output) override {
     const BatchSchema& schema = *mapping_->output;
     std::vector<Array> columns;
@@ -70,12 +80,15 @@ class InsertProjection final : public stream::Operator {
     FLOE_ASSIGN_OR_RETURN(RecordBatch out, RecordBatch::Make(mapping_->output, std::move(columns),
                                                              batch.num_rows(), std::move(kinds)));
     rows_->fetch_add(out.num_rows(), std::memory_order_relaxed);
+    if (metrics_ != nullptr) metrics_->Add(rows_metric_, out.num_rows());
     return output.Emit(std::move(out));
   }
 
  private:
   std::shared_ptr<const InsertMapping> mapping_;
   std::shared_ptr<std::atomic<int64_t>> rows_;
+  stream::MetricGroup* metrics_ = nullptr;
+  std::string rows_metric_;
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,8 +35,11 @@ Result<InsertMapping> MapInsertColumns(
     const std::vector<std::string>& columns,
     const std::vector<std::pair<std::string, ScalarExprPtr>>& static_values);
 
+// Per-subtask metric of the rows the projection has passed to the sink, for progress displays.
+inline constexpr std::string_view kInsertedRowsMetric = "insertedRows";
+
 // The query's stream turned into the table's columns. Each row that passes adds one to *rows
-// (for the statement's message); row kinds pass through unchanged.
+// (for the statement's message) and to the kInsertedRowsMetric; row kinds pass through unchanged.
 stream::DataStream ProjectToTable(const stream::DataStream& input, InsertMapping mapping,
                                   std::shared_ptr<std::atomic<int64_t>> rows);
 

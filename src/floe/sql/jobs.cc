@@ -3,6 +3,7 @@
 #include <chrono>
 #include <thread>
 
+#include "floe/sql/insert_columns.h"
 #include "floe/util/clock.h"
 #include "floe/util/uuid.h"
 
@@ -108,6 +109,27 @@ std::vector<JobStatus> JobManager::List() const {
     out.push_back(job->status);
   }
   return out;
+}
+
+std::optional<JobProgress> JobManager::RunningProgress(int64_t since_ms) const {
+  std::vector<std::shared_ptr<Job>> jobs;
+  {
+    std::lock_guard lock(mutex_);
+    jobs = jobs_;
+  }
+  for (auto it = jobs.rbegin(); it != jobs.rend(); ++it) {
+    Job& job = **it;
+    {
+      std::lock_guard lock(job.mutex);
+      if (job.status.start_time_ms < since_ms) break;
+      if (job.status.state != JobState::kRunning) continue;
+    }
+    const stream::MetricGroup& metrics = job.env->metrics();
+    return JobProgress{.rows = metrics.Sum(kInsertedRowsMetric),
+                       .files_read = metrics.Sum(stream::kFilesReadMetric),
+                       .files_written = metrics.Sum(stream::kFilesWrittenMetric)};
+  }
+  return std::nullopt;
 }
 
 Result<std::shared_ptr<JobManager::Job>> JobManager::Find(std::string_view id) const {

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "floe/sql/statement_result.h"
 #include "floe/stream/data_stream.h"
 #include "floe/util/error.h"
 
@@ -52,6 +53,10 @@ class JobManager {
   // take one).
   std::string Submit(std::string name, std::unique_ptr<stream::StreamEnvironment> env,
                      std::string savepoint_dir = {});
+
+  // The progress of the newest job still running that was submitted at or after `since_ms` (the
+  // clock of JobStatus::start_time_ms); nullopt when there is none. Thread-safe.
+  std::optional<JobProgress> RunningProgress(int64_t since_ms) const;
 
   // Every job submitted, in order of submission.
   std::vector<JobStatus> List() const;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -15,8 +16,11 @@
 #include "floe/batch/builder.h"
 #include "floe/batch/value.h"
 #include "floe/spec/schema.h"
+#include "floe/sql/insert_columns.h"
+#include "floe/sql/jobs.h"
 #include "floe/sql/result_format.h"
 #include "floe/sql/session.h"
+#include "floe/stream/metrics.h"
 #include "floe/table/table.h"
 #include "floe/table/update/fast_append.h"
 #include "floe/table/write/fanout_writer.h"
@@ -168,6 +172,48 @@ class QueryTest : public ::testing::Test {
   std::string warehouse_;
   Session session_{SessionOptions{.embedded_warehouse = (tmp_.path() / "embedded").string()}};
 };
+
+// Data files under a table's data folder, counted on disk.
+int64_t DataFilesOnDisk(const std::string& table_dir) {
+  int64_t files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(table_dir + "/data")) {
+    if (entry.is_regular_file() && entry.path().extension() == ".parquet") ++files;
+  }
+  return files;
+}
+
+// The counters of the client's progress line: a query's rows and the data files its scan opened;
+// an INSERT's rows and the files its sink started.
+TEST_F(QueryTest, ProgressCountsRowsAndFiles) {
+  WriteSample();
+  auto result = session_.ExecuteSql("SELECT id FROM t");
+  ASSERT_TRUE(result.has_value()) << result.error().ToString();
+  int64_t rows = 0;
+  while (true) {
+    auto next = result->rows->Next();
+    ASSERT_TRUE(next.has_value()) << next.error().ToString();
+    if (!next->has_value()) break;
+    rows += (*next)->num_rows();
+  }
+  const JobProgress read = result->rows->Progress();
+  EXPECT_EQ(read.rows, rows);
+  EXPECT_EQ(read.files_read, DataFilesOnDisk(TableDir("t")));
+  EXPECT_EQ(read.files_read, 2);
+  EXPECT_EQ(read.files_written, 0);
+
+  Exec("CREATE TABLE copy (id BIGINT, category STRING)");
+  Exec("INSERT INTO copy SELECT id, category FROM t");
+  std::vector<JobStatus> jobs = session_.jobs().List();
+  ASSERT_FALSE(jobs.empty());
+  ASSERT_TRUE(jobs.back().result.has_value());
+  stream::MetricGroup metrics;
+  for (const auto& [name, value] : jobs.back().result->metrics) metrics.Set(name, value);
+  EXPECT_EQ(metrics.Sum(kInsertedRowsMetric), rows);
+  EXPECT_EQ(metrics.Sum(stream::kFilesReadMetric), 2);
+  EXPECT_EQ(metrics.Sum(stream::kFilesWrittenMetric), DataFilesOnDisk(TableDir("copy")));
+  // Nothing runs any more: no progress to show.
+  EXPECT_FALSE(session_.jobs().RunningProgress(0).has_value());
+}
 
 TEST_F(QueryTest, ScanFilterAndAggregateMatchClickHouse) {
   WriteSample();

@@ -135,7 +135,13 @@ void AppendCell(const Value& value, std::string_view null_text, std::string& out
 
 std::string FormatCell(const Array& column, int64_t row, std::string_view null_text) {
   std::string out;
-  AppendCell(GetValue(column, row), null_text, out);
+  Value value = GetValue(column, row);
+  if (value.is_null()) {
+    out += null_text;
+    return out;
+  }
+  // Inside an array, map or row the tableau writes what Flink's CAST to STRING writes: NULL.
+  AppendCell(value, null_text == kNullText ? kNestedNullText : null_text, out);
   return out;
 }
 

@@ -39,5 +39,20 @@ TEST(ResultFormatTest, OtherTypesAsFlinksClientShowsThem) {
   EXPECT_EQ(Cell(DataType::List(DataType::Int32()), ListValue{{Value(1), Value(2)}}), "[1, 2]");
 }
 
+// Flink's non-legacy CAST to STRING (which its tableau uses) writes nested nulls as NULL:
+// "[NULL, 456]", "{NULL=-10-03, b=NULL}", "(NULL, abc)" in its CastRulesTest.
+TEST(ResultFormatTest, NullsInsideCollectionsAreNull) {
+  EXPECT_EQ(Cell(DataType::List(DataType::Int32()), ListValue{{Value(), Value(456)}}),
+            "[NULL, 456]");
+  EXPECT_EQ(Cell(DataType::Map(DataType::String(), DataType::Int32()),
+                 MapValue{{{Value(std::string("b")), Value()}}}),
+            "{b=NULL}");
+  auto list = MakeArray(DataType::List(DataType::Int32()),
+                        std::vector<Value>{Value(ListValue{{Value(), Value(1)}})});
+  ASSERT_TRUE(list.has_value());
+  // The changelog view writes Row#toString's null.
+  EXPECT_EQ(FormatCell(*list, 0, kRowTextNull), "[null, 1]");
+}
+
 }  // namespace
 }  // namespace floe::sql

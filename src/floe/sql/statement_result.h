@@ -5,6 +5,7 @@
 // client pulls until it ends, so a streaming SELECT shows its changes as they happen and a large
 // batch result never has to be held whole.
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +16,13 @@
 
 namespace floe::sql {
 
+// How far a running job has got, for the client's progress line.
+struct JobProgress {
+  int64_t rows = 0;  // rows a query has returned so far, or a write has written
+  int64_t files_read = 0;
+  int64_t files_written = 0;
+};
+
 // A source of result batches. Next blocks until a batch is ready; nullopt means the end. Cancel
 // may be called from another thread (Ctrl-C): Next then returns kCancelled or the end soon.
 class RowStream {
@@ -22,6 +30,8 @@ class RowStream {
   virtual ~RowStream() = default;
   virtual Result<std::optional<RecordBatch>> Next() = 0;
   virtual void Cancel() = 0;
+  // Thread-safe: the rows Next has returned and the files the job behind them has read so far.
+  virtual JobProgress Progress() const { return {}; }
 };
 
 // Batches already in memory (SHOW, DESCRIBE, metadata tables, small results).

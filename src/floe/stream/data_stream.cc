@@ -192,7 +192,7 @@ Result<JobResult> StreamEnvironment::Execute(std::string job_name) {
     }
   }
 
-  MetricGroup metrics;
+  metrics_.Clear();
   JobResult result;
   result.job_name = job_name;
   while (true) {
@@ -201,7 +201,7 @@ Result<JobResult> StreamEnvironment::Execute(std::string job_name) {
                          .job_name = job_name,
                          .storage = storage.get(),
                          .restore = restore ? &*restore : nullptr,
-                         .metrics = &metrics,
+                         .metrics = &metrics_,
                          .cancel_requested = &cancel_requested_});
     {
       std::lock_guard lock(run_mutex_);
@@ -231,7 +231,7 @@ Result<JobResult> StreamEnvironment::Execute(std::string job_name) {
     }
     ++result.restarts;
   }
-  result.metrics = metrics.Snapshot();
+  result.metrics = metrics_.Snapshot();
   return result;
 }
 

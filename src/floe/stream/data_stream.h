@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "floe/stream/exchange.h"
+#include "floe/stream/metrics.h"
 #include "floe/stream/operator.h"
 #include "floe/stream/source.h"
 
@@ -135,6 +136,9 @@ class StreamEnvironment {
   Result<std::string> TriggerSavepoint(std::string folder);
 
   JobGraph& graph() { return *graph_; }
+  // The counters of the Execute running now (or of the last one), readable from any thread while
+  // it runs: what a progress display shows.
+  const MetricGroup& metrics() const { return metrics_; }
 
  private:
   friend class DataStream;
@@ -145,6 +149,7 @@ class StreamEnvironment {
   std::atomic<bool> cancel_requested_{false};
   std::mutex run_mutex_;
   runtime::JobRun* run_ = nullptr;  // the attempt running now, guarded by run_mutex_
+  MetricGroup metrics_;
 };
 
 }  // namespace floe::stream

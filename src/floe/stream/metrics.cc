@@ -28,6 +28,23 @@ int64_t MetricGroup::Get(std::string_view name) const {
   return it == values_.end() ? 0 : it->second;
 }
 
+int64_t MetricGroup::Sum(std::string_view suffix) const {
+  std::lock_guard lock(mutex_);
+  int64_t total = 0;
+  for (const auto& [name, value] : values_) {
+    if (name.size() > suffix.size() && name.ends_with(suffix) &&
+        name[name.size() - suffix.size() - 1] == '.') {
+      total += value;
+    }
+  }
+  return total;
+}
+
+void MetricGroup::Clear() {
+  std::lock_guard lock(mutex_);
+  values_.clear();
+}
+
 std::map<std::string, int64_t, std::less<>> MetricGroup::Snapshot() const {
   std::lock_guard lock(mutex_);
   return values_;

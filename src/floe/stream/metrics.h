@@ -12,13 +12,21 @@
 
 namespace floe::stream {
 
+// Per-subtask counters that a job's progress is told by (the SQL client's progress line): data
+// files a source has opened, and files a sink has started writing.
+inline constexpr std::string_view kFilesReadMetric = "filesRead";
+inline constexpr std::string_view kFilesWrittenMetric = "filesWritten";
+
 class MetricGroup {
  public:
   void Add(std::string_view name, int64_t delta);
   void Set(std::string_view name, int64_t value);
   // 0 for a name never reported.
   int64_t Get(std::string_view name) const;
+  // The total of every value whose name ends with "." + `suffix` (e.g. over all subtasks).
+  int64_t Sum(std::string_view suffix) const;
   std::map<std::string, int64_t, std::less<>> Snapshot() const;
+  void Clear();
 
  private:
   mutable std::mutex mutex_;

@@ -25,5 +25,18 @@ TEST(MetricGroupTest, AddsAndSetsFromManyThreads) {
   EXPECT_EQ(metrics.Snapshot().size(), 2u);
 }
 
+TEST(MetricGroupTest, SumsOneNameOverSubtasksAndClears) {
+  MetricGroup metrics;
+  metrics.Add("scan.0.filesRead", 3);
+  metrics.Add("scan.1.filesRead", 4);
+  metrics.Add("scan.1.otherfilesRead", 100);
+  metrics.Add("filesRead", 100);
+  EXPECT_EQ(metrics.Sum(kFilesReadMetric), 7);
+  EXPECT_EQ(metrics.Sum(kFilesWrittenMetric), 0);
+  metrics.Clear();
+  EXPECT_EQ(metrics.Sum(kFilesReadMetric), 0);
+  EXPECT_TRUE(metrics.Snapshot().empty());
+}
+
 }  // namespace
 }  // namespace floe::stream

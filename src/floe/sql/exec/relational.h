@@ -60,6 +60,12 @@ Result<stream::DataStream> Limit(const stream::DataStream& input, std::optional<
 // kInvalidArgument naming the column that differs.
 Result<stream::DataStream> UnionAll(const std::vector<stream::DataStream>& inputs);
 
+// Batch only: the one row of `input` (a single column, named `column_name` in the output, made
+// nullable) at its end: a row holding NULL when the input has none. More than one row fails the
+// job with kInvalidArgument naming `what` (e.g. the subquery's text). A scalar subquery's value.
+Result<stream::DataStream> SingleValue(const stream::DataStream& input, std::string column_name,
+                                       std::string what);
+
 // kLeftSemi and kLeftAnti output the left rows that have (have no) matching right row, once each:
 // IN / EXISTS and NOT EXISTS subqueries. kNullAwareAnti is NOT IN's anti join on exactly one key
 // and no condition, with SQL's three-valued logic: a null key on the right makes every left row

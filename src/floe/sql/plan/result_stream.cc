@@ -1,5 +1,6 @@
 #include "floe/sql/plan/result_stream.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -112,6 +113,7 @@ class JobRows final : public RowStream {
 
   Result<std::optional<RecordBatch>> Next() override {
     FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, queue_->Pop());
+    if (batch.has_value()) rows_ += batch->num_rows();
     // Every row of a LIMIT has arrived: stop the sources rather than read them to the end.
     if (!batch.has_value() && queue_->limit_reached()) env_->Cancel();
     return batch;
@@ -120,11 +122,17 @@ class JobRows final : public RowStream {
     queue_->Cancel();
     env_->Cancel();
   }
+  JobProgress Progress() const override {
+    return JobProgress{.rows = rows_.load(),
+                       .files_read = env_->metrics().Sum(stream::kFilesReadMetric),
+                       .files_written = env_->metrics().Sum(stream::kFilesWrittenMetric)};
+  }
 
  private:
   std::unique_ptr<stream::StreamEnvironment> env_;
   std::shared_ptr<ResultQueue> queue_;
   std::thread thread_;
+  std::atomic<int64_t> rows_{0};
 };
 
 }  // namespace

@@ -265,7 +265,8 @@ struct SelectColumn {
   std::string name;
 };
 
-Result<std::vector<SelectColumn>> ExpandSelectList(const Query& query, const Relation& input) {
+Result<std::vector<SelectColumn>> ExpandSelectList(const Query& query, const Relation& input,
+                                                   ScalarSubqueries& scalars) {
   std::vector<SelectColumn> out;
   for (size_t i = 0; i < query.items.size(); ++i) {
     const SelectItem& item = query.items[i];
@@ -285,29 +286,48 @@ Result<std::vector<SelectColumn>> ExpandSelectList(const Query& query, const Rel
       }
       continue;
     }
+    FLOE_ASSIGN_OR_RETURN(ExprPtr expr, scalars.Replace(*item.expr));
     out.push_back(
-        SelectColumn{.expr = CloneExpr(*item.expr),
+        SelectColumn{.expr = std::move(expr),
                      .name = DefaultColumnName(*item.expr, item.alias, static_cast<int>(i))});
   }
   return out;
 }
 
-// Subqueries outside WHERE are not planned (their copies for aggregation would lose them).
-Status CheckNoSubqueries(const Query& query) {
-  std::vector<const Expr*> exprs;
-  for (const SelectItem& item : query.items) exprs.push_back(item.expr.get());
-  for (const ExprPtr& expr : query.group_by) exprs.push_back(expr.get());
-  if (query.having) exprs.push_back(query.having.get());
-  for (const OrderItem& item : query.order_by) exprs.push_back(item.expr.get());
-  for (const Expr* expr : exprs) {
+// GROUP BY keys are matched by their text after aggregation: a subquery there is not planned.
+Status CheckNoGroupingSubqueries(const Query& query) {
+  for (const ExprPtr& expr : query.group_by) {
     if (ContainsSubquery(*expr)) {
-      return Unsupported(
-          "{}: subqueries are supported only in WHERE, as [NOT] IN (SELECT ...) and [NOT] "
-          "EXISTS (SELECT ...) conditions",
-          PrintExpr(*expr));
+      return Unsupported("GROUP BY {}: subqueries are not supported in GROUP BY", PrintExpr(*expr));
     }
   }
   return {};
+}
+
+// The rows of `input` for which `where` (which may name the scalar subqueries' columns) holds,
+// with `input`'s columns.
+Result<Relation> FilterWithScalars(PlannerContext& context, Relation input, const Expr& where,
+                                   ScalarSubqueries& scalars) {
+  const size_t width = input.columns.size();
+  FLOE_ASSIGN_OR_RETURN(Relation joined, scalars.Join(context, input));
+  if (ContainsAggregate(where)) {
+    return InvalidArgument("aggregate calls are not allowed in WHERE: {}", PrintExpr(where));
+  }
+  Projection filter;
+  FLOE_ASSIGN_OR_RETURN(filter.filter, BindScalar(where, joined.scope()));
+  if (filter.filter->type()->kind() != floe::TypeKind::kBool) {
+    return InvalidArgument("WHERE {} is not a boolean", PrintExpr(where));
+  }
+  Scope scope = Scope::ForSchema(*joined.stream.schema());
+  for (size_t i = 0; i < width; ++i) {
+    const std::string& name = joined.stream.schema()->field(static_cast<int>(i)).name;
+    FLOE_ASSIGN_OR_RETURN(ScalarExprPtr column, BindScalar(*ColumnRef(name, Position{}), scope));
+    filter.columns.push_back(std::move(column));
+    filter.names.push_back(name);
+  }
+  context.Note(fmt::format("Calc(where=[{}])", filter.filter->ToString()));
+  input.stream = Project(joined.stream, std::move(filter), context.UniqueName("ScalarFilter"));
+  return input;
 }
 
 Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
@@ -315,13 +335,19 @@ Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
   FLOE_ASSIGN_OR_RETURN(Relation input, query.from
                                             ? PlanFrom(context, *query.from, use, query.where.get())
                                             : Result<Relation>(SingleRow(context)));
-  FLOE_RETURN_IF_ERROR(CheckNoSubqueries(query));
+  FLOE_RETURN_IF_ERROR(CheckNoGroupingSubqueries(query));
+  ScalarSubqueries scalars;
   const Expr* where_expr = query.where.get();
   ExprPtr where_rest;
   if (where_expr != nullptr && ContainsSubquery(*where_expr)) {
     FLOE_ASSIGN_OR_RETURN(
-        input, PlanSubqueryPredicates(context, std::move(input), *where_expr, where_rest));
+        input, PlanSubqueryPredicates(context, std::move(input), *where_expr, scalars, where_rest));
     where_expr = where_rest.get();
+    if (where_expr != nullptr && scalars.pending()) {
+      FLOE_ASSIGN_OR_RETURN(input,
+                            FilterWithScalars(context, std::move(input), *where_expr, scalars));
+      where_expr = nullptr;
+    }
   }
   ScalarExprPtr where;
   if (where_expr != nullptr) {
@@ -334,7 +360,16 @@ Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
       return InvalidArgument("WHERE {} is not a boolean", PrintExpr(*where_expr));
     }
   }
-  FLOE_ASSIGN_OR_RETURN(std::vector<SelectColumn> select, ExpandSelectList(query, input));
+  FLOE_ASSIGN_OR_RETURN(std::vector<SelectColumn> select, ExpandSelectList(query, input, scalars));
+  ExprPtr having;
+  if (query.having) {
+    FLOE_ASSIGN_OR_RETURN(having, scalars.Replace(*query.having));
+  }
+  std::vector<ExprPtr> order_exprs;
+  for (const OrderItem& item : query.order_by) {
+    FLOE_ASSIGN_OR_RETURN(ExprPtr expr, scalars.Replace(*item.expr));
+    order_exprs.push_back(std::move(expr));
+  }
 
   // The stage the select list is evaluated over: the input, or the aggregated rows.
   Relation stage = input;
@@ -346,19 +381,25 @@ Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
   if (IsAggregateQuery(query)) {
     std::vector<const Expr*> exprs;
     for (const SelectColumn& column : select) exprs.push_back(column.expr.get());
-    if (query.having) exprs.push_back(query.having.get());
-    for (const OrderItem& item : query.order_by) exprs.push_back(item.expr.get());
+    if (having) exprs.push_back(having.get());
+    for (const ExprPtr& expr : order_exprs) exprs.push_back(expr.get());
     FLOE_ASSIGN_OR_RETURN(AggregatePlan plan,
                           AggregatePlan::Make(context, input, where, query.group_by, exprs));
     aggregate.emplace(std::move(plan));
     stage = aggregate->output();
     stage_filter = nullptr;
-    if (query.having) {
-      FLOE_ASSIGN_OR_RETURN(stage_filter, BindScalar(*over_stage(*query.having), stage.scope()));
+    if (scalars.pending()) {
+      FLOE_ASSIGN_OR_RETURN(stage, scalars.Join(context, std::move(stage)));
+    }
+    if (having) {
+      FLOE_ASSIGN_OR_RETURN(stage_filter, BindScalar(*over_stage(*having), stage.scope()));
       if (stage_filter->type()->kind() != floe::TypeKind::kBool) {
         return InvalidArgument("HAVING {} is not a boolean", PrintExpr(*query.having));
       }
     }
+  }
+  if (scalars.pending()) {
+    FLOE_ASSIGN_OR_RETURN(stage, scalars.Join(context, std::move(stage)));
   }
   Scope scope = stage.scope();
 
@@ -377,8 +418,9 @@ Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
 
   Ordering ordering;
   FLOE_RETURN_IF_ERROR(ResolveLimit(query, ordering));
-  for (const OrderItem& item : query.order_by) {
-    const Expr& expr = *item.expr;
+  for (size_t o = 0; o < query.order_by.size(); ++o) {
+    const OrderItem& item = query.order_by[o];
+    const Expr& expr = *order_exprs[o];
     int column = -1;
     if (expr.kind == ExprKind::kLiteral && expr.literal == LiteralKind::kInteger) {
       column = std::stoi(expr.text) - 1;

@@ -277,24 +277,89 @@ bool ContainsSubquery(const Expr& expr) {
   return false;
 }
 
+namespace {
+
+bool IsScalarSubquery(const Expr& expr) {
+  return expr.kind == ExprKind::kSubquery && expr.op != "EXISTS" && expr.query != nullptr;
+}
+
+Status CheckOnlyScalarSubqueries(const Expr& expr) {
+  if (expr.query && !IsScalarSubquery(expr)) {
+    return Unsupported(
+        "{}: IN and EXISTS subqueries are supported as conditions and-ed into WHERE, not inside "
+        "other expressions",
+        PrintExpr(expr));
+  }
+  if (IsScalarSubquery(expr)) return {};
+  for (const ExprPtr& arg : expr.args) {
+    if (arg) FLOE_RETURN_IF_ERROR(CheckOnlyScalarSubqueries(*arg));
+  }
+  return {};
+}
+
+std::string ScalarColumnName(size_t index) { return fmt::format("$scalar{}", index); }
+
+}  // namespace
+
+Result<ExprPtr> ScalarSubqueries::Replace(const Expr& expr) {
+  FLOE_RETURN_IF_ERROR(CheckOnlyScalarSubqueries(expr));
+  return RewriteExpr(expr, [this](const Expr& node) -> ExprPtr {
+    if (!IsScalarSubquery(node)) return nullptr;
+    found_.push_back(&node);
+    return ColumnRef(ScalarColumnName(found_.size() - 1), node.position);
+  });
+}
+
+Result<Relation> ScalarSubqueries::Join(PlannerContext& context, Relation relation) {
+  for (; joined_ < found_.size(); ++joined_) {
+    const Expr& node = *found_[joined_];
+    const std::string text = PrintExpr(node);
+    if (!context.batch()) {
+      return Unsupported(
+          "scalar subquery {}: supported in batch mode only (SET 'execution.runtime-mode' = "
+          "'batch'): floe has no streaming join",
+          text);
+    }
+    Result<Relation> planned = PlanQueryNode(context, *node.query);
+    if (!planned.has_value()) {
+      Error error = std::move(planned).error();
+      error.AddContext(fmt::format(
+          "scalar subquery {} (it cannot refer to the outer query's columns: correlated scalar "
+          "subqueries are not supported)",
+          text));
+      return std::unexpected(std::move(error));
+    }
+    if (!planned->bounded || !relation.bounded) {
+      return Unsupported("scalar subquery {}: over an unbounded (streaming) input", text);
+    }
+    const std::string name = ScalarColumnName(joined_);
+    FLOE_ASSIGN_OR_RETURN(stream::DataStream single,
+                          exec::SingleValue(planned->stream, name, "scalar subquery " + text));
+    FLOE_ASSIGN_OR_RETURN(relation.stream,
+                          exec::Join(relation.stream, single, exec::JoinKind::kCross, {}, {}));
+    context.Note(fmt::format("SingleValue({}) NestedLoopJoin(joinType=[CrossJoin])", name));
+    relation.columns.push_back(
+        ScopeColumn{.name = name, .type = single.schema()->field(0).type, .nullable = true});
+  }
+  return relation;
+}
+
 Result<Relation> PlanSubqueryPredicates(PlannerContext& context, Relation input, const Expr& where,
-                                        ExprPtr& remaining) {
+                                        ScalarSubqueries& scalars, ExprPtr& remaining) {
   std::vector<const Expr*> conjuncts;
   SplitConjuncts(where, conjuncts);
   std::vector<SubqueryPredicate> predicates;
-  std::vector<const Expr*> rest;
+  std::vector<ExprPtr> rest_owned;
   for (const Expr* conjunct : conjuncts) {
     if (std::optional<SubqueryPredicate> predicate = AsSubqueryPredicate(*conjunct)) {
       predicates.push_back(*predicate);
-    } else if (ContainsSubquery(*conjunct)) {
-      return Unsupported(
-          "{}: subqueries are supported as [NOT] IN (SELECT ...) and [NOT] EXISTS (SELECT ...) "
-          "conditions and-ed into WHERE, not inside other expressions",
-          PrintExpr(*conjunct));
     } else {
-      rest.push_back(conjunct);
+      FLOE_ASSIGN_OR_RETURN(ExprPtr replaced, scalars.Replace(*conjunct));
+      rest_owned.push_back(std::move(replaced));
     }
   }
+  std::vector<const Expr*> rest;
+  for (const ExprPtr& expr : rest_owned) rest.push_back(expr.get());
   if (!predicates.empty() && !context.batch()) {
     return Unsupported(
         "{}: IN and EXISTS subqueries are supported in batch mode only (SET "

@@ -117,7 +117,9 @@ Result<ScalarExprPtr> Bind(const Expr& expr, const Scope& scope) {
       return BindFunction(expr, scope);
     case ExprKind::kSubquery:
       return std::unexpected(ErrorAt(
-          expr, "subqueries are supported only as [NOT] IN and [NOT] EXISTS conditions of WHERE"));
+          expr,
+          "subqueries are supported in a query's WHERE (IN and EXISTS as its conditions), select "
+          "list, HAVING and ORDER BY, not here"));
     case ExprKind::kSubscript:
       return BindSubscript(expr, scope);
     case ExprKind::kFieldAccess:

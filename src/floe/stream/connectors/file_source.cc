@@ -1,5 +1,7 @@
 #include "floe/stream/connectors/file_source.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <deque>
 #include <set>
@@ -8,6 +10,7 @@
 #include "floe/io/location.h"
 #include "floe/stream/connectors/file_batch_reader.h"
 #include "floe/stream/connectors/text_columns.h"
+#include "floe/stream/metrics.h"
 #include "floe/util/json.h"
 
 namespace floe::stream {
@@ -160,6 +163,9 @@ class FileReader : public SourceReader {
 
   Status Open(const OperatorContext& context, SourceReaderContext& reader_context) override {
     reader_context_ = &reader_context;
+    metrics_ = context.metrics;
+    files_read_metric_ =
+        fmt::format("{}.{}.{}", context.operator_name, context.subtask_index, kFilesReadMetric);
     for (const std::string& entry : context.restored_state) {
       FLOE_ASSIGN_OR_RETURN(FileSplit split, DecodeSplit(entry));
       queue_.push_back(std::move(split));
@@ -191,6 +197,7 @@ class FileReader : public SourceReader {
         current_ = std::move(queue_.front());
         queue_.pop_front();
         FLOE_ASSIGN_OR_RETURN(file_, OpenFileBatchReader(*source_, current_.location));
+        if (metrics_ != nullptr) metrics_->Add(files_read_metric_, 1);
         FLOE_RETURN_IF_ERROR(SkipDone());
       }
       FLOE_ASSIGN_OR_RETURN(auto batch, file_->Next(source_->batch_size()));
@@ -236,6 +243,8 @@ class FileReader : public SourceReader {
 
   std::shared_ptr<const FileSource> source_;
   SourceReaderContext* reader_context_ = nullptr;
+  MetricGroup* metrics_ = nullptr;
+  std::string files_read_metric_;
   std::deque<FileSplit> queue_;
   const FileSplit* last_read_ = nullptr;  // &current_ once a batch was emitted
   FileSplit current_;

@@ -77,6 +77,15 @@ Result<RecordBatch> IcebergSinkWriter::AsTableRows(const RecordBatch& batch) con
 Status IcebergSinkWriter::ProcessBatch(int /*input*/, RecordBatch batch, Output& /*output*/) {
   if (batch.num_rows() == 0) return Ok();
   FLOE_ASSIGN_OR_RETURN(RecordBatch rows, AsTableRows(batch));
+  Status written = WriteRows(rows);
+  if (metrics_ != nullptr) {
+    metrics_->Set(fmt::format("{}.{}.{}", name_, subtask_, kFilesWrittenMetric),
+                  data_files_->files_named() + delete_files_->files_named());
+  }
+  return written;
+}
+
+Status IcebergSinkWriter::WriteRows(const RecordBatch& rows) {
   if (!options_.equality_field_ids.empty()) {
     if (!delta_) {
       FLOE_ASSIGN_OR_RETURN(

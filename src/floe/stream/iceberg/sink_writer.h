@@ -70,6 +70,7 @@ class IcebergSinkWriter : public Operator {
 
  private:
   Result<RecordBatch> AsTableRows(const RecordBatch& batch) const;
+  Status WriteRows(const RecordBatch& rows);
   Status Flush(int64_t checkpoint_id, Output& output);
 
   SinkSpec spec_;

@@ -1,10 +1,13 @@
 #include "floe/stream/iceberg/source_reader.h"
 
+#include <fmt/format.h>
+
 #include <unordered_map>
 #include <utility>
 
 #include "floe/batch/take.h"
 #include "floe/batch/value.h"
+#include "floe/stream/metrics.h"
 #include "floe/table/table.h"
 #include "floe/util/json.h"
 
@@ -36,6 +39,8 @@ class IcebergSourceReader::Cursor {
       : held_(std::move(held)), reader_(reader), filter_(bound_filter), skip_(held_.emitted) {}
 
   const Held& held() const { return held_; }
+  // Data files opened since the last call (a file read in several byte ranges counts once).
+  int64_t TakeFilesRead() { return std::exchange(files_read_, 0); }
 
   // The next batch to emit (row kinds set), or nullopt when the split is done.
   Result<std::optional<RecordBatch>> Next() {
@@ -59,6 +64,7 @@ class IcebergSourceReader::Cursor {
  private:
   Result<std::unique_ptr<table::TaskBatchStream>> OpenTask(table::FileScanTask task) {
     if (!task.residual) task.residual = filter_;
+    if (task.start == 0) ++files_read_;
     return reader_.Open(task);
   }
 
@@ -151,6 +157,7 @@ class IcebergSourceReader::Cursor {
   bool diff_ready_ = false;
   std::vector<RecordBatch> diff_;
   size_t next_diff_ = 0;
+  int64_t files_read_ = 0;
 };
 
 IcebergSourceReader::IcebergSourceReader(std::shared_ptr<const SourceReadSpec> spec)
@@ -161,6 +168,9 @@ IcebergSourceReader::~IcebergSourceReader() = default;
 Status IcebergSourceReader::Open(const OperatorContext& context,
                                  SourceReaderContext& reader_context) {
   reader_context_ = &reader_context;
+  metrics_ = context.metrics;
+  files_read_metric_ =
+      fmt::format("{}.{}.{}", context.operator_name, context.subtask_index, kFilesReadMetric);
   FLOE_ASSIGN_OR_RETURN(table_, spec_->loader.Load());
   table::TaskReadOptions options;
   options.batch_rows = spec_->batch_rows;
@@ -225,6 +235,9 @@ Result<PollStatus> IcebergSourceReader::PollNext(Output& output) {
       queue_.pop_front();
     }
     auto batch = cursor_->Next();
+    if (int64_t files = cursor_->TakeFilesRead(); files > 0 && metrics_ != nullptr) {
+      metrics_->Add(files_read_metric_, files);
+    }
     if (!batch) {
       batch.error().AddContext("reading split " + cursor_->held().split->id + " of " +
                                spec_->loader.ToString());

@@ -66,6 +66,8 @@ class IcebergSourceReader final : public SourceReader {
 
   std::shared_ptr<const SourceReadSpec> spec_;
   SourceReaderContext* reader_context_ = nullptr;
+  MetricGroup* metrics_ = nullptr;
+  std::string files_read_metric_;  // "<operator>.<subtask>.filesRead"
   std::shared_ptr<table::Table> table_;
   std::unique_ptr<table::TaskReader> task_reader_;
   std::deque<Held> queue_;

@@ -40,6 +40,9 @@ class OutputFileFactory {
   // The next file's full location for a partition (empty values / unpartitioned spec: none).
   Result<std::string> NextLocation(const PartitionSpec& spec, std::span<const Literal> partition);
 
+  // How many names this factory has given out: the files its writers have started.
+  int64_t files_named() const { return count_.load(); }
+
   const LocationProvider& locations() const { return locations_; }
   const OutputFileFactoryOptions& options() const { return options_; }
 
