@@ -530,6 +530,33 @@ TEST_F(SinkTest, CommitsToTheConfiguredBranch) {
   EXPECT_EQ(ReadTable("audit"), (std::vector<Row>{{1, "one", "a"}}));
 }
 
+// The rows of the table at `location` as ClickHouse reads them (icebergLocal: the hadoop layout,
+// with the deletes applied by ClickHouse), sorted.
+Result<std::vector<Row>> ReadByClickHouse(const std::string& location) {
+  FLOE_ASSIGN_OR_RETURN(
+      std::string out,
+      floe::testing::RunPeer(
+          "ch", {"SELECT id, data, category FROM icebergLocal('" + location + "') ORDER BY id",
+                 "JSONEachRow"}));
+  std::vector<Row> rows;
+  size_t start = 0;
+  while (start < out.size()) {
+    size_t end = out.find('\n', start);
+    if (end == std::string::npos) end = out.size();
+    std::string line = out.substr(start, end - start);
+    start = end + 1;
+    if (line.empty()) continue;
+    FLOE_ASSIGN_OR_RETURN(Json json, Json::Parse(line));
+    const Json* id = json.Find("id");
+    if (id == nullptr) return InternalError("ClickHouse row without id: {}", line);
+    FLOE_ASSIGN_OR_RETURN(std::string data, json.GetString("data"));
+    FLOE_ASSIGN_OR_RETURN(std::string category, json.GetString("category"));
+    rows.push_back(Row{id->is_string() ? std::stoll(id->as_string()) : id->as_int(),
+                       std::move(data), std::move(category)});
+  }
+  return Sorted(rows);
+}
+
 // ClickHouse reads the upserted table (the hadoop layout) and sees the latest value per key.
 TEST_F(SinkTest, ClickHouseReadsTheUpsertedTable) {
   if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
@@ -539,27 +566,54 @@ TEST_F(SinkTest, ClickHouseReadsTheUpsertedTable) {
   auto committer = Committer(spec);
   std::map<int64_t, Row> latest;
   RunUpserts(*this, *committer, writers, latest, 13, 1);
-  auto out = floe::testing::RunPeer(
-      "ch", {"SELECT id, data, category FROM icebergLocal('" + location() + "') ORDER BY id",
-             "JSONEachRow"});
-  FLOE_ASSERT_OK(out);
-  std::vector<Row> rows;
-  size_t start = 0;
-  while (start < out->size()) {
-    size_t end = out->find('\n', start);
-    if (end == std::string::npos) end = out->size();
-    std::string line = out->substr(start, end - start);
-    start = end + 1;
-    if (line.empty()) continue;
-    auto json = Json::Parse(line);
-    ASSERT_TRUE(json.has_value()) << line;
-    const Json* id = json->Find("id");
-    ASSERT_NE(id, nullptr) << line;
-    rows.push_back(Row{id->is_string() ? std::stoll(id->as_string()) : id->as_int(),
-                       json->GetString("data").value(), json->GetString("category").value()});
-  }
-  EXPECT_EQ(Sorted(rows), Values(latest));
+  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<Row> rows, ReadByClickHouse(location()));
+  EXPECT_EQ(rows, Values(latest));
   EXPECT_EQ(ReadTable(), Values(latest));
+}
+
+// A writer's key maps hold one checkpoint's keys: each flush reports the keys of its own
+// checkpoint whose last change is an insert (updated many times or not), never a running total of
+// the job's keys, and the table ClickHouse reads is the latest value per key.
+TEST_F(SinkTest, UpsertKeyMapsHoldOneCheckpointsKeys) {
+  CreateTable();
+  SinkSpec spec = Spec({{"upsert-enabled", "true"}});
+  auto writers = Writers(spec, 1);
+  auto committer = Committer(spec);
+  std::map<int64_t, Row> latest;
+  struct Step {
+    int64_t first, last;  // keys upserted, each three times
+    std::vector<int64_t> deleted;
+    int64_t expected_keys;
+  };
+  const std::vector<Step> steps = {
+      {1, 50, {}, 50}, {26, 60, {30, 70}, 34}, {1, 5, {}, 5}, {0, -1, {40}, 0}, {100, 119, {}, 20}};
+  int64_t checkpoint = 0;
+  for (const Step& step : steps) {
+    ++checkpoint;
+    for (int round = 0; round < 3; ++round) {
+      std::vector<Row> rows;
+      for (int64_t id = step.first; id <= step.last; ++id) {
+        Row row{id, fmt::format("v{}-{}", checkpoint, round), "c", RowKind::kUpdateAfter};
+        rows.push_back(row);
+        latest[id] = row;
+      }
+      if (!rows.empty()) FLOE_ASSERT_OK(writers[0]->ProcessBatch(Batch(rows)));
+    }
+    std::vector<Row> deletes;
+    for (int64_t id : step.deleted) {
+      deletes.push_back(Row{id, "", "", RowKind::kDelete});
+      latest.erase(id);
+    }
+    if (!deletes.empty()) FLOE_ASSERT_OK(writers[0]->ProcessBatch(Batch(deletes)));
+    Checkpoint(writers, *committer, checkpoint);
+    EXPECT_EQ(writers[0]->metrics().Get("writer.0.lastFlushInsertedKeys"), step.expected_keys)
+        << "checkpoint " << checkpoint;
+    FLOE_ASSERT_OK(committer->NotifyCheckpointComplete(checkpoint));
+  }
+  EXPECT_EQ(ReadTable(), Values(latest));
+  if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<Row> rows, ReadByClickHouse(location()));
+  EXPECT_EQ(rows, Values(latest));
 }
 
 }  // namespace

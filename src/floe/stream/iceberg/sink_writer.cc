@@ -114,12 +114,16 @@ Status IcebergSinkWriter::Flush(int64_t checkpoint_id, Output& output) {
   if (fanout_) {
     FLOE_ASSIGN_OR_RETURN(*files, fanout_->Close());
     fanout_.reset();
-  } else if (delta_) {
-    // Kept: the next checkpoint reuses its key table.
+  }
+  int64_t inserted_keys = 0;
+  if (delta_) {
+    inserted_keys = static_cast<int64_t>(delta_->inserted_keys());
+    // Close frees the checkpoint's key maps; the writer takes the next checkpoint's rows.
     FLOE_ASSIGN_OR_RETURN(*files, delta_->Close());
   }
   if (metrics_ != nullptr) {
     const std::string prefix = fmt::format("{}.{}.", name_, subtask_);
+    metrics_->Set(prefix + "lastFlushInsertedKeys", inserted_keys);
     metrics_->Add(prefix + "flushedDataFiles", static_cast<int64_t>(files->data_files.size()));
     metrics_->Add(prefix + "flushedDeleteFiles", static_cast<int64_t>(files->delete_files.size()));
     metrics_->Set(prefix + "lastFlushDurationMs",

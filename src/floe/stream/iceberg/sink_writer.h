@@ -10,6 +10,12 @@
 // writer takes them, keeping at most max-open-files files open (the least recently written
 // partition's file is closed first). With equality fields (upsert, or a v2 table with identifier
 // fields or equality-field-columns) the delta writer takes them, and -U / -D rows become deletes.
+// Its key maps (where each key of the checkpoint was written) live until the checkpoint's files
+// close and are freed then.
+//
+// Metrics ("<operator>.<subtask>.<name>"): flushedDataFiles, flushedDeleteFiles (counters),
+// lastFlushDurationMs, lastFlushInsertedKeys (the keys the delta writer held for the checkpoint
+// whose files it just closed; 0 without equality fields).
 //
 // What can go wrong: the table cannot be loaded or the options are bad (Open); batches whose
 // columns do not match the table's, -U / -D rows without equality fields; file writer errors.

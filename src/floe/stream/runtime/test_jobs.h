@@ -202,6 +202,7 @@ class GatedSource : public Source {
       Status NotifyCheckpointComplete(int64_t id) override {
         return inner_->NotifyCheckpointComplete(id);
       }
+      std::optional<std::string> Position() const override { return inner_->Position(); }
 
      private:
       std::unique_ptr<SourceReader> inner_;
@@ -261,6 +262,7 @@ class CheckpointPacedSource : public Source {
       Status NotifyCheckpointComplete(int64_t id) override {
         return inner_->NotifyCheckpointComplete(id);
       }
+      std::optional<std::string> Position() const override { return inner_->Position(); }
 
      private:
       std::unique_ptr<SourceReader> inner_;

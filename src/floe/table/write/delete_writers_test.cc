@@ -200,6 +200,51 @@ TEST(DeltaWriter, NextCommitAfterCloseForgetsTheKeysOfTheLast) {
   EXPECT_EQ(*after_second, (std::map<int64_t, std::string>{{1, "c"}, {2, "b"}, {3, "e"}}));
 }
 
+// Three commits of upserts over 300 keys into a partitioned table with at most two partitions'
+// files open: the key maps hold exactly the keys of the current commit whose last change is an
+// insert (never those of earlier commits), and Close frees them all. The table after each commit,
+// read by DuckDB with the deletes applied by hand, is the latest value of each key.
+TEST(DeltaWriter, KeyMapsHoldOnlyTheCurrentCommitsKeys) {
+  EventsTable table;
+  auto spec = std::make_shared<const PartitionSpec>(
+      0, std::vector<PartitionField>{{{1}, 1000, "id_bucket", Transform::Bucket(4)}});
+  FLOE_ASSERT_OK_AND_ASSIGN(auto writer, DeltaWriter::Make(table.Context(spec), {1}, true, 2));
+  std::map<int64_t, std::string> model, committed;
+  std::mt19937_64 rng(17);
+  for (int commit = 0; commit < 3; ++commit) {
+    SCOPED_TRACE(commit);
+    std::map<int64_t, bool> last_is_insert;  // this commit's keys
+    for (int batch = 0; batch < 4; ++batch) {
+      std::vector<Row> rows;
+      for (int i = 0; i < 100; ++i) {
+        const int64_t id = static_cast<int64_t>(rng() % 300);
+        if (rng() % 6 == 0) {
+          rows.push_back(R(RowKind::kDelete, id, ""));
+          model.erase(id);
+          last_is_insert[id] = false;
+        } else {
+          std::string value = fmt::format("c{}b{}r{}", commit, batch, i);
+          rows.push_back(R(RowKind::kInsert, id, value));
+          model[id] = std::move(value);
+          last_is_insert[id] = true;
+        }
+      }
+      FLOE_ASSERT_OK(writer->Write(table.Batch(rows, true)));
+      size_t expected_keys = 0;
+      for (const auto& [id, inserted] : last_is_insert) expected_keys += inserted ? 1 : 0;
+      EXPECT_EQ(writer->inserted_keys(), expected_keys);
+      EXPECT_GT(writer->key_memory_bytes(), 0U);
+    }
+    FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, writer->Close());
+    EXPECT_EQ(writer->inserted_keys(), 0U);
+    EXPECT_EQ(writer->key_memory_bytes(), 0U);
+    auto after = ApplyByHand(committed, result);
+    if (!after) GTEST_SKIP() << after.error().ToString();
+    committed = std::move(*after);
+    EXPECT_EQ(committed, model);
+  }
+}
+
 TEST(DeltaWriter, ChangelogDeletesWholeRowsAndItsOwnInsertsByPosition) {
   EventsTable table;
   FLOE_ASSERT_OK_AND_ASSIGN(auto writer, DeltaWriter::Make(table.Context(), {1}, false));

@@ -91,7 +91,6 @@ Result<DeltaWriter::PartitionState*> DeltaWriter::State(uint32_t partition,
   if (!states_[partition]) {
     auto state = std::make_unique<PartitionState>();
     if (partitioner_) state->values = partitioner_->Values(partition);
-    state->inserted = std::exchange(spare_keys_, InsertedKeys());
     state->positions = std::make_unique<PositionDeleteWriter>(
         context_.DeleteOptions(state->values, delete_schema_, delete_batch_schema_));
     states_[partition] = std::move(state);
@@ -266,12 +265,8 @@ Status DeltaWriter::Write(const RecordBatch& batch) {
 
 Result<WriteResult> DeltaWriter::Close() {
   WriteResult result = std::exchange(closed_, {});
-  InsertedKeys* largest = nullptr;
   for (auto& s : states_) {
     if (!s) continue;
-    if (largest == nullptr || s->inserted.memory_bytes() > largest->memory_bytes()) {
-      largest = &s->inserted;
-    }
     if (s->data) {
       FLOE_ASSIGN_OR_RETURN(auto data, s->data->Close());
       for (auto& f : data) result.data_files.push_back(std::move(f));
@@ -282,13 +277,23 @@ Result<WriteResult> DeltaWriter::Close() {
     for (auto& f : positions) result.delete_files.push_back(std::move(f));
     for (uint32_t p : s->referenced) result.referenced_data_files.push_back(s->paths[p]);
   }
-  if (largest != nullptr && largest->memory_bytes() > spare_keys_.memory_bytes()) {
-    largest->Clear();
-    spare_keys_ = std::move(*largest);
-  }
+  // The key maps, paths and position deletes of this commit go with their states: a key of a
+  // committed file is deleted by equality from now on, so nothing of them is needed again.
   states_.clear();
   open_ = 0;
   return result;
+}
+
+size_t DeltaWriter::inserted_keys() const {
+  size_t keys = 0;
+  for (const auto& s : states_) keys += s ? s->inserted.size() : 0;
+  return keys;
+}
+
+size_t DeltaWriter::key_memory_bytes() const {
+  size_t bytes = 0;
+  for (const auto& s : states_) bytes += s ? s->inserted.memory_bytes() : 0;
+  return bytes;
 }
 
 }  // namespace floe::table

@@ -11,18 +11,17 @@
 // earlier row, since an equality delete only applies to older commits; otherwise an equality
 // delete is written: the key columns in upsert mode, the whole row otherwise. Inserting a key
 // already inserted by this writer also deletes the earlier row by position. The writer remembers
-// (file, position) of every key it inserted until Close, which ends one commit; the writer then
-// takes the rows of the next commit, reusing its largest key table (cleared) rather than growing
-// a new one from empty.
+// (file, position) of every key it inserted until Close, which ends one commit and frees every key
+// map; the writer then takes the rows of the next commit with empty maps.
 //
 // Memory: with max_open_files, opening the files of one more partition first closes the data and
 // equality delete files of the least recently written partition; its key map stays (a later
 // delete or update of one of its keys is a position delete into the closed file, which commits
 // with the rest). The key maps cannot be dropped before the commit: an equality delete does not
 // apply to data files of its own commit, so an update of a forgotten key would leave both rows
-// live. Open files are thus bounded; key maps grow with the distinct keys written per commit
-// (about 48 bytes plus the key's bytes per key), and position deletes with the updates. Between
-// commits the largest key table stays allocated (cleared) for the next one.
+// live. Open files are thus bounded; key maps grow with the distinct keys written in the current
+// commit (43 to 85 bytes plus the key's bytes per key), position deletes with its updates, and
+// both are freed at Close: between commits the writer holds no key memory.
 //
 // What can go wrong: Make fails (kInvalidArgument) without equality fields, for fields that are
 // not top-level batch columns, or in upsert mode when a partition source is not an equality field
@@ -52,6 +51,10 @@ class DeltaWriter {
   Status Write(const RecordBatch& batch);
   Result<WriteResult> Close();
 
+  // The keys the current commit's maps hold, and their memory (0 after Close).
+  size_t inserted_keys() const;
+  size_t key_memory_bytes() const;
+
   struct PartitionState;
 
  private:
@@ -78,8 +81,7 @@ class DeltaWriter {
   size_t max_open_files_ = 0;
   size_t open_ = 0;
   uint64_t uses_ = 0;
-  WriteResult closed_;       // files of partitions closed before Close
-  InsertedKeys spare_keys_;  // the last commit's largest key table, cleared, for the next
+  WriteResult closed_;  // files of partitions closed before Close
   std::vector<uint32_t> partition_of_row_;
   std::vector<int64_t> order_;  // the batch's rows, grouped by partition
   std::vector<std::string> keys_;

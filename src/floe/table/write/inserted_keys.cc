@@ -4,7 +4,6 @@
 
 #include <bit>
 #include <cstdlib>
-#include <cstring>
 #include <new>
 
 #include "floe/util/xxhash64.h"
@@ -104,15 +103,6 @@ std::optional<InsertedKeys::Location> InsertedKeys::Remove(std::string_view key,
   --size_;
   ++tombstones_;
   return previous;
-}
-
-void InsertedKeys::Clear() {
-  if (size_ + tombstones_ > 0) {
-    std::memset(static_cast<void*>(slots_.begin()), 0, slots_.size() * sizeof(Slot));
-  }
-  arena_.clear();
-  size_ = 0;
-  tombstones_ = 0;
 }
 
 void InsertedKeys::Rebuild(size_t live) {

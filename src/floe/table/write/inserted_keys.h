@@ -36,10 +36,6 @@ class InsertedKeys {
     if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
   }
 
-  // Forgets every key but keeps the memory, for the next commit: the slots are zeroed in place,
-  // which costs less than the page faults and doubling rebuilds of a table grown again from empty.
-  void Clear();
-
   size_t size() const { return size_; }
   size_t memory_bytes() const { return slots_.size() * sizeof(Slot) + arena_.capacity(); }
 
@@ -78,11 +74,6 @@ class InsertedKeys {
 
     Slot& operator[](size_t i) { return slots_[i]; }
     const Slot& operator[](size_t i) const { return slots_[i]; }
-    // Forgets every key but keeps the memory, for the next commit: the slots are zeroed in place,
-    // which costs less than the page faults and doubling rebuilds of a table grown again from
-    // empty.
-    void Clear();
-
     size_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
     Slot* begin() { return slots_; }

@@ -42,35 +42,6 @@ TEST(InsertedKeysTest, AgreesWithAStandardMap) {
   }
 }
 
-// After Clear no key is known (with tombstones and a huge-page table in the mix), the memory stays,
-// and the table takes a second commit's worth of keys.
-TEST(InsertedKeysTest, ClearForgetsEveryKeyAndKeepsTheMemory) {
-  InsertedKeys keys;
-  constexpr int kKeys = 200'000;  // 32 bytes a slot: a table beyond one huge page
-  for (int i = 0; i < kKeys; ++i) {
-    const std::string key = "key" + std::to_string(i);
-    ASSERT_FALSE(keys.Put(key, InsertedKeys::Hash(key), {1, i}).has_value());
-    if (i % 10 == 0) {
-      ASSERT_TRUE(keys.Remove(key, InsertedKeys::Hash(key)).has_value());
-    }
-  }
-  const size_t memory = keys.memory_bytes();
-  keys.Clear();
-  EXPECT_EQ(keys.size(), 0u);
-  EXPECT_EQ(keys.memory_bytes(), memory);
-  for (int i = 0; i < kKeys; ++i) {
-    const std::string key = "key" + std::to_string(i);
-    ASSERT_FALSE(keys.Remove(key, InsertedKeys::Hash(key)).has_value()) << key;
-    ASSERT_FALSE(keys.Put(key, InsertedKeys::Hash(key), {2, i}).has_value()) << key;
-  }
-  const std::string key = "key7";
-  auto previous = keys.Put(key, InsertedKeys::Hash(key), {3, 0});
-  ASSERT_TRUE(previous.has_value());
-  EXPECT_EQ(previous->file, 2u);
-  EXPECT_EQ(previous->position, 7);
-  EXPECT_EQ(keys.size(), static_cast<size_t>(kKeys));
-}
-
 TEST(InsertedKeysTest, ReclaimsTheBytesOfRemovedKeysWhenItGrows) {
   InsertedKeys keys;
   const std::string long_key(1000, 'x');

@@ -145,11 +145,16 @@ Status DynamicCommitter::ProcessMessage(int /*input*/, Message message, Output& 
 
 Result<std::vector<std::string>> DynamicCommitter::SnapshotState(int64_t checkpoint_id,
                                                                  Output& output) {
+  return SnapshotCheckpoint(CheckpointBarrier{.checkpoint_id = checkpoint_id}, output);
+}
+
+Result<std::vector<std::string>> DynamicCommitter::SnapshotCheckpoint(
+    const CheckpointBarrier& barrier, Output& output) {
   FLOE_RETURN_IF_ERROR(EmitCommitted(output));
   std::vector<std::string> entries;
   for (auto& [table, state] : committers_) {
     FLOE_ASSIGN_OR_RETURN(std::vector<std::string> inner,
-                          state->committer->SnapshotState(checkpoint_id, state->output));
+                          state->committer->SnapshotCheckpoint(barrier, state->output));
     const SinkOptions& options = state->committer->options();
     for (std::string& text : inner) {
       Json entry = Json::MakeObject();
@@ -182,10 +187,12 @@ Status DynamicCommitter::NotifyCheckpointComplete(int64_t checkpoint_id) {
   return Ok();
 }
 
-Status DynamicCommitter::Finish(Output& output) {
+Status DynamicCommitter::Finish(Output& output) { return FinishInput(EndOfInput{}, output); }
+
+Status DynamicCommitter::FinishInput(const EndOfInput& end, Output& output) {
   for (auto& [table, state] : committers_) {
     FLOE_RETURN_IF_ERROR(RefreshIfWritten(*state));
-    FLOE_RETURN_IF_ERROR(state->committer->Finish(state->output));
+    FLOE_RETURN_IF_ERROR(state->committer->FinishInput(end, state->output));
     CollectCommitted(table, *state->committer);
   }
   return EmitCommitted(output);

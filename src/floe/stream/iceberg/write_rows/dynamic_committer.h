@@ -2,9 +2,10 @@
 
 // The committer operator of WriteRows (parallelism 1): one IcebergSinkCommitter per destination
 // table, driven by hand, so that every table gets the IcebergSink's exactly-once scheme unchanged:
-// temporary manifests per checkpoint in the operator state, the sink id, run id and checkpoint id
-// in each snapshot summary, and on restore only the checkpoints the table's own history does not
-// record as committed are committed.
+// temporary manifests per checkpoint in the operator state, the sink id, run id, checkpoint id and
+// the positions of the sources upstream (`floe.source-position.<source>[.<subtask>]`, those of the
+// last checkpoint a snapshot covers) in each snapshot summary, and on restore only the checkpoints
+// the table's own history does not record as committed are committed.
 //
 // Triggering frequency: with a frequency d, a completed checkpoint commits only when d has passed
 // since the last commit round; the checkpoints in between stay pending (in the state) and then
@@ -52,8 +53,13 @@ class DynamicCommitter : public Operator {
   Status ProcessBatch(int input, RecordBatch batch, Output& output) override;
   Status ProcessMessage(int input, Message message, Output& output) override;
   Result<std::vector<std::string>> SnapshotState(int64_t checkpoint_id, Output& output) override;
+  // Hands the source positions the barrier carries to every table's committer.
+  Result<std::vector<std::string>> SnapshotCheckpoint(const CheckpointBarrier& barrier,
+                                                      Output& output) override;
   Status NotifyCheckpointComplete(int64_t checkpoint_id) override;
   Status Finish(Output& output) override;
+  // Hands the final source positions to every table's committer for its last commit.
+  Status FinishInput(const EndOfInput& end, Output& output) override;
 
  private:
   struct TableCommitter {
