@@ -1,11 +1,12 @@
-// Broken Parquet files through the batch reader: the deliberately malformed files of parquet-testing
-// (bad_data/) and Impala (bad_*, corrupt_*), each with the outcome it must have, and real files
-// damaged page by page (column chunks cut short, bits flipped in page headers, levels, dictionary
-// and data pages). A damaged file either fails with an error naming the file and the column, or,
-// where the format cannot see the damage (a flipped value without a CRC), reads. Never a crash
-// (the sanitizer build runs these), and never a large allocation: the largest single allocation
-// while reading is recorded through a replaced global operator new.
+// Broken Parquet files through the batch reader: the deliberately malformed files of
+// parquet-testing (bad_data/) and Impala (bad_*, corrupt_*), each with the outcome it must have,
+// and real files damaged page by page (column chunks cut short, bits flipped in page headers,
+// levels, dictionary and data pages). A damaged file either fails with an error naming the file and
+// the column, or, where the format cannot see the damage (a flipped value without a CRC), reads.
+// Never a crash (the sanitizer build runs these), and never a large allocation: the largest single
+// allocation while reading is recorded through a replaced global operator new.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,8 +20,6 @@
 #include <set>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "floe/batch/value.h"
 #include "floe/format/parquet/file_reader.h"
@@ -296,8 +295,8 @@ std::vector<std::byte> WithFooter(const std::vector<std::byte>& file, uint64_t p
 }
 
 // Reads a damaged copy; it must fail naming the file and column, or read when `may_read`.
-void ExpectCleanOutcome(std::vector<std::byte> damaged, const std::string& name,
-                        const Chunk& chunk, bool may_read, const std::string& what, int& errors) {
+void ExpectCleanOutcome(std::vector<std::byte> damaged, const std::string& name, const Chunk& chunk,
+                        bool may_read, const std::string& what, int& errors) {
   largest_allocation = 0;
   Outcome read = ReadAll(MakeMemorySource(std::move(damaged), name));
   EXPECT_LE(largest_allocation.load(), kMaxAllocation) << what;
@@ -313,16 +312,16 @@ void ExpectCleanOutcome(std::vector<std::byte> damaged, const std::string& name,
 
 // Real files of several encodings, codecs and page versions.
 const char* const kDamagedFiles[] = {
-    "alltypes_plain.parquet",                     // dictionaries, v1, uncompressed
-    "alltypes_plain.snappy.parquet",              // snappy
-    "datapage_v2.snappy.parquet",                 // v2, delta, a list
-    "nested_lists.snappy.parquet",                // repetition levels
-    "delta_encoding_optional_column.parquet",     // delta encodings, v2
-    "delta_length_byte_array.parquet",            // zstd, v2
-    "byte_stream_split.zstd.parquet",             // byte stream split
-    "concatenated_gzip_members.parquet",          // gzip
-    "lz4_raw_compressed.parquet",                 // lz4 raw
-    "rle_boolean_encoding.parquet",               // RLE booleans, gzip
+    "alltypes_plain.parquet",                          // dictionaries, v1, uncompressed
+    "alltypes_plain.snappy.parquet",                   // snappy
+    "datapage_v2.snappy.parquet",                      // v2, delta, a list
+    "nested_lists.snappy.parquet",                     // repetition levels
+    "delta_encoding_optional_column.parquet",          // delta encodings, v2
+    "delta_length_byte_array.parquet",                 // zstd, v2
+    "byte_stream_split.zstd.parquet",                  // byte stream split
+    "concatenated_gzip_members.parquet",               // gzip
+    "lz4_raw_compressed.parquet",                      // lz4 raw
+    "rle_boolean_encoding.parquet",                    // RLE booleans, gzip
     "datapage_v1-snappy-compressed-checksum.parquet",  // CRCs
 };
 
@@ -380,19 +379,112 @@ TEST(BadInput, FlippedBitsInPagesFailNamingFileAndColumnOrRead) {
             damaged[at] ^= static_cast<std::byte>(1 << bit);
             auto& [flips, errors] = tally[region.kind];
             ++flips;
-            ExpectCleanOutcome(std::move(damaged), name, chunk, true,
-                               fmt::format("{}: {} bit {} of byte {}", chunk.path, region.kind,
-                                           bit, at),
-                               errors);
+            ExpectCleanOutcome(
+                std::move(damaged), name, chunk, true,
+                fmt::format("{}: {} bit {} of byte {}", chunk.path, region.kind, bit, at), errors);
           }
         }
       }
     }
     for (const auto& [kind, counts] : tally) {
-      std::printf("%s: %s: %d flips, %d errors\n", name, kind.c_str(), counts.first,
-                  counts.second);
+      std::printf("%s: %s: %d flips, %d errors\n", name, kind.c_str(), counts.first, counts.second);
     }
     EXPECT_GT(tally["page header"].second, 0);
+  }
+}
+
+// The file with the page header at `at` (of `old_size` bytes, in `chunk`) replaced by `header`:
+// the later offsets move by the size difference, the page index and bloom filters are dropped.
+std::vector<std::byte> WithPageHeader(const std::vector<std::byte>& file, FileMetaData metadata,
+                                      const Chunk& chunk, uint64_t at, uint64_t old_size,
+                                      const PageHeader& header, uint64_t pages_end) {
+  const std::vector<std::byte> encoded = EncodePageHeader(header);
+  const int64_t delta = static_cast<int64_t>(encoded.size()) - static_cast<int64_t>(old_size);
+  std::vector<std::byte> out(file.begin(), file.begin() + static_cast<ptrdiff_t>(at));
+  out.insert(out.end(), encoded.begin(), encoded.end());
+  out.insert(out.end(), file.begin() + static_cast<ptrdiff_t>(at + old_size),
+             file.begin() + static_cast<ptrdiff_t>(pages_end));
+  for (size_t g = 0; g < metadata.row_groups.size(); ++g) {
+    for (size_t c = 0; c < metadata.row_groups[g].columns.size(); ++c) {
+      ColumnChunk& column = metadata.row_groups[g].columns[c];
+      ColumnMetaData& meta = *column.meta_data;
+      column.offset_index_offset.reset();
+      column.column_index_offset.reset();
+      meta.bloom_filter_offset.reset();
+      if (meta.data_page_offset > static_cast<int64_t>(at)) meta.data_page_offset += delta;
+      if (meta.dictionary_page_offset && *meta.dictionary_page_offset > static_cast<int64_t>(at)) {
+        *meta.dictionary_page_offset += delta;
+      }
+      if (g == chunk.row_group && c == chunk.column) meta.total_compressed_size += delta;
+    }
+  }
+  return WithFooter(out, out.size(), metadata);
+}
+
+// Page headers rewritten with sizes and counts no page can have: each is an error naming the file
+// and column (or, for counts that do not matter to the values read, a read), and none makes the
+// reader allocate what the header asks for.
+TEST(BadInput, HugeSizesAndCountsInPageHeadersAreRefusedWithoutTheirAllocation) {
+  constexpr int32_t kHuge = 400 << 20;  // below PageReader::kMaxPageSize
+  constexpr int32_t kMax = INT32_MAX;
+  for (const char* name : kDamagedFiles) {
+    SCOPED_TRACE(name);
+    const std::vector<std::byte> file = Bytes(DataFile(name));
+    FLOE_ASSERT_OK_AND_ASSIGN(FileMetaData metadata, ParseFooter(file));
+    const std::vector<Chunk> chunks = Chunks(file, name);
+    uint64_t pages_end = 0;
+    for (const Chunk& chunk : chunks) pages_end = std::max(pages_end, chunk.end);
+    int variants = 0, errors = 0;
+    for (const Chunk& chunk : chunks) {
+      for (const Region& region : chunk.regions) {
+        if (region.kind != "page header") continue;
+        FLOE_ASSERT_OK_AND_ASSIGN(
+            DecodedPageHeader decoded,
+            DecodePageHeader(std::span(file).subspan(region.begin, chunk.end - region.begin)));
+        std::vector<std::pair<std::string, PageHeader>> damaged;
+        auto with = [&](std::string what, auto change) {
+          PageHeader h = decoded.header;
+          change(h);
+          damaged.emplace_back(std::move(what), h);
+        };
+        with("uncompressed size", [&](PageHeader& h) { h.uncompressed_page_size = kHuge; });
+        with("uncompressed size max", [&](PageHeader& h) { h.uncompressed_page_size = kMax; });
+        with("compressed size", [&](PageHeader& h) { h.compressed_page_size = kMax; });
+        with("negative sizes", [&](PageHeader& h) {
+          h.compressed_page_size = -1;
+          h.uncompressed_page_size = -1;
+        });
+        with("values", [&](PageHeader& h) {
+          if (h.data_page_header) h.data_page_header->num_values = kMax;
+          if (h.data_page_header_v2) h.data_page_header_v2->num_values = kMax;
+          if (h.dictionary_page_header) h.dictionary_page_header->num_values = kMax;
+        });
+        with("negative values", [&](PageHeader& h) {
+          if (h.data_page_header) h.data_page_header->num_values = -1;
+          if (h.data_page_header_v2) h.data_page_header_v2->num_values = -1;
+          if (h.dictionary_page_header) h.dictionary_page_header->num_values = -1;
+        });
+        if (decoded.header.data_page_header_v2) {
+          with("level lengths", [&](PageHeader& h) {
+            h.data_page_header_v2->definition_levels_byte_length = kMax;
+            h.data_page_header_v2->repetition_levels_byte_length = kMax;
+          });
+          with("nulls and rows", [&](PageHeader& h) {
+            h.data_page_header_v2->num_nulls = kMax;
+            h.data_page_header_v2->num_rows = kMax;
+          });
+        }
+        for (const auto& [what, header] : damaged) {
+          ++variants;
+          // Counts the reader does not rely on (v2 rows; nulls, which the levels give) may read.
+          ExpectCleanOutcome(
+              WithPageHeader(file, metadata, chunk, region.begin, decoded.size, header, pages_end),
+              name, chunk, what == "nulls and rows",
+              fmt::format("{}: page header at {}: {}", chunk.path, region.begin, what), errors);
+        }
+      }
+    }
+    EXPECT_GT(errors, variants / 2);
   }
 }
 
