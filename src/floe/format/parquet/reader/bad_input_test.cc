@@ -4,7 +4,8 @@
 // levels, dictionary and data pages). A damaged file either fails with an error naming the file and
 // the column, or, where the format cannot see the damage (a flipped value without a CRC), reads.
 // Never a crash (the sanitizer build runs these), and never a large allocation: the largest single
-// allocation while reading is recorded through a replaced global operator new.
+// allocation while reading is recorded through a replaced global operator new (AddressSanitizer's
+// malloc hooks in the sanitizer build).
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -30,22 +31,47 @@
 #include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/allocator_interface.h>
+#endif
+
 namespace {
+
 // The largest single allocation since the last reset.
 std::atomic<size_t> largest_allocation{0};
-}  // namespace
 
-void* operator new(size_t size) {
+void RecordAllocation(size_t size) {
   size_t seen = largest_allocation.load(std::memory_order_relaxed);
   while (size > seen && !largest_allocation.compare_exchange_weak(seen, size)) {
   }
+}
+
+}  // namespace
+
+#if defined(__SANITIZE_ADDRESS__)
+// AddressSanitizer owns operator new (and checks that deletes match it): watch through its hooks.
+namespace {
+void OnMalloc(const volatile void*, size_t size) { RecordAllocation(size); }
+void OnFree(const volatile void*) {}
+[[maybe_unused]] const int hooks_installed =
+    __sanitizer_install_malloc_and_free_hooks(OnMalloc, OnFree);
+}  // namespace
+#else
+void* operator new(size_t size) {
+  RecordAllocation(size);
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
+}
+void* operator new(size_t size, const std::nothrow_t&) noexcept {
+  RecordAllocation(size);
+  return std::malloc(size == 0 ? 1 : size);
 }
 // Not inlined: g++ would pair the inlined free() with its built-in notion of operator new and
 // report a mismatch.
 [[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
 [[gnu::noinline]] void operator delete(void* p, size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+#endif
 
 namespace floe::parquet {
 namespace {
