@@ -407,6 +407,9 @@ Status BrotliCompress(std::span<const std::byte> input, std::vector<std::byte>& 
   return Ok();
 }
 
+// Deflate cannot expand a byte more than 1032-fold; gzip members add their headers on top.
+size_t DeflateMaxExpansion(size_t compressed) { return compressed * 1032 + 1024; }
+
 Status DecompressTo(Codec codec, std::span<const std::byte> input, Output& out) {
   switch (codec) {
     case Codec::kUncompressed:
@@ -500,6 +503,34 @@ Status Decompress(Codec codec, std::span<const std::byte> input, size_t max_outp
     return std::unexpected(std::move(status.error().AddContext(CodecName(codec))));
   }
   return Ok();
+}
+
+size_t MaxDecompressedSize(Codec codec, std::span<const std::byte> input) {
+  switch (codec) {
+    case Codec::kUncompressed:
+      return input.size();
+    case Codec::kDeflate:
+    case Codec::kGzip:
+      return DeflateMaxExpansion(input.size());
+    case Codec::kLz4Raw:
+    case Codec::kLz4Hadoop:
+      return Lz4MaxExpansion(input.size());
+    case Codec::kSnappy: {
+      size_t length = 0;
+      if (!snappy::GetUncompressedLength(Chars(input), input.size(), &length)) return SIZE_MAX;
+      return length;
+    }
+    case Codec::kZstd: {
+      // One frame that records its size: exactly that size.
+      const unsigned long long size = ZSTD_getFrameContentSize(input.data(), input.size());
+      if (size == ZSTD_CONTENTSIZE_UNKNOWN || size == ZSTD_CONTENTSIZE_ERROR) return SIZE_MAX;
+      if (ZSTD_findFrameCompressedSize(input.data(), input.size()) != input.size()) return SIZE_MAX;
+      return static_cast<size_t>(size);
+    }
+    case Codec::kBrotli:
+      break;
+  }
+  return SIZE_MAX;
 }
 
 }  // namespace floe::compression

@@ -41,6 +41,12 @@ Status Compress(Codec codec, std::span<const std::byte> input, std::vector<std::
 // more bytes is a kCorruptData error.
 Status DecompressInto(Codec codec, std::span<const std::byte> input, std::span<std::byte> output);
 
+// An upper bound of what input can decompress to, read from the codec's own header (snappy, zstd
+// frames that record their size) or from its largest expansion ratio (lz4, deflate, gzip);
+// SIZE_MAX when the codec has no bound (brotli, zstd frames without a size). Lets a caller refuse
+// a size from a damaged header before it allocates.
+size_t MaxDecompressedSize(Codec codec, std::span<const std::byte> input);
+
 // Decompresses input of unknown uncompressed size, appending to out. More than max_output bytes is
 // a kResourceExhausted error (nothing beyond the limit is ever allocated).
 Status Decompress(Codec codec, std::span<const std::byte> input, size_t max_output,

@@ -51,6 +51,25 @@ TEST_P(CodecTest, RoundTripsThroughBothDecompressForms) {
   }
 }
 
+// The bound holds for highly compressible and for random data, and is exact where the codec
+// records the size.
+TEST_P(CodecTest, MaxDecompressedSizeBoundsTheOutput) {
+  std::mt19937 rng(7);
+  std::vector<std::byte> noise(10000);
+  for (std::byte& b : noise) b = static_cast<std::byte>(rng());
+  for (const std::vector<std::byte>& input :
+       {SampleData(100000), std::vector<std::byte>(1 << 20, std::byte{0}), noise}) {
+    std::vector<std::byte> compressed;
+    FLOE_ASSERT_OK(Compress(GetParam(), input, compressed));
+    const size_t bound = MaxDecompressedSize(GetParam(), compressed);
+    EXPECT_GE(bound, input.size()) << CodecName(GetParam());
+    if (GetParam() == Codec::kSnappy || GetParam() == Codec::kZstd ||
+        GetParam() == Codec::kUncompressed) {
+      EXPECT_EQ(bound, input.size()) << CodecName(GetParam());
+    }
+  }
+}
+
 TEST_P(CodecTest, WrongExpectedSizeIsAnError) {
   std::vector<std::byte> input = SampleData(5000);
   std::vector<std::byte> compressed;

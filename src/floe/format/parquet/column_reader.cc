@@ -102,13 +102,21 @@ Result<std::unique_ptr<ColumnChunkReader<T>>> ColumnChunkReader<T>::MakeSelected
 }
 
 template <typename T>
-Status ColumnChunkReader<T>::ReadDictionary(PageBuffer data,
-                                            const DictionaryPageHeader& header) {
+Status ColumnChunkReader<T>::ReadDictionary(PageBuffer data, const DictionaryPageHeader& header) {
   if (header.encoding != Encoding::kPlain && header.encoding != Encoding::kPlainDictionary) {
     return Unsupported("dictionary page encoded {}", EncodingName(header.encoding));
   }
-  // Every value takes at least one bit: a larger count is corrupt, and this bounds the allocation.
-  if (header.num_values < 0 || static_cast<uint64_t>(header.num_values) > data.size() * 8) {
+  // PLAIN takes at least a bit per boolean, four bytes per byte array (its length) and the width
+  // of other types: a larger count is corrupt, and this bounds the allocation.
+  uint64_t max_values = data.size() * 8;
+  if constexpr (std::is_same_v<T, ByteArray>) {
+    const bool fixed = column_.physical_type == PhysicalType::kFixedLenByteArray;
+    if (!fixed) max_values = data.size() / 4;
+    if (fixed && column_.type_length > 0) max_values = data.size() / column_.type_length;
+  } else if constexpr (!std::is_same_v<T, bool>) {
+    max_values = data.size() / sizeof(T);
+  }
+  if (header.num_values < 0 || static_cast<uint64_t>(header.num_values) > max_values) {
     return CorruptData("dictionary page of {} values in {} bytes", header.num_values, data.size());
   }
   dictionary_data_ = std::move(data);
@@ -219,7 +227,15 @@ Result<bool> ColumnChunkReader<T>::NextDataPage() {
     // at the offsets they name.
     if (levels_read_ >= num_values_) return false;
     FLOE_ASSIGN_OR_RETURN(std::optional<Page> page, pages_->Next());
-    if (!page) return false;
+    if (!page) {
+      // A selection leaves pages out on purpose; otherwise the pages must hold what the metadata
+      // says, or the columns of a row group would silently disagree.
+      if (!selected_) {
+        return CorruptData("{}: the chunk's pages end after {} of the {} values its metadata holds",
+                           pages_->context(), levels_read_, num_values_);
+      }
+      return false;
+    }
     page_offset_ = page->offset;
     auto where = [&](Error& e) -> Error& {
       return e.AddContext(fmt::format("{}: page at offset {}", pages_->context(), page_offset_));
@@ -298,6 +314,10 @@ Result<bool> ColumnChunkReader<T>::NextDataPage() {
       return Ok();
     }();
     if (!status) return std::unexpected(std::move(where(status.error())));
+    if (num_values > num_values_ - levels_read_) {
+      return CorruptData("{}: page at offset {} holds {} values, the chunk's metadata {} more",
+                         pages_->context(), page_offset_, num_values, num_values_ - levels_read_);
+    }
     page_levels_left_ = static_cast<size_t>(num_values);
     if (page_levels_left_ > 0) return true;
   }

@@ -4,7 +4,8 @@
 // at a time (the low-level reader under the batch-building readers). Handles data page v1 and v2,
 // dictionaries, every encoding of decoders/ and RLE or BIT_PACKED levels. Values are produced only
 // for level entries whose definition level is the column's maximum. Errors name the column (the
-// context given to Make) and the page offset.
+// context given to Make) and the page offset; pages holding more or fewer level entries than the
+// chunk's metadata says are kCorruptData.
 //
 // A column without repetition can be read for a row selection: only the rows in the given ranges
 // are returned, in order. With the chunk's offset index, pages holding no selected row are neither

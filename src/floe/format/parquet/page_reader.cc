@@ -251,6 +251,15 @@ Result<std::optional<Page>> PageReader::NextPage() {
     return CorruptData("uncompressed page at offset {}: {} bytes stored, {} declared", offset,
                        stored.size(), h.uncompressed_page_size);
   }
+  if (compressed) {
+    // A damaged size must not cost its allocation: the codec knows what it can produce.
+    const size_t most = compression::MaxDecompressedSize(codec, stored.subspan(levels));
+    if (static_cast<size_t>(h.uncompressed_page_size) - levels > most) {
+      return CorruptData("page at offset {}: {} bytes uncompressed cannot come from {} {} bytes",
+                         offset, h.uncompressed_page_size, stored.size(),
+                         compression::CodecName(codec));
+    }
+  }
   page.data.resize(static_cast<size_t>(h.uncompressed_page_size));
   std::copy_n(stored.begin(), levels, page.data.begin());
   std::span<const std::byte> body = stored.subspan(levels);

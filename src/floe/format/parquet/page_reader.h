@@ -6,7 +6,8 @@
 // and its body decompressed with the chunk's codec (for data page v2, only the part after the
 // levels, and only when the header says it is compressed). Index pages are skipped. Every size from
 // the file is checked against the chunk before use; a page may not declare more than kMaxPageSize
-// bytes uncompressed.
+// bytes uncompressed, nor more than its codec can produce from the bytes stored (so a damaged size
+// is refused before it is allocated).
 //
 // With a page selection (from the offset index), only the selected data pages are read from the
 // source and decompressed, besides the dictionary page in front of the first data page; runs of
