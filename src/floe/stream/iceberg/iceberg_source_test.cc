@@ -10,7 +10,6 @@
 #include "floe/stream/iceberg/source_enumerator.h"
 #include "floe/stream/iceberg/source_test_support.h"
 #include "floe/table/scan/table_scan.h"
-#include "floe/table/scan/task_reader.h"
 #include "floe/table/update/delete_files.h"
 #include "floe/table/update/fast_append.h"
 #include "floe/table/update/manage_snapshots.h"
@@ -162,18 +161,7 @@ class IcebergSourceTest : public ::testing::Test {
   Rows ScanRows(const StringMap& options) {
     table::TableScan scan(t_.table->metadata(), t_.table->io());
     scan.Options(options);
-    auto tasks = scan.PlanTasks();
-    EXPECT_TRUE(tasks) << tasks.error().ToString();
-    table::TaskReader reader(t_.table->io(), *scan.schema(), *scan.ProjectedSchema());
-    std::vector<RecordBatch> batches;
-    for (const auto& group : *tasks) {
-      auto status = reader.Read(group, [&](RecordBatch b) {
-        batches.push_back(std::move(b));
-        return Ok();
-      });
-      EXPECT_TRUE(status) << status.error().ToString();
-    }
-    return KindsAndIds(batches);
+    return test::ScannedKindsAndIds(scan, t_.table->io());
   }
 
   EventsTable t_;

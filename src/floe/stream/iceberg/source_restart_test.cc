@@ -17,7 +17,6 @@
 #include "floe/stream/iceberg/iceberg_source.h"
 #include "floe/stream/iceberg/source_test_support.h"
 #include "floe/table/scan/table_scan.h"
-#include "floe/table/scan/task_reader.h"
 #include "floe/table/update/fast_append.h"
 #include "floe/testing/peers.h"
 
@@ -141,19 +140,7 @@ class SourceRestartTest : public ::testing::TestWithParam<Case> {
     if (!loaded) return {};
     const auto& table = *loaded;
     table::TableScan scan(table->metadata(), table->io());
-    auto tasks = scan.PlanTasks();
-    EXPECT_TRUE(tasks) << tasks.error().ToString();
-    std::vector<RecordBatch> batches;
-    if (!tasks) return {};
-    table::TaskReader reader(table->io(), *scan.schema(), *scan.ProjectedSchema());
-    for (const auto& group : *tasks) {
-      auto status = reader.Read(group, [&](RecordBatch b) {
-        batches.push_back(std::move(b));
-        return Ok();
-      });
-      EXPECT_TRUE(status) << status.error().ToString();
-    }
-    return KindsAndIds(batches);
+    return test::ScannedKindsAndIds(scan, table->io());
   }
 
   // The sink table's ids as ClickHouse reads them, as +I rows; nullopt without ClickHouse.

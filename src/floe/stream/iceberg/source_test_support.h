@@ -22,6 +22,8 @@
 #include "floe/spec/partition_spec.h"
 #include "floe/stream/iceberg/table_loader.h"
 #include "floe/stream/source.h"
+#include "floe/table/scan/table_scan.h"
+#include "floe/table/scan/task_reader.h"
 #include "floe/table/table.h"
 #include "floe/testing/testing.h"
 
@@ -183,6 +185,24 @@ inline std::multiset<std::string> KindsAndIds(const std::vector<RecordBatch>& ba
     }
   }
   return out;
+}
+
+// KindsAndIds of every row a scan plans, read through the table layer's own reader.
+inline std::multiset<std::string> ScannedKindsAndIds(table::TableScan& scan,
+                                                     const std::shared_ptr<io::FileIO>& io) {
+  auto tasks = scan.PlanTasks();
+  EXPECT_TRUE(tasks) << tasks.error().ToString();
+  if (!tasks) return {};
+  table::TaskReader reader(io, *scan.schema(), *scan.ProjectedSchema());
+  std::vector<RecordBatch> batches;
+  for (const auto& group : *tasks) {
+    auto status = reader.Read(group, [&](RecordBatch b) {
+      batches.push_back(std::move(b));
+      return Ok();
+    });
+    EXPECT_TRUE(status) << status.error().ToString();
+  }
+  return KindsAndIds(batches);
 }
 
 // A table db.events (1 id long required, 2 data string, 3 category string), partitioned by
