@@ -231,8 +231,9 @@ Result<bool> ColumnChunkReader<T>::NextDataPage() {
       // A selection leaves pages out on purpose; otherwise the pages must hold what the metadata
       // says, or the columns of a row group would silently disagree.
       if (!selected_) {
-        return CorruptData("{}: the chunk's pages end after {} of the {} values its metadata holds",
-                           pages_->context(), levels_read_, num_values_);
+        return CorruptData(
+            "{}: the chunk's pages end after {} of the {} values its metadata holds (at offset {})",
+            pages_->context(), levels_read_, num_values_, pages_->end_offset());
       }
       return false;
     }

@@ -79,6 +79,10 @@ class PageReader {
   Result<std::optional<Page>> Next();
 
   const std::string& context() const { return context_; }
+  // Where the chunk's bytes (its last run of them) end in the file, for error messages.
+  int64_t end_offset() const {
+    return runs_.empty() ? 0 : runs_.back().offset + static_cast<int64_t>(runs_.back().length);
+  }
 
  private:
   // A run of the chunk's bytes in the file (all of it, or the selected pages').

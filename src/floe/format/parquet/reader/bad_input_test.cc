@@ -1,8 +1,9 @@
 // Broken Parquet files through the batch reader: the deliberately malformed files of
 // parquet-testing (bad_data/) and Impala (bad_*, corrupt_*), each with the outcome it must have,
 // and real files damaged page by page (column chunks cut short, bits flipped in page headers,
-// levels, dictionary and data pages). A damaged file either fails with an error naming the file and
-// the column, or, where the format cannot see the damage (a flipped value without a CRC), reads.
+// levels, dictionary and data pages). A damaged file either fails with an error naming the file,
+// the column and an offset, or, where the format cannot see the damage (a flipped value without a
+// CRC), reads.
 // Never a crash (the sanitizer build runs these), and never a large allocation: the largest single
 // allocation while reading is recorded through a replaced global operator new (AddressSanitizer's
 // malloc hooks in the sanitizer build).
@@ -339,6 +340,7 @@ void ExpectCleanOutcome(std::vector<std::byte> damaged, const std::string& name,
   const std::string message = read.status.error().message();
   EXPECT_NE(message.find(name), std::string::npos) << what << ": " << message;
   EXPECT_NE(message.find("column " + chunk.path), std::string::npos) << what << ": " << message;
+  EXPECT_NE(message.find("offset"), std::string::npos) << what << ": " << message;
 }
 
 // Real files of several encodings, codecs and page versions.
@@ -361,7 +363,7 @@ fs::path DataFile(const char* name) {
 }
 
 // Each chunk cut short at many offsets (the footer rewritten with the shorter size, and no page
-// index): every cut is an error that names the file and the column.
+// index): every cut is an error that names the file, the column and an offset.
 TEST(BadInput, ChunksCutShortFailNamingFileAndColumn) {
   for (const char* name : kDamagedFiles) {
     SCOPED_TRACE(name);

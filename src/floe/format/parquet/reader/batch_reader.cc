@@ -90,6 +90,7 @@ class NullStore final : public ValueStore {
 
 struct ParquetBatchReader::ColumnData {
   std::string name;
+  int64_t data_offset = 0;  // where the chunk's data pages start, for errors
   int16_t max_def = 0;
   int16_t max_rep = 0;
   std::vector<int16_t> def;
@@ -321,8 +322,10 @@ class Assembler {
   }
 
   Status Exhausted(const ColumnData& data) const {
-    return CorruptData("{}: column {} has fewer level entries or values than its rows need", where_,
-                       data.name);
+    return CorruptData(
+        "{}: column {} (data pages from offset {}) has fewer level entries or values than its rows "
+        "need",
+        where_, data.name, data.data_offset);
   }
 
   std::vector<std::unique_ptr<ColumnData>>& columns_;
@@ -777,6 +780,8 @@ Status ParquetBatchReader::LoadRowGroup(size_t row_group, std::vector<RowRange> 
     data->selection.reset();
     data->offset_index.reset();
     data->name = descriptor.dotted_path();
+    const auto& meta = file_->metadata().row_groups.at(row_group).columns.at(column).meta_data;
+    data->data_offset = meta ? meta->data_page_offset : 0;
     data->max_def = descriptor.max_definition_level;
     data->max_rep = descriptor.max_repetition_level;
     if (!whole) {
@@ -851,8 +856,9 @@ Result<std::optional<RecordBatch>> ParquetBatchReader::Next() {
       const ColumnData* first = node->columns.empty() ? nullptr : columns_[node->columns[0]].get();
       for (int64_t row = 0; row < rows; ++row) {
         if (first != nullptr && first->pos < first->entries && first->RepAt() != 0) {
-          return CorruptData("{}: column {} continues a row at the start of row {}", where,
-                             first->name, row);
+          return CorruptData(
+              "{}: column {} (data pages from offset {}) continues a row at the start of row {}",
+              where, first->name, first->data_offset, row);
         }
         FLOE_RETURN_IF_ERROR(assembler.Read(*node, *builder));
       }
