@@ -14,6 +14,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "floe/batch/value.h"
@@ -167,57 +168,98 @@ class EndlessSource : public Source {
   int rows_;
 };
 
-// Wraps a source whose readers emit one batch per PollNext: each reader emits `open_batches`
-// batches, then waits (kNothingNow) until `gate` returns true. Tests use it to keep a job running
-// until a checkpoint or savepoint has happened, instead of hoping that it runs long enough.
-class GatedSource : public Source {
+// A reader that hands every call to the reader it wraps; wrappers override what they change.
+class ForwardingReader : public SourceReader {
  public:
-  GatedSource(std::shared_ptr<Source> inner, int64_t open_batches, std::function<bool()> gate)
-      : inner_(std::move(inner)), open_batches_(open_batches), gate_(std::move(gate)) {}
+  explicit ForwardingReader(std::unique_ptr<SourceReader> inner) : inner_(std::move(inner)) {}
+  Status Open(const OperatorContext& context, SourceReaderContext& reader_context) override {
+    return inner_->Open(context, reader_context);
+  }
+  void AddSplits(std::vector<std::any> splits) override { inner_->AddSplits(std::move(splits)); }
+  void NotifyNoMoreSplits() override { inner_->NotifyNoMoreSplits(); }
+  Result<PollStatus> PollNext(Output& output) override { return inner_->PollNext(output); }
+  Result<std::vector<std::string>> SnapshotState(int64_t id) override {
+    return inner_->SnapshotState(id);
+  }
+  Status NotifyCheckpointComplete(int64_t id) override {
+    return inner_->NotifyCheckpointComplete(id);
+  }
+  std::optional<std::string> Position() const override { return inner_->Position(); }
+
+ protected:
+  std::unique_ptr<SourceReader> inner_;
+};
+
+// A source that wraps each reader of another source in a Reader made from it and `args`.
+template <typename Reader, typename... Args>
+class WrappingSource : public Source {
+ public:
+  explicit WrappingSource(std::shared_ptr<Source> inner, Args... args)
+      : inner_(std::move(inner)), args_(std::move(args)...) {}
   BatchSchemaPtr schema() const override { return inner_->schema(); }
   bool bounded() const override { return inner_->bounded(); }
   Result<std::unique_ptr<SplitEnumerator>> CreateEnumerator() override {
     return inner_->CreateEnumerator();
   }
   Result<std::unique_ptr<SourceReader>> CreateReader(int subtask) override {
-    class Reader : public SourceReader {
-     public:
-      Reader(std::unique_ptr<SourceReader> inner, int64_t open, std::function<bool()> gate)
-          : inner_(std::move(inner)), open_(open), gate_(std::move(gate)) {}
-      Status Open(const OperatorContext& context, SourceReaderContext& reader_context) override {
-        return inner_->Open(context, reader_context);
-      }
-      void AddSplits(std::vector<std::any> splits) override {
-        inner_->AddSplits(std::move(splits));
-      }
-      void NotifyNoMoreSplits() override { inner_->NotifyNoMoreSplits(); }
-      Result<PollStatus> PollNext(Output& output) override {
-        if (polled_ >= open_ && !gate_()) return PollStatus::kNothingNow;
-        ++polled_;
-        return inner_->PollNext(output);
-      }
-      Result<std::vector<std::string>> SnapshotState(int64_t id) override {
-        return inner_->SnapshotState(id);
-      }
-      Status NotifyCheckpointComplete(int64_t id) override {
-        return inner_->NotifyCheckpointComplete(id);
-      }
-      std::optional<std::string> Position() const override { return inner_->Position(); }
-
-     private:
-      std::unique_ptr<SourceReader> inner_;
-      int64_t open_;
-      std::function<bool()> gate_;
-      int64_t polled_ = 0;
-    };
     FLOE_ASSIGN_OR_RETURN(std::unique_ptr<SourceReader> inner, inner_->CreateReader(subtask));
-    return std::make_unique<Reader>(std::move(inner), open_batches_, gate_);
+    return std::apply(
+        [&](const Args&... args) { return std::make_unique<Reader>(std::move(inner), args...); },
+        args_);
   }
 
  private:
   std::shared_ptr<Source> inner_;
-  int64_t open_batches_;
+  std::tuple<Args...> args_;
+};
+
+// Each reader emits `open` batches (one per PollNext of the wrapped reader), then waits
+// (kNothingNow) until `gate` returns true.
+class GatedReader : public ForwardingReader {
+ public:
+  GatedReader(std::unique_ptr<SourceReader> inner, int64_t open, std::function<bool()> gate)
+      : ForwardingReader(std::move(inner)), open_(open), gate_(std::move(gate)) {}
+  Result<PollStatus> PollNext(Output& output) override {
+    if (polled_ >= open_ && !gate_()) return PollStatus::kNothingNow;
+    ++polled_;
+    return inner_->PollNext(output);
+  }
+
+ private:
+  int64_t open_;
   std::function<bool()> gate_;
+  int64_t polled_ = 0;
+};
+
+// Wraps a source whose readers emit one batch per PollNext: each reader emits `open_batches`
+// batches, then waits (kNothingNow) until `gate` returns true. Tests use it to keep a job running
+// until a checkpoint or savepoint has happened, instead of hoping that it runs long enough.
+using GatedSource = WrappingSource<GatedReader, int64_t, std::function<bool()>>;
+
+// Emits `per_checkpoint` batches of the wrapped reader in one PollNext, then waits until it has
+// taken the next checkpoint.
+class CheckpointPacedReader : public ForwardingReader {
+ public:
+  CheckpointPacedReader(std::unique_ptr<SourceReader> inner, int64_t per_checkpoint)
+      : ForwardingReader(std::move(inner)), per_checkpoint_(per_checkpoint) {}
+  Result<PollStatus> PollNext(Output& output) override {
+    if (chunks_ > snapshots_) return PollStatus::kNothingNow;
+    ++chunks_;
+    for (int64_t i = 0; i < per_checkpoint_; ++i) {
+      FLOE_ASSIGN_OR_RETURN(PollStatus status, inner_->PollNext(output));
+      if (status != PollStatus::kMoreAvailable) return status;
+    }
+    return PollStatus::kMoreAvailable;
+  }
+  Result<std::vector<std::string>> SnapshotState(int64_t id) override {
+    ++snapshots_;
+    return inner_->SnapshotState(id);
+  }
+
+ private:
+  int64_t per_checkpoint_;
+  int64_t chunks_ = 0;     // groups of per_checkpoint_ batches emitted
+  int64_t snapshots_ = 0;  // checkpoints taken
 };
 
 // Wraps a source whose readers emit one batch per PollNext, so that checkpoints cut its data the
@@ -225,58 +267,6 @@ class GatedSource : public Source {
 // (no barrier can fall between them), then waits until it has taken the next checkpoint. Its
 // checkpoint N thus holds exactly its batches from (N-1)B to NB-1. For tests whose outcome depends
 // on what each checkpoint holds (statistics gathered per checkpoint).
-class CheckpointPacedSource : public Source {
- public:
-  CheckpointPacedSource(std::shared_ptr<Source> inner, int64_t batches_per_checkpoint)
-      : inner_(std::move(inner)), per_checkpoint_(batches_per_checkpoint) {}
-  BatchSchemaPtr schema() const override { return inner_->schema(); }
-  bool bounded() const override { return inner_->bounded(); }
-  Result<std::unique_ptr<SplitEnumerator>> CreateEnumerator() override {
-    return inner_->CreateEnumerator();
-  }
-  Result<std::unique_ptr<SourceReader>> CreateReader(int subtask) override {
-    class Reader : public SourceReader {
-     public:
-      Reader(std::unique_ptr<SourceReader> inner, int64_t per_checkpoint)
-          : inner_(std::move(inner)), per_checkpoint_(per_checkpoint) {}
-      Status Open(const OperatorContext& context, SourceReaderContext& reader_context) override {
-        return inner_->Open(context, reader_context);
-      }
-      void AddSplits(std::vector<std::any> splits) override {
-        inner_->AddSplits(std::move(splits));
-      }
-      void NotifyNoMoreSplits() override { inner_->NotifyNoMoreSplits(); }
-      Result<PollStatus> PollNext(Output& output) override {
-        if (chunks_ > snapshots_) return PollStatus::kNothingNow;
-        ++chunks_;
-        for (int64_t i = 0; i < per_checkpoint_; ++i) {
-          FLOE_ASSIGN_OR_RETURN(PollStatus status, inner_->PollNext(output));
-          if (status != PollStatus::kMoreAvailable) return status;
-        }
-        return PollStatus::kMoreAvailable;
-      }
-      Result<std::vector<std::string>> SnapshotState(int64_t id) override {
-        ++snapshots_;
-        return inner_->SnapshotState(id);
-      }
-      Status NotifyCheckpointComplete(int64_t id) override {
-        return inner_->NotifyCheckpointComplete(id);
-      }
-      std::optional<std::string> Position() const override { return inner_->Position(); }
-
-     private:
-      std::unique_ptr<SourceReader> inner_;
-      int64_t per_checkpoint_;
-      int64_t chunks_ = 0;     // groups of per_checkpoint_ batches emitted
-      int64_t snapshots_ = 0;  // checkpoints taken
-    };
-    FLOE_ASSIGN_OR_RETURN(std::unique_ptr<SourceReader> inner, inner_->CreateReader(subtask));
-    return std::make_unique<Reader>(std::move(inner), per_checkpoint_);
-  }
-
- private:
-  std::shared_ptr<Source> inner_;
-  int64_t per_checkpoint_;
-};
+using CheckpointPacedSource = WrappingSource<CheckpointPacedReader, int64_t>;
 
 }  // namespace floe::stream::testing

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "floe/spec/type.h"
+#include "floe/util/int128.h"
 
 namespace floe::table {
 
@@ -122,16 +123,6 @@ std::optional<int128_t> IntegralValue(const Literal& literal) {
   }
 }
 
-int128_t FloorDiv(int128_t a, int128_t b) {
-  const int128_t q = a / b;
-  return (a % b != 0 && a < 0) ? q - 1 : q;
-}
-
-int128_t CeilDiv(int128_t a, int128_t b) {
-  const int128_t q = a / b;
-  return (a % b != 0 && a > 0) ? q + 1 : q;
-}
-
 // The smallest string above every string that starts with prefix, if any.
 std::optional<std::string> PrefixSuccessor(std::string prefix) {
   while (!prefix.empty()) {
@@ -241,11 +232,11 @@ class Mapper {
           switch (op) {
             case POp::kLt:
             case POp::kGe:
-              raw = CeilDiv(*value, k);
+              raw = CeilDiv128(*value, k);
               break;
             case POp::kLe:
             case POp::kGt:
-              raw = FloorDiv(*value, k);
+              raw = FloorDiv128(*value, k);
               break;
             case POp::kEq:
               if (*value % k != 0) return;

@@ -16,6 +16,7 @@
 #include "floe/format/parquet/decoders/value_decoder.h"
 #include "floe/format/parquet/reader/schema_mapping.h"
 #include "floe/util/error.h"
+#include "floe/util/int128.h"
 
 namespace floe::parquet {
 
@@ -58,12 +59,6 @@ inline __int128 Int96Nanos(const Int96& v) {
       static_cast<int64_t>(static_cast<uint64_t>(v.words[0]) | (uint64_t{v.words[1]} << 32));
   const int64_t julian_day = static_cast<int32_t>(v.words[2]);
   return static_cast<__int128>(julian_day - kJulianEpochDay) * kNanosPerDay + nanos_of_day;
-}
-
-inline int64_t FloorDiv(__int128 a, int64_t b) {
-  __int128 q = a / b;
-  if ((a % b != 0) && (a < 0)) --q;
-  return static_cast<int64_t>(q);
 }
 
 // Calls one of the visitor's members for the conversion:
@@ -121,7 +116,7 @@ Status VisitConversion(LeafConversion conversion, Visitor&& v) {
           [](const Int96& x) { return static_cast<int64_t>(Int96Nanos(x)); });
     case C::kInt96ToMicros:
       return v.template Fixed<Int96, int64_t, Int64Builder>(
-          [](const Int96& x) { return FloorDiv(Int96Nanos(x), 1000); });
+          [](const Int96& x) { return static_cast<int64_t>(FloorDiv128(Int96Nanos(x), 1000)); });
     case C::kFloat:
       return v.template Fixed<float, float, Float32Builder>(Identity{});
     case C::kDouble:
