@@ -1,5 +1,6 @@
 #include "floe/format/parquet/writer/column_writer.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -803,13 +804,18 @@ class TypedColumnWriter final : public ColumnWriter {
   // smaller and three times faster to compress at zstd level 1) and lose for text (TPC-H comments:
   // 5% larger, the interleaved lengths help the codec find word boundaries); shared prefixes (keys
   // with a common stem, sorted values) give the codec less to do (a constant 8-byte stem on hex
-  // digests: 3% smaller than PLAIN and compressed in a third of the time). The first such page of a
-  // chunk compresses all three and the chunk keeps the smallest. A chunk of one page (a small file,
-  // such as a table's share of a many-table stream) compresses only a sample of its values (about
-  // kEncodingProbeBytes) three times: all of it would cost more than writing it. Large chunks pay
-  // for the whole first page over their other pages, and need it: a shared stem only wins on whole
-  // pages (on 64 KiB samples of stemmed digests the codec alone does as well).
+  // digests: 3% smaller than PLAIN and compressed in a third of the time).
+  //
+  // The chunk's first such page decides. PLAIN against the separate lengths is decided on a sample
+  // of about kEncodingProbeBytes, compressed both ways. Left-out prefixes can only pay when values
+  // share a good part of their bytes with the previous one (at least kSharedPrefixShare of the
+  // sample's bytes); then the sample's winner and DELTA_BYTE_ARRAY are compressed over the whole
+  // page, because a stem only wins on whole pages (on 64 KiB samples of stemmed digests the codec
+  // alone does as well), or over the sample in a chunk of one page, where the whole page would
+  // cost more than writing it. So a many-table stream's small files and pages of values without
+  // shared prefixes pay two compressions of a sample, not three of a page.
   static constexpr size_t kEncodingProbeBytes = 16 << 10;
+  static constexpr size_t kSharedPrefixShare = 8;  // one byte in eight
 
   void EncodeBytesPage(bool chunk_end, std::vector<std::byte>& values, Encoding& encoding) {
     auto bytes = std::as_bytes(std::span(page_data_));
@@ -818,26 +824,46 @@ class TypedColumnWriter final : public ColumnWriter {
       return;
     }
     if (options_.delta_encoding && !bytes_encoding_) {
-      const size_t probe_limit = chunk_end ? kEncodingProbeBytes : SIZE_MAX;
-      size_t count = 0, probe_bytes = 0;
-      while (count < lengths_.size() && probe_bytes < probe_limit) {
-        probe_bytes += static_cast<size_t>(lengths_[count++]);
+      size_t sample = 0, sample_bytes = 0;
+      while (sample < lengths_.size() && sample_bytes < kEncodingProbeBytes) {
+        sample_bytes += static_cast<size_t>(lengths_[sample++]);
       }
       std::vector<std::byte> candidate, scratch;
-      size_t best = SIZE_MAX;
-      for (Encoding e :
-           {Encoding::kPlain, Encoding::kDeltaLengthByteArray, Encoding::kDeltaByteArray}) {
+      auto compressed_size = [&](Encoding e, size_t count) {
         candidate.clear();
         EncodeBytes(e, count, candidate);
-        size_t size = CompressedSize(candidate, scratch);
-        if (size < best) {
-          best = size;
-          bytes_encoding_ = e;
+        return CompressedSize(candidate, scratch);
+      };
+      bytes_encoding_ = compressed_size(Encoding::kDeltaLengthByteArray, sample) <
+                                compressed_size(Encoding::kPlain, sample)
+                            ? Encoding::kDeltaLengthByteArray
+                            : Encoding::kPlain;
+      if (SharedPrefixBytes(sample) * kSharedPrefixShare >= sample_bytes) {
+        const size_t count = chunk_end ? sample : lengths_.size();
+        if (compressed_size(Encoding::kDeltaByteArray, count) <
+            compressed_size(*bytes_encoding_, count)) {
+          bytes_encoding_ = Encoding::kDeltaByteArray;
         }
       }
     }
     encoding = bytes_encoding_.value_or(Encoding::kPlain);
     EncodeBytes(encoding, lengths_.size(), values);
+  }
+
+  // The bytes each of the page's first `count` byte arrays shares with the one before it.
+  size_t SharedPrefixBytes(size_t count) const {
+    size_t shared = 0, at = 0;
+    std::string_view previous;
+    for (int32_t length : std::span(lengths_).first(count)) {
+      std::string_view value(page_data_.data() + at, static_cast<size_t>(length));
+      const size_t limit = std::min(previous.size(), value.size());
+      size_t k = 0;
+      while (k < limit && previous[k] == value[k]) ++k;
+      shared += k;
+      previous = value;
+      at += static_cast<size_t>(length);
+    }
+    return shared;
   }
 
   // The page's first `count` byte arrays in `encoding`.
