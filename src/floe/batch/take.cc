@@ -7,16 +7,45 @@
 namespace floe {
 namespace {
 
+// Rows `indices` of one array: the columns gathered are a list of these, so that rows of many
+// batches are copied in one pass.
+struct Piece {
+  const Array* array;
+  std::span<const int64_t> indices;
+};
+
+int64_t RowCount(std::span<const Piece> pieces) {
+  int64_t rows = 0;
+  for (const Piece& piece : pieces) rows += static_cast<int64_t>(piece.indices.size());
+  return rows;
+}
+
+Status CheckIndices(std::span<const Piece> pieces) {
+  for (const Piece& piece : pieces) {
+    for (int64_t i : piece.indices) {
+      if (i < 0 || i >= piece.array->length()) {
+        return InvalidArgument("take: row {} is outside an array of {} rows", i,
+                               piece.array->length());
+      }
+    }
+  }
+  return Ok();
+}
+
 // The validity of the gathered rows, or an empty buffer when none is null.
-Buffer TakeValidity(const Array& array, std::span<const int64_t> indices, int64_t* null_count) {
+Buffer TakeValidity(std::span<const Piece> pieces, int64_t rows, int64_t* null_count) {
   *null_count = 0;
-  if (array.null_count() == 0 || array.kind() == TypeKind::kNull) return {};
+  bool any_nulls = false;
+  for (const Piece& piece : pieces) any_nulls |= piece.array->null_count() != 0;
+  if (!any_nulls) return {};
   BitmapBuilder bits;
-  bits.Reserve(static_cast<int64_t>(indices.size()));
-  for (int64_t i : indices) {
-    const bool valid = array.IsValid(i);
-    *null_count += !valid;
-    bits.UnsafeAppend(valid);
+  bits.Reserve(rows);
+  for (const Piece& piece : pieces) {
+    for (int64_t i : piece.indices) {
+      const bool valid = piece.array->IsValid(i);
+      *null_count += !valid;
+      bits.UnsafeAppend(valid);
+    }
   }
   return *null_count == 0 ? Buffer() : bits.Finish();
 }
@@ -24,133 +53,205 @@ Buffer TakeValidity(const Array& array, std::span<const int64_t> indices, int64_
 // Two passes: the gathered bytes are counted first, so that the data buffer is sized once and
 // every value is one memcpy (appending grew it value by value).
 template <typename Offset>
-Result<Array> TakeBinary(const Array& array, std::span<const int64_t> indices, Buffer validity,
+Result<Array> TakeBinary(std::span<const Piece> pieces, int64_t rows, Buffer validity,
                          int64_t nulls) {
-  const Offset* from = array.values().template data_as<Offset>() + array.offset();
   int64_t bytes = 0;
-  for (int64_t i : indices) bytes += static_cast<int64_t>(from[i + 1] - from[i]);
+  for (const Piece& piece : pieces) {
+    const Offset* from = piece.array->values().template data_as<Offset>() + piece.array->offset();
+    for (int64_t i : piece.indices) bytes += static_cast<int64_t>(from[i + 1] - from[i]);
+  }
   if (bytes > static_cast<int64_t>(std::numeric_limits<Offset>::max())) {
     return InvalidArgument("take: {} bytes of values exceed the array's offsets", bytes);
   }
   BufferBuilder offsets, data;
-  offsets.ResizeUninitialized(static_cast<int64_t>((indices.size() + 1) * sizeof(Offset)));
+  offsets.ResizeUninitialized((rows + 1) * static_cast<int64_t>(sizeof(Offset)));
   data.ResizeUninitialized(bytes);
   Offset* to = offsets.mutable_data_as<Offset>();
-  const uint8_t* src = array.data().data();
   uint8_t* dst = data.mutable_data();
   Offset at = 0;
-  to[0] = 0;
-  for (size_t k = 0; k < indices.size(); ++k) {
-    const Offset begin = from[indices[k]];
-    const Offset length = from[indices[k] + 1] - begin;
-    if (length > 0) std::memcpy(dst + at, src + begin, static_cast<size_t>(length));
-    at += length;
-    to[k + 1] = at;
+  *to++ = 0;
+  for (const Piece& piece : pieces) {
+    const Offset* from = piece.array->values().template data_as<Offset>() + piece.array->offset();
+    const uint8_t* src = piece.array->data().data();
+    for (int64_t i : piece.indices) {
+      const Offset begin = from[i];
+      const Offset length = from[i + 1] - begin;
+      if (length > 0) std::memcpy(dst + at, src + begin, static_cast<size_t>(length));
+      at += length;
+      *to++ = at;
+    }
   }
-  return Array(array.type(), static_cast<int64_t>(indices.size()), std::move(validity),
-               offsets.Finish(), data.Finish(), {}, nulls);
+  return Array(pieces.front().array->type(), rows, std::move(validity), offsets.Finish(),
+               data.Finish(), {}, nulls);
 }
 
-Result<Array> TakeList(const Array& array, std::span<const int64_t> indices, Buffer validity,
+Result<Array> TakePieces(std::span<const Piece> pieces);
+
+Result<Array> TakeList(std::span<const Piece> pieces, int64_t rows, Buffer validity,
                        int64_t nulls) {
   BufferBuilder offsets;
+  offsets.Reserve((rows + 1) * static_cast<int64_t>(sizeof(int32_t)));
   offsets.Append(int32_t{0});
-  std::vector<int64_t> child_rows;
-  for (int64_t i : indices) {
-    const int64_t begin = array.ValueOffset(i), end = array.ValueOffset(i + 1);
-    for (int64_t k = begin; k < end; ++k) child_rows.push_back(k);
-    if (child_rows.size() > static_cast<size_t>(INT32_MAX)) {
-      return InvalidArgument("take: {} list elements exceed 32-bit offsets", child_rows.size());
+  std::vector<std::vector<int64_t>> child_rows(pieces.size());
+  std::vector<Piece> children;
+  children.reserve(pieces.size());
+  size_t elements = 0;
+  for (size_t p = 0; p < pieces.size(); ++p) {
+    const Array& array = *pieces[p].array;
+    for (int64_t i : pieces[p].indices) {
+      const int64_t begin = array.ValueOffset(i), end = array.ValueOffset(i + 1);
+      for (int64_t k = begin; k < end; ++k) child_rows[p].push_back(k);
+      elements += static_cast<size_t>(end - begin);
+      if (elements > static_cast<size_t>(INT32_MAX)) {
+        return InvalidArgument("take: {} list elements exceed 32-bit offsets", elements);
+      }
+      offsets.Append(static_cast<int32_t>(elements));
     }
-    offsets.Append(static_cast<int32_t>(child_rows.size()));
+    children.push_back({&array.child(0), child_rows[p]});
   }
-  FLOE_ASSIGN_OR_RETURN(Array child, TakeArray(array.child(0), child_rows));
-  return Array(array.type(), static_cast<int64_t>(indices.size()), std::move(validity),
-               offsets.Finish(), {}, {std::move(child)}, nulls);
+  FLOE_ASSIGN_OR_RETURN(Array child, TakePieces(children));
+  return Array(pieces.front().array->type(), rows, std::move(validity), offsets.Finish(), {},
+               {std::move(child)}, nulls);
+}
+
+Result<Array> TakeStruct(std::span<const Piece> pieces, int64_t rows, Buffer validity,
+                         int64_t nulls) {
+  const Array& first = *pieces.front().array;
+  std::vector<Array> fields;
+  std::vector<Array> parts(pieces.size());
+  std::vector<Piece> field_pieces(pieces.size());
+  for (int f = 0; f < first.num_children(); ++f) {
+    for (size_t p = 0; p < pieces.size(); ++p) {
+      parts[p] = pieces[p].array->field(f);
+      field_pieces[p] = {&parts[p], pieces[p].indices};
+    }
+    FLOE_ASSIGN_OR_RETURN(Array field, TakePieces(field_pieces));
+    fields.push_back(std::move(field));
+  }
+  return Array(first.type(), rows, std::move(validity), {}, {}, std::move(fields), nulls);
+}
+
+template <int64_t kWidth>
+void CopyFixed(const Piece& piece, int64_t width, uint8_t*& dst) {
+  const uint8_t* src = piece.array->values().data() + piece.array->offset() * width;
+  if constexpr (kWidth > 0) {
+    for (int64_t i : piece.indices) {
+      std::memcpy(dst, src + i * kWidth, kWidth);
+      dst += kWidth;
+    }
+  } else {
+    for (int64_t i : piece.indices) {
+      std::memcpy(dst, src + i * width, static_cast<size_t>(width));
+      dst += width;
+    }
+  }
+}
+
+// Pieces of one type, checked.
+Result<Array> TakePieces(std::span<const Piece> pieces) {
+  const Array& first = *pieces.front().array;
+  const int64_t rows = RowCount(pieces);
+  if (first.kind() == TypeKind::kNull) return Array::MakeNulls(first.type(), rows);
+  int64_t nulls = 0;
+  Buffer validity = TakeValidity(pieces, rows, &nulls);
+  switch (first.kind()) {
+    case TypeKind::kBool: {
+      BitmapBuilder bits;
+      bits.Reserve(rows);
+      for (const Piece& piece : pieces) {
+        for (int64_t i : piece.indices) bits.UnsafeAppend(piece.array->GetBool(i));
+      }
+      return Array(first.type(), rows, std::move(validity), bits.Finish(), {}, {}, nulls);
+    }
+    case TypeKind::kString:
+    case TypeKind::kBinary:
+      return TakeBinary<int32_t>(pieces, rows, std::move(validity), nulls);
+    case TypeKind::kLargeString:
+    case TypeKind::kLargeBinary:
+      return TakeBinary<int64_t>(pieces, rows, std::move(validity), nulls);
+    case TypeKind::kList:
+    case TypeKind::kMap:
+      return TakeList(pieces, rows, std::move(validity), nulls);
+    case TypeKind::kStruct:
+      return TakeStruct(pieces, rows, std::move(validity), nulls);
+    default:
+      break;
+  }
+  // Fixed-width values, fixed-size binary included.
+  const int64_t width = first.type()->byte_width();
+  BufferBuilder values;
+  values.ResizeUninitialized(rows * width);
+  uint8_t* dst = values.mutable_data();
+  for (const Piece& piece : pieces) {
+    switch (width) {
+      case 4:
+        CopyFixed<4>(piece, width, dst);
+        break;
+      case 8:
+        CopyFixed<8>(piece, width, dst);
+        break;
+      default:
+        CopyFixed<0>(piece, width, dst);
+        break;
+    }
+  }
+  return Array(first.type(), rows, std::move(validity), values.Finish(), {}, {}, nulls);
 }
 
 }  // namespace
 
 Result<Array> TakeArray(const Array& array, std::span<const int64_t> indices) {
-  for (int64_t i : indices) {
-    if (i < 0 || i >= array.length()) {
-      return InvalidArgument("take: row {} is outside an array of {} rows", i, array.length());
-    }
-  }
-  const auto n = static_cast<int64_t>(indices.size());
-  if (array.kind() == TypeKind::kNull) return Array::MakeNulls(array.type(), n);
-  int64_t nulls = 0;
-  Buffer validity = TakeValidity(array, indices, &nulls);
-  switch (array.kind()) {
-    case TypeKind::kBool: {
-      BitmapBuilder bits;
-      bits.Reserve(n);
-      for (int64_t i : indices) bits.UnsafeAppend(array.GetBool(i));
-      return Array(array.type(), n, std::move(validity), bits.Finish(), {}, {}, nulls);
-    }
-    case TypeKind::kString:
-    case TypeKind::kBinary:
-      return TakeBinary<int32_t>(array, indices, std::move(validity), nulls);
-    case TypeKind::kLargeString:
-    case TypeKind::kLargeBinary:
-      return TakeBinary<int64_t>(array, indices, std::move(validity), nulls);
-    case TypeKind::kList:
-    case TypeKind::kMap:
-      return TakeList(array, indices, std::move(validity), nulls);
-    case TypeKind::kStruct: {
-      std::vector<Array> fields;
-      for (int f = 0; f < array.num_children(); ++f) {
-        FLOE_ASSIGN_OR_RETURN(Array field, TakeArray(array.field(f), indices));
-        fields.push_back(std::move(field));
-      }
-      return Array(array.type(), n, std::move(validity), {}, {}, std::move(fields), nulls);
-    }
-    default:
-      break;
-  }
-  // Fixed-width values, fixed-size binary included.
-  const int64_t width = array.type()->byte_width();
-  BufferBuilder values;
-  values.ResizeUninitialized(n * width);
-  const uint8_t* src = array.values().data() + array.offset() * width;
-  uint8_t* dst = values.mutable_data();
-  switch (width) {
-    case 4:
-      for (int64_t k = 0; k < n; ++k) std::memcpy(dst + k * 4, src + indices[k] * 4, 4);
-      break;
-    case 8:
-      for (int64_t k = 0; k < n; ++k) std::memcpy(dst + k * 8, src + indices[k] * 8, 8);
-      break;
-    default:
-      for (int64_t k = 0; k < n; ++k) {
-        std::memcpy(dst + k * width, src + indices[k] * width, static_cast<size_t>(width));
-      }
-      break;
-  }
-  return Array(array.type(), n, std::move(validity), values.Finish(), {}, {}, nulls);
+  const Piece piece{&array, indices};
+  FLOE_RETURN_IF_ERROR(CheckIndices({&piece, 1}));
+  return TakePieces({&piece, 1});
 }
 
 Result<RecordBatch> TakeBatch(const RecordBatch& batch, std::span<const int64_t> indices) {
-  std::vector<Array> columns;
-  columns.reserve(static_cast<size_t>(batch.num_columns()));
-  for (const Array& column : batch.columns()) {
-    FLOE_ASSIGN_OR_RETURN(Array taken, TakeArray(column, indices));
-    columns.push_back(std::move(taken));
-  }
-  std::optional<Buffer> kinds;
-  if (batch.has_row_kinds()) {
-    std::vector<uint8_t> bytes;
-    bytes.reserve(indices.size());
-    for (int64_t i : indices) {
+  const TakeSource source{&batch, indices};
+  return TakeBatches({&source, 1});
+}
+
+Result<RecordBatch> TakeBatches(std::span<const TakeSource> sources) {
+  if (sources.empty()) return InvalidArgument("take: no batches");
+  const BatchSchemaPtr& schema = sources.front().batch->schema();
+  int64_t rows = 0;
+  bool kinds = false;
+  for (const TakeSource& source : sources) {
+    const RecordBatch& batch = *source.batch;
+    if (batch.schema() != schema && !(*batch.schema() == *schema)) {
+      return InvalidArgument("take: a batch of ({}) among batches of ({})",
+                             batch.schema()->ToString(), schema->ToString());
+    }
+    for (int64_t i : source.indices) {
       if (i < 0 || i >= batch.num_rows()) {
         return InvalidArgument("take: row {} is outside a batch of {} rows", i, batch.num_rows());
       }
-      bytes.push_back(static_cast<uint8_t>(batch.row_kind(i)));
     }
-    kinds = Buffer::CopyOf(bytes.data(), static_cast<int64_t>(bytes.size()));
+    rows += static_cast<int64_t>(source.indices.size());
+    kinds |= batch.has_row_kinds();
   }
-  return RecordBatch::Make(batch.schema(), std::move(columns), static_cast<int64_t>(indices.size()),
-                           std::move(kinds));
+  std::vector<Array> columns;
+  columns.reserve(static_cast<size_t>(schema->num_fields()));
+  std::vector<Piece> pieces(sources.size());
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    for (size_t s = 0; s < sources.size(); ++s) {
+      pieces[s] = {&sources[s].batch->column(c), sources[s].indices};
+    }
+    FLOE_ASSIGN_OR_RETURN(Array column, TakePieces(pieces));
+    columns.push_back(std::move(column));
+  }
+  std::optional<Buffer> row_kinds;
+  if (kinds) {
+    std::vector<uint8_t> bytes;
+    bytes.reserve(static_cast<size_t>(rows));
+    for (const TakeSource& source : sources) {
+      for (int64_t i : source.indices) {
+        bytes.push_back(static_cast<uint8_t>(source.batch->row_kind(i)));
+      }
+    }
+    row_kinds = Buffer::CopyOf(bytes.data(), static_cast<int64_t>(bytes.size()));
+  }
+  return RecordBatch::Make(schema, std::move(columns), rows, std::move(row_kinds));
 }
 
 }  // namespace floe

@@ -1,7 +1,9 @@
 #pragma once
 
 // Gathers rows of an array or batch by index, in the order given (repeats allowed): how writers
-// regroup a batch's rows by partition with one pass instead of one per partition. Flat columns
+// regroup a batch's rows by partition with one pass instead of one per partition. TakeBatches
+// gathers from several batches of one schema at once, so rows spread over many input batches are
+// copied once (a many-table writer's buffered rows), not gathered and then joined. Flat columns
 // are copied with typed loops; lists and maps gather the child rows of their entries; structs
 // gather each field. Indices must lie in [0, length): a bad index fails (kInvalidArgument) before
 // anything is copied.
@@ -18,5 +20,14 @@ namespace floe {
 Result<Array> TakeArray(const Array& array, std::span<const int64_t> indices);
 // Row kinds, when the batch has them, are gathered alike.
 Result<RecordBatch> TakeBatch(const RecordBatch& batch, std::span<const int64_t> indices);
+
+// Rows `indices` of `batch`, one part of a TakeBatches result.
+struct TakeSource {
+  const RecordBatch* batch;
+  std::span<const int64_t> indices;
+};
+// The sources' rows, source after source, in one batch of their schema. The batches must have
+// equal schemas (kInvalidArgument otherwise); row kinds are kept when any batch has them.
+Result<RecordBatch> TakeBatches(std::span<const TakeSource> sources);
 
 }  // namespace floe

@@ -2,7 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "floe/batch/concat.h"
+#include <numeric>
+
 #include "floe/batch/take.h"
 #include "floe/stream/iceberg/write_rows/dynamic_selector.h"
 #include "floe/stream/metrics.h"
@@ -19,7 +20,7 @@ struct DynamicWriter::TableWriter {
   std::unique_ptr<IcebergSinkWriter> writer;
   CapturingOutput flushed;  // files of writers closed before the barrier
   // Rows that fit `schema` not yet handed to `writer`, in arrival order, all of one column set.
-  std::vector<RecordBatch> pending;
+  std::vector<Part> pending;
   int64_t pending_rows = 0;
   int64_t pending_bytes = 0;
   int64_t pending_since = 0;  // the input batch number of the oldest pending slice
@@ -38,8 +39,9 @@ Status DynamicWriter::Open(const OperatorContext& context) {
   return Ok();
 }
 
-Status DynamicWriter::WriteTo(const std::string& key, const RecordBatch& rows, int64_t bytes) {
-  FLOE_ASSIGN_OR_RETURN(DestinationTables::Entry * entry, tables_->Get(key, rows.schema()));
+Status DynamicWriter::WriteTo(const std::string& key, Part part, int64_t bytes) {
+  const BatchSchemaPtr& columns = part.source->rows.schema();
+  FLOE_ASSIGN_OR_RETURN(DestinationTables::Entry * entry, tables_->Get(key, columns));
   auto& slot = writers_[key];
   if (!slot) slot = std::make_unique<TableWriter>();
   TableWriter& state = *slot;
@@ -63,17 +65,19 @@ Status DynamicWriter::WriteTo(const std::string& key, const RecordBatch& rows, i
     state.entry = entry;
     state.version = entry->version;
   }
-  // Buffered, so that the writer stack gets a few large batches rather than a slice per input
-  // batch and destination: its costs are per call as much as per row. Slices of one column set
-  // are joined and conformed to the table together.
-  if (!state.pending.empty() && state.pending.front().schema() != rows.schema() &&
-      !(*state.pending.front().schema() == *rows.schema())) {
-    FLOE_RETURN_IF_ERROR(WritePending(state));
+  // Buffered, so that the writer stack gets a few large batches rather than a few rows per input
+  // batch and destination: its costs are per call as much as per row. Parts of one column set
+  // are gathered and conformed to the table together.
+  if (!state.pending.empty()) {
+    const BatchSchemaPtr& pending = state.pending.front().source->rows.schema();
+    if (pending != columns && !(*pending == *columns)) {
+      FLOE_RETURN_IF_ERROR(WritePending(state));
+    }
   }
   if (state.pending.empty()) state.pending_since = batches_seen_;
-  state.pending_rows += rows.num_rows();
+  state.pending_rows += part.count;
   state.pending_bytes += bytes;
-  state.pending.push_back(rows);
+  state.pending.push_back(std::move(part));
   if (state.pending_rows >= kBufferRows || state.pending_bytes >= kBufferBytes) {
     FLOE_RETURN_IF_ERROR(WritePending(state));
   }
@@ -82,7 +86,31 @@ Status DynamicWriter::WriteTo(const std::string& key, const RecordBatch& rows, i
 
 Status DynamicWriter::WritePending(TableWriter& state) {
   if (state.pending.empty()) return Ok();
-  Result<RecordBatch> rows = ConcatBatches(state.pending);
+  Result<RecordBatch> rows = [&]() -> Result<RecordBatch> {
+    const Part& first = state.pending.front();
+    if (state.pending.size() == 1 && first.source->order.empty()) {
+      return first.source->rows.Slice(first.start, first.count);
+    }
+    int64_t rows_in_order = 0;
+    for (const Part& part : state.pending) {
+      if (part.source->order.empty())
+        rows_in_order = std::max(rows_in_order, part.start + part.count);
+    }
+    if (identity_.size() < static_cast<size_t>(rows_in_order)) {
+      const auto from = static_cast<int64_t>(identity_.size());
+      identity_.resize(static_cast<size_t>(rows_in_order));
+      std::iota(identity_.begin() + from, identity_.end(), from);
+    }
+    std::vector<TakeSource> sources;
+    sources.reserve(state.pending.size());
+    for (const Part& part : state.pending) {
+      const std::vector<int64_t>& order = part.source->order;
+      const std::span<const int64_t> indices = order.empty() ? identity_ : order;
+      sources.push_back({&part.source->rows, indices.subspan(static_cast<size_t>(part.start),
+                                                             static_cast<size_t>(part.count))});
+    }
+    return TakeBatches(sources);
+  }();
   state.pending.clear();
   state.pending_rows = 0;
   state.pending_bytes = 0;
@@ -100,26 +128,29 @@ Status DynamicWriter::ProcessBatch(int /*input*/, RecordBatch batch, Output& /*o
   FLOE_ASSIGN_OR_RETURN(RecordBatch rows, spec_.filter.Apply(batch));
   const int64_t bytes = DynamicChannelSelector::BatchBytes(rows);
   const std::vector<std::string>& keys = row_keys_.keys;
+  auto grouped = std::make_shared<Grouped>();
+  grouped->rows = std::move(rows);
+  const int64_t num_rows = grouped->rows.num_rows();
   if (keys.size() == 1) {
-    FLOE_RETURN_IF_ERROR(WriteTo(keys.front(), rows, bytes));
+    FLOE_RETURN_IF_ERROR(WriteTo(keys.front(), Part{std::move(grouped), 0, num_rows}, bytes));
   } else {
-    // One gather puts the rows in destination order (first-seen keys first, arrival order within
-    // a key); each destination then takes a slice of it, sharing its buffers.
+    // The rows' order by destination (first-seen keys first, arrival order within a key); each
+    // destination buffers its run of it.
     const std::vector<uint32_t>& key_of_row = row_keys_.key_of_row;
     starts_.assign(keys.size() + 1, 0);
     for (uint32_t key : key_of_row) ++starts_[key + 1];
     for (size_t k = 0; k < keys.size(); ++k) starts_[k + 1] += starts_[k];
     next_.assign(starts_.begin(), starts_.end() - 1);
-    order_.resize(key_of_row.size());
+    std::vector<int64_t>& order = grouped->order;
+    order.resize(key_of_row.size());
     for (size_t i = 0; i < key_of_row.size(); ++i) {
-      order_[static_cast<size_t>(next_[key_of_row[i]]++)] = static_cast<int64_t>(i);
+      order[static_cast<size_t>(next_[key_of_row[i]]++)] = static_cast<int64_t>(i);
     }
-    FLOE_ASSIGN_OR_RETURN(RecordBatch grouped, TakeBatch(rows, order_));
-    const double bytes_per_row = static_cast<double>(bytes) / static_cast<double>(rows.num_rows());
+    const double bytes_per_row = static_cast<double>(bytes) / static_cast<double>(num_rows);
     for (size_t k = 0; k < keys.size(); ++k) {
       const int64_t count = starts_[k + 1] - starts_[k];
       FLOE_RETURN_IF_ERROR(
-          WriteTo(keys[k], grouped.Slice(starts_[k], count),
+          WriteTo(keys[k], Part{grouped, starts_[k], count},
                   static_cast<int64_t>(bytes_per_row * static_cast<double>(count))));
     }
   }

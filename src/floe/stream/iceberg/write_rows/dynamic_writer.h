@@ -50,8 +50,21 @@ class DynamicWriter : public Operator {
 
  private:
   struct TableWriter;
+  // An input batch's rows and their order by destination (empty: as they are, one destination).
+  struct Grouped {
+    RecordBatch rows;
+    std::vector<int64_t> order;
+  };
+  // A destination's buffered rows of one input batch: the run [start, start + count) of its
+  // order. Parts share their input batch, so buffering copies nothing; the parts of a destination
+  // are gathered into one batch when they go to its writer.
+  struct Part {
+    std::shared_ptr<const Grouped> source;
+    int64_t start;
+    int64_t count;
+  };
   // `bytes`: about what the rows hold, for the buffer's bound.
-  Status WriteTo(const std::string& key, const RecordBatch& rows, int64_t bytes);
+  Status WriteTo(const std::string& key, Part part, int64_t bytes);
   // Hands a destination's buffered rows to its writer as one batch.
   Status WritePending(TableWriter& state);
   Status Flush(int64_t checkpoint_id, Output& output);
@@ -61,12 +74,13 @@ class DynamicWriter : public Operator {
   std::unique_ptr<DestinationTables> tables_;
   std::map<std::string, std::unique_ptr<TableWriter>, std::less<>> writers_;  // by key
   int64_t batches_seen_ = 0;
-  // Per batch: the rows' keys, and where each key's rows start in the gathered batch (kept to
+  // Per batch: the rows' keys, and where each key's rows start in the batch's order (kept to
   // reuse their memory).
   RowKeys row_keys_;
   std::vector<int64_t> starts_;
   std::vector<int64_t> next_;
-  std::vector<int64_t> order_;
+  // 0, 1, 2, ...: the indices of parts whose rows are in order.
+  std::vector<int64_t> identity_;
 };
 
 }  // namespace floe::stream
