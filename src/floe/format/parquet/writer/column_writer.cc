@@ -755,22 +755,24 @@ class TypedColumnWriter final : public ColumnWriter {
   // distinct (the dictionary page repeats the values and the indices come on top), or, for
   // integers, DELTA_BINARY_PACKED smaller than dictionary and indices (sorted keys, dates). Hashing
   // the rest of the chunk would cost time for a larger file. The early probe, on the first
-  // kDictionaryProbeValues values of a chunk, drops only a dictionary of (almost) all distinct
-  // values: on so few values the dictionary page's own size would count against it unfairly.
+  // kDictionaryProbeValues values of a chunk, is stricter, because on so few values the dictionary
+  // page's own size counts against it unfairly: it drops a dictionary of (almost) all distinct
+  // values, or one of integers that DELTA_BINARY_PACKED halves (a column constant or sorted in a
+  // table's or partition's small file, which would otherwise hash all its values for nothing).
   void MaybeDropDictionary(bool early = false) {
     if constexpr (!std::is_same_v<P, bool>) {
       if (!dict_active_ || dict_used_ || indices_.size() < kDictionaryProbeValues) return;
       bool drop =
           early ? DictSize() * 100 > indices_.size() * 99 : DictSize() * 10 > indices_.size() * 9;
       if constexpr (std::is_same_v<P, int32_t> || std::is_same_v<P, int64_t>) {
-        if (!drop && !early && options_.delta_encoding) {
+        if (!drop && options_.delta_encoding) {
           std::vector<P> page(indices_.size());
           for (size_t i = 0; i < indices_.size(); ++i) page[i] = dict_values_[indices_[i]];
           std::vector<std::byte> delta;
           EncodeDeltaBinaryPacked<P>(page, delta);
           size_t dictionary =
               indices_.size() * std::bit_width(DictSize()) / 8 + DictSize() * sizeof(P);
-          drop = delta.size() < dictionary;
+          drop = (early ? 2 * delta.size() : delta.size()) < dictionary;
         }
       }
       if (!drop) return;
