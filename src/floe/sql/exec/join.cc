@@ -335,10 +335,17 @@ Result<stream::DataStream> Join(const stream::DataStream& left, const stream::Da
                                               left_keys, right_keys, condition);
   };
   std::string name = NextOperatorName(left, "Join");
-  if (left_keys.empty() || kind == JoinKind::kNullAwareAnti) {
+  if (kind == JoinKind::kRight || kind == JoinKind::kFull) {
+    if (left_keys.empty()) {
+      // Whether a right row matched anywhere is known only where every pair is seen.
+      return left.Rebalance().TransformWith({right.Rebalance()}, std::move(name), output, factory,
+                                            1);
+    }
+  } else if (left_keys.empty() || kind == JoinKind::kNullAwareAnti) {
     // Every pair is a candidate, or NOT IN needs to know of any null key on the right and
-    // whether the right is empty: one subtask sees both sides whole.
-    return left.Rebalance().TransformWith({right.Rebalance()}, std::move(name), output, factory, 1);
+    // whether the right is empty: each subtask of the left sees the whole right side.
+    return left.TransformWith({right.Broadcast()}, std::move(name), output, factory,
+                              left.parallelism());
   }
   return PartitionByColumns(left, left_keys)
       .TransformWith({PartitionByColumns(right, right_keys)}, std::move(name), output, factory);
