@@ -109,6 +109,24 @@ TEST_F(JoinTest, CrossAndConditionOnlyJoinsMatchDuckDb) {
   EXPECT_EQ(rows, expected);
 }
 
+// Without keys the right side is broadcast, so the left keeps its subtasks; RIGHT and FULL joins
+// need every pair in one subtask.
+TEST(JoinParallelismTest, KeylessJoinsKeepTheLeftParallelism) {
+  auto input = testing::RandomTable(1, 1, 3);
+  auto source = std::make_shared<stream::CollectionSource>(input[0].schema(), input);
+  stream::StreamEnvironment env({.mode = stream::RuntimeMode::kBatch, .parallelism = 3});
+  auto l = env.FromSource(source, "l", 2);
+  auto r = env.FromSource(source, "r", 1);
+  for (JoinKind kind : {JoinKind::kCross, JoinKind::kLeft, JoinKind::kLeftSemi}) {
+    FLOE_ASSERT_OK_AND_ASSIGN(auto joined, Join(l, r, kind, {}, {}));
+    EXPECT_EQ(joined.parallelism(), 2);
+  }
+  FLOE_ASSERT_OK_AND_ASSIGN(auto anti, Join(l, r, JoinKind::kNullAwareAnti, {0}, {0}));
+  EXPECT_EQ(anti.parallelism(), 2);
+  FLOE_ASSERT_OK_AND_ASSIGN(auto full, Join(l, r, JoinKind::kFull, {}, {}));
+  EXPECT_EQ(full.parallelism(), 1);
+}
+
 TEST(JoinErrorsTest, BadPlansAreRefused) {
   auto input = testing::RandomTable(1, 1, 3);
   stream::StreamEnvironment batch({.mode = stream::RuntimeMode::kBatch});

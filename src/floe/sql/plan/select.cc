@@ -317,12 +317,18 @@ Result<Relation> FilterWithSubqueries(PlannerContext& context, Relation input, c
   if (filter.filter->type()->kind() != floe::TypeKind::kBool) {
     return InvalidArgument("WHERE {} is not a boolean", PrintExpr(where));
   }
-  Scope scope = Scope::ForSchema(*joined.stream.schema());
+  // The input's columns by index: their names may repeat (a join's two sides).
+  std::vector<ScopeColumn> by_index = joined.columns;
+  for (size_t i = 0; i < by_index.size(); ++i) {
+    by_index[i].qualifier.clear();
+    by_index[i].name = fmt::format("$#{}", i);
+  }
+  Scope scope(std::move(by_index));
   for (size_t i = 0; i < width; ++i) {
-    const std::string& name = joined.stream.schema()->field(static_cast<int>(i)).name;
-    FLOE_ASSIGN_OR_RETURN(ScalarExprPtr column, BindScalar(*ColumnRef(name, Position{}), scope));
+    FLOE_ASSIGN_OR_RETURN(ScalarExprPtr column,
+                          BindScalar(*ColumnRef(fmt::format("$#{}", i), Position{}), scope));
     filter.columns.push_back(std::move(column));
-    filter.names.push_back(name);
+    filter.names.push_back(joined.stream.schema()->field(static_cast<int>(i)).name);
   }
   context.Note(fmt::format("Calc(where=[{}])", filter.filter->ToString()));
   input.stream = Project(joined.stream, std::move(filter), context.UniqueName("ScalarFilter"));

@@ -100,8 +100,17 @@ Result<Inner> PlanInner(PlannerContext& context, const SubqueryPredicate& predic
   const Query& query = *predicate.query;
   if (!IsPlainSelect(query)) {
     // Planned as a query of its own: it cannot name outer columns.
-    FLOE_ASSIGN_OR_RETURN(Relation relation, PlanQueryNode(context, query));
-    Inner out{.relation = std::move(relation)};
+    Result<Relation> planned = PlanQueryNode(context, query);
+    if (!planned.has_value()) {
+      Error error = std::move(planned).error();
+      error.AddContext(
+          fmt::format("{} (only a SELECT ... FROM ... WHERE without aggregates, GROUP BY, "
+                      "DISTINCT, ORDER BY or "
+                      "LIMIT may refer to the outer query)",
+                      PrintExpr(*predicate.conjunct)));
+      return std::unexpected(std::move(error));
+    }
+    Inner out{.relation = std::move(planned).value()};
     if (predicate.operand != nullptr) {
       if (out.relation.columns.size() != 1) {
         return InvalidArgument("the subquery of {} returns {} columns; IN needs exactly one",
@@ -480,7 +489,10 @@ Result<Relation> PlanScalarColumn(PlannerContext& context, Relation relation, co
     value_expr = plan->RewriteNullExtended(item);
     keys_last = true;
   } else {
-    FLOE_ASSIGN_OR_RETURN(ScalarExprPtr value, BindScalar(item, inner.relation.scope()));
+    // The select item sees the subquery's rows only: outer columns are named in WHERE.
+    auto bound = BindScalar(item, inner.relation.scope());
+    if (!bound.has_value()) return std::unexpected(std::move(bound.error().AddContext(what)));
+    ScalarExprPtr value = *bound;
     if (key_count == 0) {
       Projection projection{.columns = {std::move(value)}, .names = {"$value"}};
       stream::DataStream values =
