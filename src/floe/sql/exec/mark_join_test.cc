@@ -1,4 +1,4 @@
-// Mark joins and SingleRowPerKey against DuckDB: the same IN / EXISTS predicates over the same
+// Mark joins against DuckDB: the same IN / EXISTS predicates over the same
 // random rows (nulls in every column) written to Parquet.
 
 #include <gtest/gtest.h>
@@ -113,38 +113,6 @@ TEST(MarkJoinErrorsTest, BadPlansAreRefused) {
   auto sl = streaming.FromSource(source, "l");
   auto sr = streaming.FromSource(source, "r");
   EXPECT_EQ(MarkJoin(sl, sr, {0}, {0}, std::nullopt, "m").error().kind(), ErrorKind::kUnsupported);
-}
-
-// One row per key passes (null keys are dropped); a second row for a key fails the job.
-TEST(SingleRowPerKeyTest, PassesUniqueKeysAndRefusesRepeats) {
-  auto schema = std::make_shared<const BatchSchema>(
-      std::vector<Field>{{"k", DataType::Int32()}, {"v", DataType::String()}});
-  auto batch = [&](std::vector<Value> keys, std::vector<Value> values) {
-    return *RecordBatch::Make(
-        schema, {*MakeArray(DataType::Int32(), keys), *MakeArray(DataType::String(), values)});
-  };
-  auto run = [&](std::vector<RecordBatch> input) -> Result<std::vector<std::string>> {
-    stream::StreamEnvironment env({.mode = stream::RuntimeMode::kBatch, .parallelism = 3});
-    auto source =
-        env.FromSource(std::make_shared<stream::CollectionSource>(schema, input), "in", 2);
-    FLOE_ASSIGN_OR_RETURN(auto single, SingleRowPerKey(source, {0}, "the subquery"));
-    auto collected = env.Collect(single, "collect");
-    FLOE_RETURN_IF_ERROR(env.Execute("single"));
-    return testing::SortedRows(collected->batches());
-  };
-  FLOE_ASSERT_OK_AND_ASSIGN(
-      auto rows,
-      run({batch({Value(1), Value(), Value(2)},
-                 {Value(std::string("a")), Value(std::string("x")), Value(std::string("b"))}),
-           batch({Value(3), Value()}, {Value(std::string("c")), Value(std::string("y"))})}));
-  EXPECT_EQ(rows, (std::vector<std::string>{"1|a", "2|b", "3|c"}));
-  auto repeated =
-      run({batch({Value(1), Value(2)}, {Value(std::string("a")), Value(std::string("b"))}),
-           batch({Value(2)}, {Value(std::string("c"))})});
-  ASSERT_FALSE(repeated);
-  EXPECT_NE(repeated.error().message().find("the subquery returned more than one row"),
-            std::string::npos)
-      << repeated.error().message();
 }
 
 }  // namespace

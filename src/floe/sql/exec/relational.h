@@ -67,12 +67,6 @@ Result<stream::DataStream> UnionAll(const std::vector<stream::DataStream>& input
 Result<stream::DataStream> SingleValue(const stream::DataStream& input, std::string column_name,
                                        std::string what);
 
-// Batch only: the rows of `input` with at most one row per value of `key_columns` (rows with a null
-// key, which equal nothing, are dropped); a second row for a key fails the job with
-// kInvalidArgument naming `what`. A correlated scalar subquery's values, one per correlation key.
-Result<stream::DataStream> SingleRowPerKey(const stream::DataStream& input,
-                                           std::vector<int> key_columns, std::string what);
-
 // Batch only: every left row once, with a nullable BOOLEAN column `mark_name` appended: the value
 // of a subquery predicate for the row. The right rows that belong to a left row are those whose
 // `right_keys` equal its `left_keys` (SQL equality: a null equals nothing). Without `in` the mark
@@ -87,12 +81,15 @@ Result<stream::DataStream> MarkJoin(const stream::DataStream& left, const stream
                                     std::optional<std::pair<int, int>> in, std::string mark_name);
 
 // kLeftSemi and kLeftAnti output the left rows that have (have no) matching right row, once each:
-// IN / EXISTS and NOT EXISTS subqueries. kNullAwareAnti is NOT IN's anti join on exactly one key
-// and no condition, with SQL's three-valued logic: a null key on the right makes every left row
-// unknown (no output), and a null left key is unknown unless the right side is empty.
+// IN / EXISTS and NOT EXISTS subqueries. kLeftSingle is a LEFT join in which a left row may match
+// at most one right row (a second fails the job): a correlated scalar subquery's value.
+// kNullAwareAnti is NOT IN's anti join on exactly one key and no condition, with SQL's three-valued
+// logic: a null key on the right makes every left row unknown (no output), and a null left key is
+// unknown unless the right side is empty.
 enum class JoinKind : unsigned char {
   kInner,
   kLeft,
+  kLeftSingle,
   kRight,
   kFull,
   kCross,
@@ -114,8 +111,10 @@ using JoinCondition = std::function<Result<Array>(const RecordBatch& joined)>;
 // hash-partitioned over the default parallelism. Without keys the left side keeps its parallelism
 // and the right side is broadcast to each of its subtasks (each holds a copy), except for RIGHT
 // and FULL joins, whose unmatched right rows need one subtask to see every pair.
+// `what` names the join in errors (e.g. kLeftSingle's subquery); empty: its kind.
 Result<stream::DataStream> Join(const stream::DataStream& left, const stream::DataStream& right,
                                 JoinKind kind, std::vector<int> left_keys,
-                                std::vector<int> right_keys, JoinCondition condition = {});
+                                std::vector<int> right_keys, JoinCondition condition = {},
+                                std::string what = {});
 
 }  // namespace floe::sql::exec

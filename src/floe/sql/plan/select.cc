@@ -303,6 +303,27 @@ Status CheckNoGroupingSubqueries(const Query& query) {
   return {};
 }
 
+// The rows of `joined` for which `filter` (bound over `joined`) holds, with its first `width`
+// columns (bound by index: names may repeat, as a join's two sides do).
+Result<stream::DataStream> KeepRows(PlannerContext& context, const Relation& joined,
+                                    ScalarExprPtr filter, size_t width) {
+  std::vector<ScopeColumn> by_index = joined.columns;
+  for (size_t i = 0; i < by_index.size(); ++i) {
+    by_index[i].qualifier.clear();
+    by_index[i].name = fmt::format("$#{}", i);
+  }
+  Scope scope(std::move(by_index));
+  Projection projection{.filter = std::move(filter)};
+  for (size_t i = 0; i < width; ++i) {
+    FLOE_ASSIGN_OR_RETURN(ScalarExprPtr column,
+                          BindScalar(*ColumnRef(fmt::format("$#{}", i), Position{}), scope));
+    projection.columns.push_back(std::move(column));
+    projection.names.push_back(joined.stream.schema()->field(static_cast<int>(i)).name);
+  }
+  context.Note(fmt::format("Calc(where=[{}])", projection.filter->ToString()));
+  return Project(joined.stream, std::move(projection), context.UniqueName("Filter"));
+}
+
 // The rows of `input` for which `where` (which may name the subqueries' columns) holds, with
 // `input`'s columns.
 Result<Relation> FilterWithSubqueries(PlannerContext& context, Relation input, const Expr& where,
@@ -312,26 +333,11 @@ Result<Relation> FilterWithSubqueries(PlannerContext& context, Relation input, c
   if (ContainsAggregate(where)) {
     return InvalidArgument("aggregate calls are not allowed in WHERE: {}", PrintExpr(where));
   }
-  Projection filter;
-  FLOE_ASSIGN_OR_RETURN(filter.filter, BindScalar(where, joined.scope()));
-  if (filter.filter->type()->kind() != floe::TypeKind::kBool) {
+  FLOE_ASSIGN_OR_RETURN(ScalarExprPtr filter, BindScalar(where, joined.scope()));
+  if (filter->type()->kind() != floe::TypeKind::kBool) {
     return InvalidArgument("WHERE {} is not a boolean", PrintExpr(where));
   }
-  // The input's columns by index: their names may repeat (a join's two sides).
-  std::vector<ScopeColumn> by_index = joined.columns;
-  for (size_t i = 0; i < by_index.size(); ++i) {
-    by_index[i].qualifier.clear();
-    by_index[i].name = fmt::format("$#{}", i);
-  }
-  Scope scope(std::move(by_index));
-  for (size_t i = 0; i < width; ++i) {
-    FLOE_ASSIGN_OR_RETURN(ScalarExprPtr column,
-                          BindScalar(*ColumnRef(fmt::format("$#{}", i), Position{}), scope));
-    filter.columns.push_back(std::move(column));
-    filter.names.push_back(joined.stream.schema()->field(static_cast<int>(i)).name);
-  }
-  context.Note(fmt::format("Calc(where=[{}])", filter.filter->ToString()));
-  input.stream = Project(joined.stream, std::move(filter), context.UniqueName("ScalarFilter"));
+  FLOE_ASSIGN_OR_RETURN(input.stream, KeepRows(context, joined, std::move(filter), width));
   return input;
 }
 
@@ -403,6 +409,11 @@ Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
     }
   }
   if (subqueries.pending()) {
+    if (stage_filter) {
+      // WHERE first: the subqueries then see only the rows it keeps.
+      FLOE_ASSIGN_OR_RETURN(
+          stage.stream, KeepRows(context, stage, std::move(stage_filter), stage.columns.size()));
+    }
     FLOE_ASSIGN_OR_RETURN(stage, subqueries.Join(context, std::move(stage), over_stage));
   }
   Scope scope = stage.scope();

@@ -93,7 +93,56 @@ Status SplitCorrelation(const Expr& conjunct, const Scope& inner, const Scope& o
       PrintExpr(conjunct));
 }
 
-Status FilterInner(PlannerContext& context, const Query& query, const Scope& outer, Inner& out);
+// A scope naming each column of `schema` by its index, whatever its name (names may repeat).
+std::vector<ScopeColumn> IndexColumns(const BatchSchema& schema) {
+  std::vector<ScopeColumn> columns;
+  for (int i = 0; i < schema.num_fields(); ++i) {
+    const Field& field = schema.field(i);
+    columns.push_back(ScopeColumn{
+        .name = fmt::format("$#{}", i), .type = field.type, .nullable = field.nullable});
+  }
+  return columns;
+}
+
+Result<ScalarExprPtr> ColumnAt(const Scope& index_scope, int i) {
+  return BindScalar(*ColumnRef(fmt::format("$#{}", i), Position{}), index_scope);
+}
+
+// Splits the WHERE of a plain subquery into correlation keys (added to `out`) and the conditions
+// on its own rows, which filter `out.relation`.
+Status FilterInner(PlannerContext& context, const Query& query, const Scope& outer, Inner& out) {
+  Scope inner = out.relation.scope();
+  std::vector<const Expr*> local;
+  if (query.where) {
+    std::vector<const Expr*> conjuncts;
+    SplitConjuncts(*query.where, conjuncts);
+    for (const Expr* conjunct : conjuncts) {
+      if (ContainsSubquery(*conjunct)) {
+        return Unsupported("nested subqueries are not supported: {}", PrintExpr(*conjunct));
+      }
+      FLOE_RETURN_IF_ERROR(SplitCorrelation(*conjunct, inner, outer, out, local));
+    }
+  }
+  if (!local.empty()) {
+    ExprPtr filter = AndAll(local);
+    FLOE_ASSIGN_OR_RETURN(ScalarExprPtr bound, BindScalar(*filter, inner));
+    if (bound->type()->kind() != floe::TypeKind::kBool) {
+      return InvalidArgument("WHERE {} is not a boolean", PrintExpr(*filter));
+    }
+    Projection projection{.filter = std::move(bound)};
+    const BatchSchema& schema = *out.relation.stream.schema();
+    Scope by_index(IndexColumns(schema));
+    for (int i = 0; i < schema.num_fields(); ++i) {
+      FLOE_ASSIGN_OR_RETURN(ScalarExprPtr column, ColumnAt(by_index, i));
+      projection.columns.push_back(std::move(column));
+      projection.names.push_back(schema.field(i).name);
+    }
+    context.Note(fmt::format("Calc(where=[{}])", projection.filter->ToString()));
+    out.relation.stream =
+        Project(out.relation.stream, std::move(projection), context.UniqueName("SubqueryFilter"));
+  }
+  return {};
+}
 
 Result<Inner> PlanInner(PlannerContext& context, const SubqueryPredicate& predicate,
                         const Scope& outer) {
@@ -103,11 +152,10 @@ Result<Inner> PlanInner(PlannerContext& context, const SubqueryPredicate& predic
     Result<Relation> planned = PlanQueryNode(context, query);
     if (!planned.has_value()) {
       Error error = std::move(planned).error();
-      error.AddContext(
-          fmt::format("{} (only a SELECT ... FROM ... WHERE without aggregates, GROUP BY, "
-                      "DISTINCT, ORDER BY or "
-                      "LIMIT may refer to the outer query)",
-                      PrintExpr(*predicate.conjunct)));
+      error.AddContext(fmt::format(
+          "{} (only a SELECT ... FROM ... WHERE without aggregates, GROUP BY, DISTINCT, ORDER BY "
+          "or LIMIT may refer to the outer query)",
+          PrintExpr(*predicate.conjunct)));
       return std::unexpected(std::move(error));
     }
     Inner out{.relation = std::move(planned).value()};
@@ -142,59 +190,6 @@ Result<Inner> PlanInner(PlannerContext& context, const SubqueryPredicate& predic
   }
   FLOE_RETURN_IF_ERROR(FilterInner(context, query, outer, out));
   return out;
-}
-
-// Splits the WHERE of a plain subquery into correlation keys (added to `out`) and the conditions
-// on its own rows, which filter `out.relation`.
-Status FilterInner(PlannerContext& context, const Query& query, const Scope& outer, Inner& out) {
-  Scope inner = out.relation.scope();
-  std::vector<const Expr*> local;
-  if (query.where) {
-    std::vector<const Expr*> conjuncts;
-    SplitConjuncts(*query.where, conjuncts);
-    for (const Expr* conjunct : conjuncts) {
-      if (ContainsSubquery(*conjunct)) {
-        return Unsupported("nested subqueries are not supported: {}", PrintExpr(*conjunct));
-      }
-      FLOE_RETURN_IF_ERROR(SplitCorrelation(*conjunct, inner, outer, out, local));
-    }
-  }
-  if (!local.empty()) {
-    ExprPtr filter = AndAll(local);
-    FLOE_ASSIGN_OR_RETURN(ScalarExprPtr bound, BindScalar(*filter, inner));
-    if (bound->type()->kind() != floe::TypeKind::kBool) {
-      return InvalidArgument("WHERE {} is not a boolean", PrintExpr(*filter));
-    }
-    Projection projection{.filter = std::move(bound)};
-    for (size_t i = 0; i < out.relation.columns.size(); ++i) {
-      FLOE_ASSIGN_OR_RETURN(
-          ScalarExprPtr column,
-          BindScalar(
-              *ColumnRef(out.relation.stream.schema()->field(static_cast<int>(i)).name, Position{}),
-              Scope::ForSchema(*out.relation.stream.schema())));
-      projection.columns.push_back(std::move(column));
-      projection.names.push_back(out.relation.stream.schema()->field(static_cast<int>(i)).name);
-    }
-    context.Note(fmt::format("Calc(where=[{}])", projection.filter->ToString()));
-    out.relation.stream =
-        Project(out.relation.stream, std::move(projection), context.UniqueName("SubqueryFilter"));
-  }
-  return {};
-}
-
-// A scope naming each column of `schema` by its index, whatever its name (names may repeat).
-std::vector<ScopeColumn> IndexColumns(const BatchSchema& schema) {
-  std::vector<ScopeColumn> columns;
-  for (int i = 0; i < schema.num_fields(); ++i) {
-    const Field& field = schema.field(i);
-    columns.push_back(ScopeColumn{
-        .name = fmt::format("$#{}", i), .type = field.type, .nullable = field.nullable});
-  }
-  return columns;
-}
-
-Result<ScalarExprPtr> ColumnAt(const Scope& index_scope, int i) {
-  return BindScalar(*ColumnRef(fmt::format("$#{}", i), Position{}), index_scope);
 }
 
 // `exprs` as the columns of `stream` (cast to `types`), after its own columns when `keep` is set.
@@ -268,7 +263,8 @@ Result<OuterSide> ProjectOuterKeys(PlannerContext& context, const stream::DataSt
 }
 
 // The first columns of `joined` (the outer query's `original` columns), then `extra` (bound over
-// IndexColumns of `joined`), with `filter` (the same) applied; none of it when nothing changes.
+// IndexColumns of `joined`), with `filter` (over `joined`'s rows) applied; none of it when nothing
+// changes.
 Result<stream::DataStream> KeepOuterColumns(PlannerContext& context, stream::DataStream joined,
                                             const BatchSchema& original,
                                             std::vector<ScalarExprPtr> extra,
@@ -436,10 +432,10 @@ Result<Relation> PlanWholeScalar(PlannerContext& context, Relation relation, con
   return CrossSingleRow(context, std::move(relation), single, name);
 }
 
-// A decorrelatable scalar subquery: its rows are grouped (an aggregate) or checked to be single
-// (otherwise) per correlation key and LEFT joined on those keys, so that an outer row with no
-// inner rows gets NULL, or what the aggregate gives over no rows (COUNT: 0). Uncorrelated, the
-// single row is crossed onto every outer row.
+// A decorrelatable scalar subquery: grouped by its correlation keys (an aggregate) and LEFT
+// joined on them, so that an outer row with no inner rows gets what the aggregate gives over no
+// rows (COUNT: 0, else NULL); not an aggregate, LEFT joined on the keys with at most one match per
+// outer row (NULL for none). Uncorrelated, the single row is crossed onto every outer row.
 Result<Relation> PlanScalarColumn(PlannerContext& context, Relation relation, const Expr& node,
                                   const std::string& name) {
   const Query& query = *node.query;
@@ -507,10 +503,6 @@ Result<Relation> PlanScalarColumn(PlannerContext& context, Relation relation, co
     column_types.push_back(value->type());
     FLOE_ASSIGN_OR_RETURN(right, ProjectKeys(context, inner.relation.stream, std::move(columns),
                                              column_types, /*keep=*/false, "ScalarKeys"));
-    std::vector<int> key_columns;
-    for (size_t i = 0; i < key_count; ++i) key_columns.push_back(static_cast<int>(i));
-    FLOE_ASSIGN_OR_RETURN(right, exec::SingleRowPerKey(*right, key_columns, what));
-    context.Note(fmt::format("SingleRowPerKey({})", name));
     value_columns.push_back(ScopeColumn{.name = "$value", .type = value->type()});
     value_expr = ColumnRef("$value", Position{});
   }
@@ -521,10 +513,13 @@ Result<Relation> PlanScalarColumn(PlannerContext& context, Relation relation, co
   const int first_key = keys_last ? right_width - static_cast<int>(key_count) : 0;
   std::vector<int> right_keys;
   for (size_t i = 0; i < key_count; ++i) right_keys.push_back(first_key + static_cast<int>(i));
-  FLOE_ASSIGN_OR_RETURN(
-      stream::DataStream joined,
-      exec::Join(left.stream, *right, exec::JoinKind::kLeft, left.keys, std::move(right_keys)));
-  context.Note(fmt::format("LeftOuterJoin(keys=[{}], right=[{}])", fmt::join(shown, ", "), name));
+  // Grouped, a key has one row; otherwise an outer row with two matches fails the query.
+  const exec::JoinKind kind = keys_last ? exec::JoinKind::kLeft : exec::JoinKind::kLeftSingle;
+  FLOE_ASSIGN_OR_RETURN(stream::DataStream joined, exec::Join(left.stream, *right, kind, left.keys,
+                                                              std::move(right_keys), {}, what));
+  context.Note(fmt::format("{}(keys=[{}], right=[{}])",
+                           keys_last ? "LeftOuterJoin" : "LeftSingleJoin", fmt::join(shown, ", "),
+                           name));
 
   // The value over the joined rows, naming only the subquery's columns (the others are named
   // by index, which SQL text cannot write).
@@ -622,17 +617,18 @@ Result<Relation> PlanSubqueryPredicates(PlannerContext& context, Relation input,
                                         SubqueryColumns& subqueries, ExprPtr& remaining) {
   std::vector<const Expr*> conjuncts;
   SplitConjuncts(where, conjuncts);
+  std::vector<const Expr*> plain;
   std::vector<SubqueryPredicate> predicates;
   std::vector<ExprPtr> rest_owned;
   for (const Expr* conjunct : conjuncts) {
-    if (std::optional<SubqueryPredicate> predicate = AsSubqueryPredicate(*conjunct)) {
+    if (!ContainsSubquery(*conjunct)) {
+      plain.push_back(conjunct);
+    } else if (std::optional<SubqueryPredicate> predicate = AsSubqueryPredicate(*conjunct)) {
       predicates.push_back(*predicate);
     } else {
       rest_owned.push_back(subqueries.Replace(*conjunct));
     }
   }
-  std::vector<const Expr*> rest;
-  for (const ExprPtr& expr : rest_owned) rest.push_back(expr.get());
   if (!predicates.empty() && !context.batch()) {
     return Unsupported(
         "{}: IN and EXISTS subqueries are supported in batch mode only (SET "
@@ -643,9 +639,26 @@ Result<Relation> PlanSubqueryPredicates(PlannerContext& context, Relation input,
     return Unsupported("{}: a subquery condition over an unbounded (streaming) input",
                        PrintExpr(*predicates[0].conjunct));
   }
+  if (!plain.empty()) {
+    // The conditions without subqueries first: the subqueries then meet only the rows they keep
+    // (a correlated scalar subquery fails only for rows that reach it).
+    ExprPtr filter = AndAll(plain);
+    if (ContainsAggregate(*filter)) {
+      return InvalidArgument("aggregate calls are not allowed in WHERE: {}", PrintExpr(*filter));
+    }
+    FLOE_ASSIGN_OR_RETURN(ScalarExprPtr bound, BindScalar(*filter, input.scope()));
+    if (bound->type()->kind() != floe::TypeKind::kBool) {
+      return InvalidArgument("WHERE {} is not a boolean", PrintExpr(*filter));
+    }
+    context.Note(fmt::format("Calc(where=[{}])", bound->ToString()));
+    FLOE_ASSIGN_OR_RETURN(input.stream, KeepOuterColumns(context, input.stream,
+                                                         *input.stream.schema(), {}, {}, bound));
+  }
   for (const SubqueryPredicate& predicate : predicates) {
     FLOE_ASSIGN_OR_RETURN(input, PlanPredicate(context, std::move(input), predicate));
   }
+  std::vector<const Expr*> rest;
+  for (const ExprPtr& expr : rest_owned) rest.push_back(expr.get());
   remaining = AndAll(rest);
   return input;
 }

@@ -60,9 +60,9 @@ class SubqueryColumns {
   size_t joined_ = 0;
 };
 
-// Plans the IN and EXISTS conjuncts of `where` over `input`; `remaining` gets the other
-// conjuncts (null when none), their subqueries replaced through `subqueries`, for the caller
-// to apply.
+// Applies the conjuncts of `where` without subqueries to `input`, then plans its IN and EXISTS
+// conjuncts; `remaining` gets the other conjuncts with subqueries (null when none), their
+// subqueries replaced through `subqueries`, for the caller to apply.
 Result<Relation> PlanSubqueryPredicates(PlannerContext& context, Relation input, const Expr& where,
                                         SubqueryColumns& subqueries, ExprPtr& remaining);
 
