@@ -50,8 +50,8 @@ bool IsPlainSelect(const Query& query) {
          !IsAggregateQuery(query) && query.order_by.empty() && !query.limit && !query.offset;
 }
 
-// The subquery side: a stream whose first columns are the join keys, and the outer expressions
-// they equal, in the same order.
+// The subquery side: its rows, the key expressions over them and the outer expressions they
+// equal, in the same order (IN's value and operand first).
 struct Inner {
   Relation relation;
   std::vector<ScalarExprPtr> outer_keys;
@@ -451,22 +451,23 @@ Result<Relation> PlanScalarColumn(PlannerContext& context, Relation relation, co
   std::vector<std::string> shown;
   FLOE_ASSIGN_OR_RETURN(std::vector<DataTypePtr> types, KeyTypes(inner, node, shown));
 
-  // The inner side: the keys (cast to the types they compare as), then what the value is
-  // computed from: the value itself, or the aggregated columns when the value needs a default.
+  // The inner side: the keys (cast to the types they compare as) and what the value is computed
+  // from after the join: the value itself, or the aggregated columns (the value of a missing
+  // group is not NULL for every aggregate).
   std::optional<stream::DataStream> right;
-  std::vector<ScopeColumn> value_columns;  // the columns after the keys
+  std::vector<ScopeColumn> value_columns;  // the inner side's columns other than the keys
   ExprPtr value_expr;                      // over value_columns
-  bool keys_last = false;
+  bool keys_last = false;                  // keys after value_columns, not before
   if (IsAggregateQuery(query)) {
     std::vector<ExprPtr> group_by;
     for (const Expr* key : inner.inner_key_exprs) group_by.push_back(CloneExpr(*key));
     auto plan = AggregatePlan::Make(context, inner.relation, nullptr, group_by, {&item});
     if (!plan.has_value()) return std::unexpected(std::move(plan.error().AddContext(what)));
     const Relation& aggregated = plan->output();
-    Scope scope = aggregated.scope();
     if (key_count == 0) {
       // One row, even over no rows.
-      FLOE_ASSIGN_OR_RETURN(ScalarExprPtr value, BindScalar(*plan->Rewrite(item), scope));
+      FLOE_ASSIGN_OR_RETURN(ScalarExprPtr value,
+                            BindScalar(*plan->Rewrite(item), aggregated.scope()));
       Projection projection{.columns = {std::move(value)}, .names = {name}};
       stream::DataStream single =
           Project(aggregated.stream, std::move(projection), context.UniqueName("Scalar"));
