@@ -34,6 +34,8 @@ std::string_view JoinName(JoinKind kind) {
       return "INNER JOIN";
     case JoinKind::kLeft:
       return "LEFT JOIN";
+    case JoinKind::kLeftSingle:
+      return "scalar subquery (single-row left join)";
     case JoinKind::kRight:
       return "RIGHT JOIN";
     case JoinKind::kFull:
@@ -54,7 +56,7 @@ class HashJoinOperator : public stream::Operator {
  public:
   HashJoinOperator(BatchSchemaPtr output, BatchSchemaPtr candidates, int left_width,
                    int right_width, JoinKind kind, std::vector<int> left_keys,
-                   std::vector<int> right_keys, JoinCondition condition)
+                   std::vector<int> right_keys, JoinCondition condition, std::string what)
       : output_(std::move(output)),
         left_width_(left_width),
         right_width_(right_width),
@@ -62,6 +64,7 @@ class HashJoinOperator : public stream::Operator {
         left_keys_(std::move(left_keys)),
         right_keys_(std::move(right_keys)),
         condition_(std::move(condition)),
+        what_(std::move(what)),
         candidates_(std::move(candidates)) {}
 
   Status ProcessBatch(int input, RecordBatch batch, stream::Output& output) override {
@@ -187,7 +190,9 @@ class HashJoinOperator : public stream::Operator {
     if (Filtering()) return ProbeFiltering(batch, output);
     std::vector<uint8_t> left_matched(static_cast<size_t>(batch.num_rows()), 0);
     FLOE_RETURN_IF_ERROR(MatchCandidates(batch, left_matched, output));
-    if (kind_ != JoinKind::kLeft && kind_ != JoinKind::kFull) return {};
+    if (kind_ != JoinKind::kLeft && kind_ != JoinKind::kLeftSingle && kind_ != JoinKind::kFull) {
+      return {};
+    }
     RowBuilder rows(output_);
     for (int64_t row = 0; row < batch.num_rows(); ++row) {
       if (left_matched[row]) continue;
@@ -227,6 +232,12 @@ class HashJoinOperator : public stream::Operator {
     }
     for (size_t i = 0; i < pairs_.size(); ++i) {
       if (!keep[i]) continue;
+      if (kind_ == JoinKind::kLeftSingle && left_matched[pairs_[i].first]) {
+        return InvalidArgument(
+            "{} returned more than one row for one outer row: a scalar subquery may give at most "
+            "one",
+            what_);
+      }
       left_matched[pairs_[i].first] = 1;
       build_matched_[pairs_[i].second.batch][pairs_[i].second.row] = 1;
     }
@@ -250,6 +261,7 @@ class HashJoinOperator : public stream::Operator {
   std::vector<int> left_keys_;
   std::vector<int> right_keys_;
   JoinCondition condition_;
+  std::string what_;
   bool built_ = false;
   int64_t build_rows_ = 0;
   bool build_has_null_key_ = false;
@@ -276,7 +288,9 @@ Status CheckKeys(const BatchSchema& schema, const std::vector<int>& keys, std::s
 
 Result<stream::DataStream> Join(const stream::DataStream& left, const stream::DataStream& right,
                                 JoinKind kind, std::vector<int> left_keys,
-                                std::vector<int> right_keys, JoinCondition condition) {
+                                std::vector<int> right_keys, JoinCondition condition,
+                                std::string what) {
+  if (what.empty()) what = JoinName(kind);
   if (left.environment().config().mode != stream::RuntimeMode::kBatch) {
     return Unsupported(
         "{} is only supported in batch mode (SET 'execution.runtime-mode' = 'batch'): floe "
@@ -318,7 +332,8 @@ Result<stream::DataStream> Join(const stream::DataStream& left, const stream::Da
     fields.push_back(std::move(field));
   }
   for (Field field : right_schema.fields()) {
-    field.nullable = field.nullable || kind == JoinKind::kLeft || kind == JoinKind::kFull;
+    field.nullable = field.nullable || kind == JoinKind::kLeft || kind == JoinKind::kLeftSingle ||
+                     kind == JoinKind::kFull;
     fields.push_back(std::move(field));
   }
   if (filtering) {
@@ -332,13 +347,20 @@ Result<stream::DataStream> Join(const stream::DataStream& left, const stream::Da
   int right_width = right_schema.num_fields();
   auto factory = [=](int) -> Result<std::unique_ptr<stream::Operator>> {
     return std::make_unique<HashJoinOperator>(output, candidates, left_width, right_width, kind,
-                                              left_keys, right_keys, condition);
+                                              left_keys, right_keys, condition, what);
   };
   std::string name = NextOperatorName(left, "Join");
-  if (left_keys.empty() || kind == JoinKind::kNullAwareAnti) {
+  if (kind == JoinKind::kRight || kind == JoinKind::kFull) {
+    if (left_keys.empty()) {
+      // Whether a right row matched anywhere is known only where every pair is seen.
+      return left.Rebalance().TransformWith({right.Rebalance()}, std::move(name), output, factory,
+                                            1);
+    }
+  } else if (left_keys.empty() || kind == JoinKind::kNullAwareAnti) {
     // Every pair is a candidate, or NOT IN needs to know of any null key on the right and
-    // whether the right is empty: one subtask sees both sides whole.
-    return left.Rebalance().TransformWith({right.Rebalance()}, std::move(name), output, factory, 1);
+    // whether the right is empty: each subtask of the left sees the whole right side.
+    return left.TransformWith({right.Broadcast()}, std::move(name), output, factory,
+                              left.parallelism());
   }
   return PartitionByColumns(left, left_keys)
       .TransformWith({PartitionByColumns(right, right_keys)}, std::move(name), output, factory);

@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include "floe/batch/builder.h"
+#include "floe/batch/filter.h"
 #include "floe/sql/exec/exec_testing.h"
 #include "floe/sql/exec/relational.h"
 #include "floe/testing/testing.h"
@@ -107,6 +111,52 @@ TEST_F(JoinTest, CrossAndConditionOnlyJoinsMatchDuckDb) {
       rows, Floe(small_left, small_right, JoinKind::kLeft, {}, {}, LeftIntBelowRight));
   FLOE_ASSERT_OK_AND_ASSIGN(expected, Duck("LEFT JOIN", "ON l.v_int < r.v_int"));
   EXPECT_EQ(rows, expected);
+}
+
+// The first row of each k_int value (null included) of `batches`.
+std::vector<RecordBatch> FirstRowPerKey(const std::vector<RecordBatch>& batches) {
+  std::vector<RecordBatch> out;
+  std::set<std::string> seen;
+  for (const RecordBatch& batch : batches) {
+    std::vector<uint8_t> keep(static_cast<size_t>(batch.num_rows()), 0);
+    for (int64_t row = 0; row < batch.num_rows(); ++row) {
+      keep[row] = seen.insert(testing::CellText(batch.column(0), row)).second;
+    }
+    out.push_back(*FilterBatch(batch, keep));
+  }
+  return out;
+}
+
+TEST_F(JoinTest, SingleRowLeftJoinMatchesDuckDbOrFailsAtASecondMatch) {
+  std::vector<RecordBatch> unique = FirstRowPerKey(right_);
+  FLOE_ASSERT_OK(testing::WriteParquet(right_path_, unique));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto rows, Floe(left_, unique, JoinKind::kLeftSingle, {0}, {0}));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto expected, Duck("LEFT JOIN", "ON l.k_int = r.k_int"));
+  ASSERT_EQ(expected.size(), 600u);
+  EXPECT_EQ(rows, expected);
+  auto repeated = Floe(left_, right_, JoinKind::kLeftSingle, {0}, {0});
+  ASSERT_FALSE(repeated);
+  EXPECT_NE(repeated.error().message().find("more than one row for one outer row"),
+            std::string::npos)
+      << repeated.error().message();
+}
+
+// Without keys the right side is broadcast, so the left keeps its subtasks; RIGHT and FULL joins
+// need every pair in one subtask.
+TEST(JoinParallelismTest, KeylessJoinsKeepTheLeftParallelism) {
+  auto input = testing::RandomTable(1, 1, 3);
+  auto source = std::make_shared<stream::CollectionSource>(input[0].schema(), input);
+  stream::StreamEnvironment env({.mode = stream::RuntimeMode::kBatch, .parallelism = 3});
+  auto l = env.FromSource(source, "l", 2);
+  auto r = env.FromSource(source, "r", 1);
+  for (JoinKind kind : {JoinKind::kCross, JoinKind::kLeft, JoinKind::kLeftSemi}) {
+    FLOE_ASSERT_OK_AND_ASSIGN(auto joined, Join(l, r, kind, {}, {}));
+    EXPECT_EQ(joined.parallelism(), 2);
+  }
+  FLOE_ASSERT_OK_AND_ASSIGN(auto anti, Join(l, r, JoinKind::kNullAwareAnti, {0}, {0}));
+  EXPECT_EQ(anti.parallelism(), 2);
+  FLOE_ASSERT_OK_AND_ASSIGN(auto full, Join(l, r, JoinKind::kFull, {}, {}));
+  EXPECT_EQ(full.parallelism(), 1);
 }
 
 TEST(JoinErrorsTest, BadPlansAreRefused) {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "floe/batch/array.h"
@@ -66,13 +67,29 @@ Result<stream::DataStream> UnionAll(const std::vector<stream::DataStream>& input
 Result<stream::DataStream> SingleValue(const stream::DataStream& input, std::string column_name,
                                        std::string what);
 
+// Batch only: every left row once, with a nullable BOOLEAN column `mark_name` appended: the value
+// of a subquery predicate for the row. The right rows that belong to a left row are those whose
+// `right_keys` equal its `left_keys` (SQL equality: a null equals nothing). Without `in` the mark
+// is whether there is one (EXISTS: never null). With `in` = {left column, right column} it is
+// `left IN (those rows' values)` in SQL's three-valued logic: TRUE when one equals the left value,
+// FALSE when there is no row, else NULL when the left value or one of the values is null, else
+// FALSE. The right side is held in memory; with keys both sides are hash-partitioned on them,
+// without keys the right side is broadcast to each subtask of the left, which keeps its
+// parallelism. kInvalidArgument for key types that differ (cast first).
+Result<stream::DataStream> MarkJoin(const stream::DataStream& left, const stream::DataStream& right,
+                                    std::vector<int> left_keys, std::vector<int> right_keys,
+                                    std::optional<std::pair<int, int>> in, std::string mark_name);
+
 // kLeftSemi and kLeftAnti output the left rows that have (have no) matching right row, once each:
-// IN / EXISTS and NOT EXISTS subqueries. kNullAwareAnti is NOT IN's anti join on exactly one key
-// and no condition, with SQL's three-valued logic: a null key on the right makes every left row
-// unknown (no output), and a null left key is unknown unless the right side is empty.
+// IN / EXISTS and NOT EXISTS subqueries. kLeftSingle is a LEFT join in which a left row may match
+// at most one right row (a second fails the job): a correlated scalar subquery's value.
+// kNullAwareAnti is NOT IN's anti join on exactly one key and no condition, with SQL's three-valued
+// logic: a null key on the right makes every left row unknown (no output), and a null left key is
+// unknown unless the right side is empty.
 enum class JoinKind : unsigned char {
   kInner,
   kLeft,
+  kLeftSingle,
   kRight,
   kFull,
   kCross,
@@ -91,9 +108,13 @@ using JoinCondition = std::function<Result<Array>(const RecordBatch& joined)>;
 // key matches nothing; key types must be equal (kInvalidArgument otherwise: cast first). Memory:
 // the right side is held in memory whole (put the smaller input on the right), and left batches
 // that arrive before the right side has ended are held too. With keys, both sides are
-// hash-partitioned over the default parallelism; without keys one subtask sees every pair.
+// hash-partitioned over the default parallelism. Without keys the left side keeps its parallelism
+// and the right side is broadcast to each of its subtasks (each holds a copy), except for RIGHT
+// and FULL joins, whose unmatched right rows need one subtask to see every pair.
+// `what` names the join in errors (e.g. kLeftSingle's subquery); empty: its kind.
 Result<stream::DataStream> Join(const stream::DataStream& left, const stream::DataStream& right,
                                 JoinKind kind, std::vector<int> left_keys,
-                                std::vector<int> right_keys, JoinCondition condition = {});
+                                std::vector<int> right_keys, JoinCondition condition = {},
+                                std::string what = {});
 
 }  // namespace floe::sql::exec

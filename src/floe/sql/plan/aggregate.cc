@@ -84,6 +84,7 @@ Result<AggregatePlan> AggregatePlan::Make(PlannerContext& context, const Relatio
   std::vector<const Expr*> calls;
   for (const Expr* expr : exprs) CollectCalls(*expr, calls);
   std::vector<std::string> call_texts;
+  std::vector<bool> call_counts;
   std::vector<exec::AggregateCall> exec_calls;
   std::vector<std::string> call_notes;
   std::vector<DataTypePtr> argument_types;
@@ -119,6 +120,7 @@ Result<AggregatePlan> AggregatePlan::Make(PlannerContext& context, const Relatio
         ScopeColumn{.name = exec_call.output_name, .type = *result_type, .nullable = nullable});
     call_notes.push_back(text);
     call_texts.push_back(std::move(text));
+    call_counts.push_back(!nullable);
     exec_calls.push_back(std::move(exec_call));
   }
 
@@ -140,6 +142,7 @@ Result<AggregatePlan> AggregatePlan::Make(PlannerContext& context, const Relatio
                               .bounded = input.bounded,
                               .changelog = input.changelog || !context.batch()});
   plan.call_texts_ = std::move(call_texts);
+  plan.call_counts_ = std::move(call_counts);
   plan.group_texts_ = std::move(group_texts);
   plan.group_columns_ = std::move(group_indices);
   return plan;
@@ -159,6 +162,29 @@ ExprPtr AggregatePlan::Rewrite(const Expr& expr) const {
     if (group != group_texts_.end()) {
       return ColumnRef(fmt::format("$g{}", group_columns_[group - group_texts_.begin()]),
                        node.position);
+    }
+    return nullptr;
+  });
+}
+
+ExprPtr AggregatePlan::RewriteNullExtended(const Expr& expr) const {
+  ExprPtr rewritten = Rewrite(expr);
+  return RewriteExpr(*rewritten, [this](const Expr& node) -> ExprPtr {
+    if (node.kind != ExprKind::kColumn || node.name.size() != 1) return nullptr;
+    for (size_t i = 0; i < call_counts_.size(); ++i) {
+      if (!call_counts_[i] || node.name[0] != fmt::format("$a{}", i)) continue;
+      auto zero = std::make_unique<Expr>();
+      zero->kind = ExprKind::kLiteral;
+      zero->literal = LiteralKind::kInteger;
+      zero->text = "0";
+      zero->position = node.position;
+      auto coalesce = std::make_unique<Expr>();
+      coalesce->kind = ExprKind::kFunction;
+      coalesce->name = {"COALESCE"};
+      coalesce->position = node.position;
+      coalesce->args.push_back(CloneExpr(node));
+      coalesce->args.push_back(std::move(zero));
+      return coalesce;
     }
     return nullptr;
   });

@@ -28,12 +28,16 @@ class AggregatePlan {
   const Relation& output() const { return output_; }
   // A copy of `expr` to bind over output().
   ExprPtr Rewrite(const Expr& expr) const;
+  // Like Rewrite, for rows where the group may be missing (the null side of an outer join): a
+  // COUNT reads 0 there, as it does over no rows, and the other aggregates NULL.
+  ExprPtr RewriteNullExtended(const Expr& expr) const;
 
  private:
   explicit AggregatePlan(Relation output) : output_(std::move(output)) {}
 
   Relation output_;
   std::vector<std::string> call_texts_;   // printed aggregate calls, i -> column "$a<i>"
+  std::vector<bool> call_counts_;         // whether call i is a COUNT
   std::vector<std::string> group_texts_;  // printed GROUP BY expressions that are not columns
   std::vector<int> group_columns_;        // their output column index
 };

@@ -33,6 +33,8 @@ std::string_view KindName(exec::JoinKind kind) {
       return "InnerJoin";
     case exec::JoinKind::kLeft:
       return "LeftOuterJoin";
+    case exec::JoinKind::kLeftSingle:
+      return "LeftSingleJoin";
     case exec::JoinKind::kRight:
       return "RightOuterJoin";
     case exec::JoinKind::kFull:

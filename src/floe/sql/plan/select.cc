@@ -266,7 +266,7 @@ struct SelectColumn {
 };
 
 Result<std::vector<SelectColumn>> ExpandSelectList(const Query& query, const Relation& input,
-                                                   ScalarSubqueries& scalars) {
+                                                   SubqueryColumns& subqueries) {
   std::vector<SelectColumn> out;
   for (size_t i = 0; i < query.items.size(); ++i) {
     const SelectItem& item = query.items[i];
@@ -286,9 +286,8 @@ Result<std::vector<SelectColumn>> ExpandSelectList(const Query& query, const Rel
       }
       continue;
     }
-    FLOE_ASSIGN_OR_RETURN(ExprPtr expr, scalars.Replace(*item.expr));
     out.push_back(
-        SelectColumn{.expr = std::move(expr),
+        SelectColumn{.expr = subqueries.Replace(*item.expr),
                      .name = DefaultColumnName(*item.expr, item.alias, static_cast<int>(i))});
   }
   return out;
@@ -304,29 +303,41 @@ Status CheckNoGroupingSubqueries(const Query& query) {
   return {};
 }
 
-// The rows of `input` for which `where` (which may name the scalar subqueries' columns) holds,
-// with `input`'s columns.
-Result<Relation> FilterWithScalars(PlannerContext& context, Relation input, const Expr& where,
-                                   ScalarSubqueries& scalars) {
+// The rows of `joined` for which `filter` (bound over `joined`) holds, with its first `width`
+// columns (bound by index: names may repeat, as a join's two sides do).
+Result<stream::DataStream> KeepRows(PlannerContext& context, const Relation& joined,
+                                    ScalarExprPtr filter, size_t width) {
+  std::vector<ScopeColumn> by_index = joined.columns;
+  for (size_t i = 0; i < by_index.size(); ++i) {
+    by_index[i].qualifier.clear();
+    by_index[i].name = fmt::format("$#{}", i);
+  }
+  Scope scope(std::move(by_index));
+  Projection projection{.filter = std::move(filter)};
+  for (size_t i = 0; i < width; ++i) {
+    FLOE_ASSIGN_OR_RETURN(ScalarExprPtr column,
+                          BindScalar(*ColumnRef(fmt::format("$#{}", i), Position{}), scope));
+    projection.columns.push_back(std::move(column));
+    projection.names.push_back(joined.stream.schema()->field(static_cast<int>(i)).name);
+  }
+  context.Note(fmt::format("Calc(where=[{}])", projection.filter->ToString()));
+  return Project(joined.stream, std::move(projection), context.UniqueName("Filter"));
+}
+
+// The rows of `input` for which `where` (which may name the subqueries' columns) holds, with
+// `input`'s columns.
+Result<Relation> FilterWithSubqueries(PlannerContext& context, Relation input, const Expr& where,
+                                      SubqueryColumns& subqueries) {
   const size_t width = input.columns.size();
-  FLOE_ASSIGN_OR_RETURN(Relation joined, scalars.Join(context, input));
+  FLOE_ASSIGN_OR_RETURN(Relation joined, subqueries.Join(context, input));
   if (ContainsAggregate(where)) {
     return InvalidArgument("aggregate calls are not allowed in WHERE: {}", PrintExpr(where));
   }
-  Projection filter;
-  FLOE_ASSIGN_OR_RETURN(filter.filter, BindScalar(where, joined.scope()));
-  if (filter.filter->type()->kind() != floe::TypeKind::kBool) {
+  FLOE_ASSIGN_OR_RETURN(ScalarExprPtr filter, BindScalar(where, joined.scope()));
+  if (filter->type()->kind() != floe::TypeKind::kBool) {
     return InvalidArgument("WHERE {} is not a boolean", PrintExpr(where));
   }
-  Scope scope = Scope::ForSchema(*joined.stream.schema());
-  for (size_t i = 0; i < width; ++i) {
-    const std::string& name = joined.stream.schema()->field(static_cast<int>(i)).name;
-    FLOE_ASSIGN_OR_RETURN(ScalarExprPtr column, BindScalar(*ColumnRef(name, Position{}), scope));
-    filter.columns.push_back(std::move(column));
-    filter.names.push_back(name);
-  }
-  context.Note(fmt::format("Calc(where=[{}])", filter.filter->ToString()));
-  input.stream = Project(joined.stream, std::move(filter), context.UniqueName("ScalarFilter"));
+  FLOE_ASSIGN_OR_RETURN(input.stream, KeepRows(context, joined, std::move(filter), width));
   return input;
 }
 
@@ -336,16 +347,16 @@ Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
                                             ? PlanFrom(context, *query.from, use, query.where.get())
                                             : Result<Relation>(SingleRow(context)));
   FLOE_RETURN_IF_ERROR(CheckNoGroupingSubqueries(query));
-  ScalarSubqueries scalars;
+  SubqueryColumns subqueries;
   const Expr* where_expr = query.where.get();
   ExprPtr where_rest;
   if (where_expr != nullptr && ContainsSubquery(*where_expr)) {
-    FLOE_ASSIGN_OR_RETURN(
-        input, PlanSubqueryPredicates(context, std::move(input), *where_expr, scalars, where_rest));
+    FLOE_ASSIGN_OR_RETURN(input, PlanSubqueryPredicates(context, std::move(input), *where_expr,
+                                                        subqueries, where_rest));
     where_expr = where_rest.get();
-    if (where_expr != nullptr && scalars.pending()) {
-      FLOE_ASSIGN_OR_RETURN(input,
-                            FilterWithScalars(context, std::move(input), *where_expr, scalars));
+    if (where_expr != nullptr && subqueries.pending()) {
+      FLOE_ASSIGN_OR_RETURN(
+          input, FilterWithSubqueries(context, std::move(input), *where_expr, subqueries));
       where_expr = nullptr;
     }
   }
@@ -360,15 +371,13 @@ Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
       return InvalidArgument("WHERE {} is not a boolean", PrintExpr(*where_expr));
     }
   }
-  FLOE_ASSIGN_OR_RETURN(std::vector<SelectColumn> select, ExpandSelectList(query, input, scalars));
+  FLOE_ASSIGN_OR_RETURN(std::vector<SelectColumn> select,
+                        ExpandSelectList(query, input, subqueries));
   ExprPtr having;
-  if (query.having) {
-    FLOE_ASSIGN_OR_RETURN(having, scalars.Replace(*query.having));
-  }
+  if (query.having) having = subqueries.Replace(*query.having);
   std::vector<ExprPtr> order_exprs;
   for (const OrderItem& item : query.order_by) {
-    FLOE_ASSIGN_OR_RETURN(ExprPtr expr, scalars.Replace(*item.expr));
-    order_exprs.push_back(std::move(expr));
+    order_exprs.push_back(subqueries.Replace(*item.expr));
   }
 
   // The stage the select list is evaluated over: the input, or the aggregated rows.
@@ -383,13 +392,14 @@ Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
     for (const SelectColumn& column : select) exprs.push_back(column.expr.get());
     if (having) exprs.push_back(having.get());
     for (const ExprPtr& expr : order_exprs) exprs.push_back(expr.get());
+    for (const Expr* operand : subqueries.pending_operands()) exprs.push_back(operand);
     FLOE_ASSIGN_OR_RETURN(AggregatePlan plan,
                           AggregatePlan::Make(context, input, where, query.group_by, exprs));
     aggregate.emplace(std::move(plan));
     stage = aggregate->output();
     stage_filter = nullptr;
-    if (scalars.pending()) {
-      FLOE_ASSIGN_OR_RETURN(stage, scalars.Join(context, std::move(stage)));
+    if (subqueries.pending()) {
+      FLOE_ASSIGN_OR_RETURN(stage, subqueries.Join(context, std::move(stage), over_stage));
     }
     if (having) {
       FLOE_ASSIGN_OR_RETURN(stage_filter, BindScalar(*over_stage(*having), stage.scope()));
@@ -398,8 +408,13 @@ Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
       }
     }
   }
-  if (scalars.pending()) {
-    FLOE_ASSIGN_OR_RETURN(stage, scalars.Join(context, std::move(stage)));
+  if (subqueries.pending()) {
+    if (stage_filter) {
+      // WHERE first: the subqueries then see only the rows it keeps.
+      FLOE_ASSIGN_OR_RETURN(
+          stage.stream, KeepRows(context, stage, std::move(stage_filter), stage.columns.size()));
+    }
+    FLOE_ASSIGN_OR_RETURN(stage, subqueries.Join(context, std::move(stage), over_stage));
   }
   Scope scope = stage.scope();
 

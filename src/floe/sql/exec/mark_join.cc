@@ -1,0 +1,188 @@
+// Mark join: the right side (input 1) is held in memory with two hash tables, one of its
+// correlation keys (which groups are non-empty, and whether a group holds a null IN value) and,
+// for IN, one of correlation keys plus the IN value. Left batches probe once the right side has
+// ended (earlier ones are held back) and pass through with the mark appended.
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+#include "floe/batch/builder.h"
+#include "floe/sql/exec/cell.h"
+#include "floe/sql/exec/key_partition.h"
+#include "floe/sql/exec/names.h"
+#include "floe/sql/exec/relational.h"
+
+namespace floe::sql::exec {
+namespace {
+
+struct Group {
+  bool has_null_value = false;  // an IN value of this group is null
+};
+
+class MarkJoinOperator : public stream::Operator {
+ public:
+  MarkJoinOperator(BatchSchemaPtr output, std::vector<int> left_keys, std::vector<int> right_keys,
+                   std::optional<std::pair<int, int>> in)
+      : output_(std::move(output)),
+        left_keys_(std::move(left_keys)),
+        right_keys_(std::move(right_keys)),
+        in_(in) {}
+
+  Status ProcessBatch(int input, RecordBatch batch, stream::Output& output) override {
+    if (batch.num_rows() == 0) return {};
+    if (input == 1) {
+      Build(batch);
+      return {};
+    }
+    if (!built_) {
+      held_.push_back(std::move(batch));
+      return {};
+    }
+    return Probe(batch, output);
+  }
+
+  Status EndInput(int input, stream::Output& output) override {
+    if (input != 1) return {};
+    built_ = true;
+    for (const RecordBatch& batch : held_) FLOE_RETURN_IF_ERROR(Probe(batch, output));
+    held_.clear();
+    return {};
+  }
+
+ private:
+  // The correlation key of `row` into key_; false when a key column is null.
+  bool EncodeKey(const RecordBatch& batch, const std::vector<int>& keys, int64_t row) {
+    key_.clear();
+    for (int column : keys) {
+      if (batch.column(column).IsNull(row)) return false;
+      EncodeCell(batch.column(column), row, key_);
+    }
+    return true;
+  }
+
+  void Build(const RecordBatch& batch) {
+    for (int64_t row = 0; row < batch.num_rows(); ++row) {
+      // A null correlation key equals no outer row: the row is in no group.
+      if (!EncodeKey(batch, right_keys_, row)) continue;
+      Group& group = groups_[key_];
+      if (!in_) continue;
+      const Array& value = batch.column(in_->second);
+      if (value.IsNull(row)) {
+        group.has_null_value = true;
+        continue;
+      }
+      EncodeCell(value, row, key_);
+      values_.insert(key_);
+    }
+  }
+
+  Status Probe(const RecordBatch& batch, stream::Output& output) {
+    BooleanBuilder mark;
+    for (int64_t row = 0; row < batch.num_rows(); ++row) {
+      if (!EncodeKey(batch, left_keys_, row)) {
+        mark.Append(false);  // no right row's key equals a null: the subquery is empty
+        continue;
+      }
+      auto group = groups_.find(key_);
+      if (group == groups_.end()) {
+        mark.Append(false);
+        continue;
+      }
+      if (!in_) {
+        mark.Append(true);
+        continue;
+      }
+      const Array& value = batch.column(in_->first);
+      if (value.IsNull(row)) {
+        mark.AppendNull();
+        continue;
+      }
+      EncodeCell(value, row, key_);
+      if (values_.contains(key_)) {
+        mark.Append(true);
+      } else if (group->second.has_null_value) {
+        mark.AppendNull();
+      } else {
+        mark.Append(false);
+      }
+    }
+    std::vector<Array> columns = batch.columns();
+    FLOE_ASSIGN_OR_RETURN(Array marks, mark.Finish());
+    columns.push_back(std::move(marks));
+    FLOE_ASSIGN_OR_RETURN(RecordBatch out,
+                          RecordBatch::Make(output_, std::move(columns), batch.num_rows()));
+    return output.Emit(std::move(out));
+  }
+
+  BatchSchemaPtr output_;
+  std::vector<int> left_keys_;
+  std::vector<int> right_keys_;
+  std::optional<std::pair<int, int>> in_;
+  bool built_ = false;
+  std::unordered_map<std::string, Group> groups_;
+  std::unordered_set<std::string> values_;  // correlation key then IN value
+  std::vector<RecordBatch> held_;
+  std::string key_;
+};
+
+Status CheckColumn(const BatchSchema& schema, int column, std::string_view side) {
+  if (column < 0 || column >= schema.num_fields()) {
+    return InvalidArgument("mark join column {} is not one of the {} side's {} columns", column,
+                           side, schema.num_fields());
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<stream::DataStream> MarkJoin(const stream::DataStream& left, const stream::DataStream& right,
+                                    std::vector<int> left_keys, std::vector<int> right_keys,
+                                    std::optional<std::pair<int, int>> in, std::string mark_name) {
+  if (left.environment().config().mode != stream::RuntimeMode::kBatch) {
+    return Unsupported(
+        "a subquery predicate ({}) is only supported in batch mode (SET "
+        "'execution.runtime-mode' = 'batch'): floe has no streaming join yet",
+        mark_name);
+  }
+  if (&left.environment() != &right.environment()) {
+    return InvalidArgument("mark join {}: the two sides belong to different jobs", mark_name);
+  }
+  if (left_keys.size() != right_keys.size()) {
+    return InvalidArgument("mark join {}: {} left keys but {} right keys", mark_name,
+                           left_keys.size(), right_keys.size());
+  }
+  const BatchSchema& left_schema = *left.schema();
+  const BatchSchema& right_schema = *right.schema();
+  std::vector<std::pair<int, int>> pairs;
+  for (size_t i = 0; i < left_keys.size(); ++i) pairs.emplace_back(left_keys[i], right_keys[i]);
+  if (in) pairs.push_back(*in);
+  for (const auto& [l, r] : pairs) {
+    FLOE_RETURN_IF_ERROR(CheckColumn(left_schema, l, "left"));
+    FLOE_RETURN_IF_ERROR(CheckColumn(right_schema, r, "right"));
+    const Field& a = left_schema.field(l);
+    const Field& b = right_schema.field(r);
+    if (!a.type->Equals(*b.type)) {
+      return InvalidArgument("mark join {}: key '{}' is {} but '{}' is {}: cast one side first",
+                             mark_name, a.name, a.type->ToString(), b.name, b.type->ToString());
+    }
+  }
+  std::vector<Field> fields = left_schema.fields();
+  fields.push_back(Field{.name = std::move(mark_name), .type = DataType::Bool(), .nullable = true});
+  auto output = std::make_shared<const BatchSchema>(std::move(fields));
+  auto factory = [=](int) -> Result<std::unique_ptr<stream::Operator>> {
+    return std::make_unique<MarkJoinOperator>(output, left_keys, right_keys, in);
+  };
+  std::string name = NextOperatorName(left, "MarkJoin");
+  if (left_keys.empty()) {
+    // One group: every subtask of the left needs the whole right side.
+    return left.TransformWith({right.Broadcast()}, std::move(name), output, factory,
+                              left.parallelism());
+  }
+  return PartitionByColumns(left, left_keys)
+      .TransformWith({PartitionByColumns(right, right_keys)}, std::move(name), output, factory);
+}
+
+}  // namespace floe::sql::exec
