@@ -176,7 +176,7 @@ ExprPtr AggregatePlan::RewriteNullExtended(const Expr& expr) const {
       auto zero = std::make_unique<Expr>();
       zero->kind = ExprKind::kLiteral;
       zero->literal = LiteralKind::kInteger;
-      zero->text = "0";
+      zero->text = std::string(1, '0');  // not "0": g++ 12 -O3 warns falsely (-Wrestrict)
       zero->position = node.position;
       auto coalesce = std::make_unique<Expr>();
       coalesce->kind = ExprKind::kFunction;
