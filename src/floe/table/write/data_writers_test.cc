@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 
+#include "floe/io/fault_injecting_file_io.h"
 #include "floe/table/write/clustered_writer.h"
 #include "floe/table/write/fanout_writer.h"
 #include "floe/table/write/write_test_support.h"
@@ -40,6 +41,28 @@ PartitionSpecPtr DayAndBucket() {
   return std::make_shared<const PartitionSpec>(
       0, std::vector<PartitionField>{{{2}, 1000, "ts_day", Transform::Day()},
                                      {{1}, 1001, "id_bucket", Transform::Bucket(3)}});
+}
+
+// A data file is synced before it closes, since the commit that names it syncs only metadata; a
+// failed sync fails the close, so the file is never handed on. (A sync after the close would fail:
+// the file writer refuses it.)
+TEST(RollingFileWriter, SyncsEachFileBeforeItIsHandedOn) {
+  EventsTable table;
+  io::FaultInjectingFileIO faults(std::make_shared<io::LocalFileIO>());
+  WriterContext context = table.Context();
+  context.io = &faults;
+  FLOE_ASSERT_OK_AND_ASSIGN(auto writer, FanoutWriter::Make(context));
+  FLOE_ASSERT_OK(writer->Write(table.Batch(RandomRows(100, 1))));
+  FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, writer->Close());
+  ASSERT_EQ(result.data_files.size(), 1U);
+  EXPECT_EQ(faults.count(io::FileOp::kSync), 1);
+
+  FLOE_ASSERT_OK_AND_ASSIGN(auto failing, FanoutWriter::Make(context));
+  FLOE_ASSERT_OK(failing->Write(table.Batch(RandomRows(100, 2))));
+  faults.Inject({.op = io::FileOp::kSync, .location_contains = ".parquet"});
+  auto closed = failing->Close();
+  ASSERT_FALSE(closed.has_value());
+  EXPECT_EQ(closed.error().kind(), ErrorKind::kIO) << closed.error().ToString();
 }
 
 // One DuckDB query per check: files, rows, partition values, bounds and split offsets.

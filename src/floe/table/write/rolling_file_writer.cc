@@ -1,6 +1,35 @@
 #include "floe/table/write/rolling_file_writer.h"
 
 namespace floe::table {
+namespace {
+
+// Data and delete files reach stable storage as they close. The commit that names a file syncs
+// only the table's metadata, so without this a machine crash after the commit could leave a
+// snapshot pointing at a file whose bytes never reached the disk.
+class SyncOnClose final : public io::FileWriter {
+ public:
+  explicit SyncOnClose(std::unique_ptr<io::FileWriter> file) : file_(std::move(file)) {}
+
+  const std::string& location() const override { return file_->location(); }
+  Status Write(std::span<const std::byte> data) override { return file_->Write(data); }
+  Status Sync() override { return file_->Sync(); }
+  Status Close() override {
+    if (!closed_) {
+      closed_ = true;
+      Status synced = file_->Sync();
+      Status closed = file_->Close();
+      return synced ? closed : synced;
+    }
+    return file_->Close();
+  }
+  int64_t position() const override { return file_->position(); }
+
+ private:
+  std::unique_ptr<io::FileWriter> file_;
+  bool closed_ = false;
+};
+
+}  // namespace
 
 RollingFileWriter::RollingFileWriter(RollingFileWriterOptions options)
     : options_(std::move(options)) {}
@@ -11,8 +40,9 @@ Status RollingFileWriter::Open() {
   FLOE_ASSIGN_OR_RETURN(auto output, options_.io->NewOutputFile(current_location_));
   FLOE_ASSIGN_OR_RETURN(auto file, output->Create());
   locations_.push_back(current_location_);
-  FLOE_ASSIGN_OR_RETURN(current_,
-                        MakeFileAppender(options_.format, std::move(file), options_.appender));
+  FLOE_ASSIGN_OR_RETURN(
+      current_, MakeFileAppender(options_.format, std::make_unique<SyncOnClose>(std::move(file)),
+                                 options_.appender));
   current_rows_ = 0;
   return {};
 }
