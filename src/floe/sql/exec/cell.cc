@@ -246,4 +246,14 @@ Status AppendCell(ArrayBuilder& builder, const Array& array, int64_t row) {
   return AppendValue(builder, GetValue(array, row));
 }
 
+bool EncodeKey(const RecordBatch& batch, std::span<const int> columns, int64_t row,
+               std::string& out) {
+  out.clear();
+  for (int column : columns) {
+    if (batch.column(column).IsNull(row)) return false;
+    EncodeCell(batch.column(column), row, out);
+  }
+  return true;
+}
+
 }  // namespace floe::sql::exec

@@ -21,6 +21,7 @@
 
 #include "floe/batch/array.h"
 #include "floe/batch/builder.h"
+#include "floe/batch/record_batch.h"
 #include "floe/batch/value.h"
 #include "floe/util/error.h"
 
@@ -116,6 +117,10 @@ bool IsDecodable(const DataType& type);
 
 // Appends row `row` of `array` (a null too) to `out`.
 void EncodeCell(const Array& array, int64_t row, std::string& out);
+// The cells of `columns` at `row`, encoded into `out` (replacing what it held): a join key. False
+// when one of them is null, since a null key equals no other.
+bool EncodeKey(const RecordBatch& batch, std::span<const int> columns, int64_t row,
+               std::string& out);
 // EncodeCell for a whole column of a decodable type, in two passes: AddEncodedSizes adds each
 // row's size to sizes[row]; EncodeColumn writes each row's cell at out + cursors[row] and
 // advances the cursor, so that several columns can be laid out row by row.

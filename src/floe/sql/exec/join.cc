@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "floe/batch/filter.h"
+#include "floe/sql/exec/build_probe.h"
 #include "floe/sql/exec/cell.h"
 #include "floe/sql/exec/key_partition.h"
 #include "floe/sql/exec/names.h"
@@ -52,7 +53,7 @@ std::string_view JoinName(JoinKind kind) {
   return "JOIN";
 }
 
-class HashJoinOperator : public stream::Operator {
+class HashJoinOperator : public BuildProbeOperator {
  public:
   HashJoinOperator(BatchSchemaPtr output, BatchSchemaPtr candidates, int left_width,
                    int right_width, JoinKind kind, std::vector<int> left_keys,
@@ -66,24 +67,6 @@ class HashJoinOperator : public stream::Operator {
         condition_(std::move(condition)),
         what_(std::move(what)),
         candidates_(std::move(candidates)) {}
-
-  Status ProcessBatch(int input, RecordBatch batch, stream::Output& output) override {
-    if (batch.num_rows() == 0) return {};
-    if (input == 1) return Build(std::move(batch));
-    if (!built_) {
-      held_.push_back(std::move(batch));
-      return {};
-    }
-    return Probe(batch, output);
-  }
-
-  Status EndInput(int input, stream::Output& output) override {
-    if (input != 1) return {};
-    built_ = true;
-    for (const RecordBatch& batch : held_) FLOE_RETURN_IF_ERROR(Probe(batch, output));
-    held_.clear();
-    return {};
-  }
 
   Status Finish(stream::Output& output) override {
     if (kind_ != JoinKind::kRight && kind_ != JoinKind::kFull) return {};
@@ -106,13 +89,13 @@ class HashJoinOperator : public stream::Operator {
            kind_ == JoinKind::kNullAwareAnti;
   }
 
-  Status Build(RecordBatch batch) {
+  Status Build(RecordBatch batch) override {
     int32_t index = static_cast<int32_t>(build_.size());
     build_matched_.emplace_back(static_cast<size_t>(batch.num_rows()), 0);
     build_rows_ += batch.num_rows();
     if (!right_keys_.empty()) {
       for (int64_t r = 0; r < batch.num_rows(); ++r) {
-        if (!EncodeKey(batch, right_keys_, r)) {  // a null key matches nothing
+        if (!EncodeKey(batch, right_keys_, r, key_)) {  // a null key matches nothing
           build_has_null_key_ = true;
           continue;
         }
@@ -123,16 +106,6 @@ class HashJoinOperator : public stream::Operator {
     return {};
   }
 
-  // Encodes the key of `row` into key_; false when a key column is null.
-  bool EncodeKey(const RecordBatch& batch, const std::vector<int>& keys, int64_t row) {
-    key_.clear();
-    for (int column : keys) {
-      if (batch.column(column).IsNull(row)) return false;
-      EncodeCell(batch.column(column), row, key_);
-    }
-    return true;
-  }
-
   // Semi and anti joins: the rows of `batch` that have (have no) match.
   Status ProbeFiltering(const RecordBatch& batch, stream::Output& output) {
     std::vector<uint8_t> matched(static_cast<size_t>(batch.num_rows()), 0);
@@ -140,13 +113,14 @@ class HashJoinOperator : public stream::Operator {
       // x NOT IN (... NULL ...) is never true; NULL NOT IN (non-empty) is unknown.
       if (build_has_null_key_) return {};
       for (int64_t row = 0; row < batch.num_rows(); ++row) {
-        matched[row] = EncodeKey(batch, left_keys_, row) ? table_.contains(key_) : build_rows_ > 0;
+        matched[row] =
+            EncodeKey(batch, left_keys_, row, key_) ? table_.contains(key_) : build_rows_ > 0;
       }
     } else if (!condition_) {
       for (int64_t row = 0; row < batch.num_rows(); ++row) {
         matched[row] = left_keys_.empty()
                            ? build_rows_ > 0
-                           : EncodeKey(batch, left_keys_, row) && table_.contains(key_);
+                           : EncodeKey(batch, left_keys_, row, key_) && table_.contains(key_);
       }
     } else {
       FLOE_RETURN_IF_ERROR(MatchCandidates(batch, matched, output));
@@ -176,7 +150,7 @@ class HashJoinOperator : public stream::Operator {
         }
         continue;
       }
-      if (!EncodeKey(batch, left_keys_, row)) continue;
+      if (!EncodeKey(batch, left_keys_, row, key_)) continue;
       auto it = table_.find(key_);
       if (it == table_.end()) continue;
       for (const RowRef& ref : it->second) {
@@ -186,7 +160,7 @@ class HashJoinOperator : public stream::Operator {
     return FlushCandidates(left_matched, output);
   }
 
-  Status Probe(const RecordBatch& batch, stream::Output& output) {
+  Status Probe(const RecordBatch& batch, stream::Output& output) override {
     if (Filtering()) return ProbeFiltering(batch, output);
     std::vector<uint8_t> left_matched(static_cast<size_t>(batch.num_rows()), 0);
     FLOE_RETURN_IF_ERROR(MatchCandidates(batch, left_matched, output));
@@ -262,13 +236,11 @@ class HashJoinOperator : public stream::Operator {
   std::vector<int> right_keys_;
   JoinCondition condition_;
   std::string what_;
-  bool built_ = false;
   int64_t build_rows_ = 0;
   bool build_has_null_key_ = false;
   std::vector<RecordBatch> build_;
   std::vector<std::vector<uint8_t>> build_matched_;
   std::unordered_map<std::string, std::vector<RowRef>> table_;
-  std::vector<RecordBatch> held_;
   RowBuilder candidates_;
   std::vector<std::pair<int64_t, RowRef>> pairs_;
   std::string key_;

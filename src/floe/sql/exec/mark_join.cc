@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "floe/batch/builder.h"
+#include "floe/sql/exec/build_probe.h"
 #include "floe/sql/exec/cell.h"
 #include "floe/sql/exec/key_partition.h"
 #include "floe/sql/exec/names.h"
@@ -22,7 +23,7 @@ struct Group {
   bool has_null_value = false;  // an IN value of this group is null
 };
 
-class MarkJoinOperator : public stream::Operator {
+class MarkJoinOperator : public BuildProbeOperator {
  public:
   MarkJoinOperator(BatchSchemaPtr output, std::vector<int> left_keys, std::vector<int> right_keys,
                    std::optional<std::pair<int, int>> in)
@@ -31,42 +32,11 @@ class MarkJoinOperator : public stream::Operator {
         right_keys_(std::move(right_keys)),
         in_(in) {}
 
-  Status ProcessBatch(int input, RecordBatch batch, stream::Output& output) override {
-    if (batch.num_rows() == 0) return {};
-    if (input == 1) {
-      Build(batch);
-      return {};
-    }
-    if (!built_) {
-      held_.push_back(std::move(batch));
-      return {};
-    }
-    return Probe(batch, output);
-  }
-
-  Status EndInput(int input, stream::Output& output) override {
-    if (input != 1) return {};
-    built_ = true;
-    for (const RecordBatch& batch : held_) FLOE_RETURN_IF_ERROR(Probe(batch, output));
-    held_.clear();
-    return {};
-  }
-
  private:
-  // The correlation key of `row` into key_; false when a key column is null.
-  bool EncodeKey(const RecordBatch& batch, const std::vector<int>& keys, int64_t row) {
-    key_.clear();
-    for (int column : keys) {
-      if (batch.column(column).IsNull(row)) return false;
-      EncodeCell(batch.column(column), row, key_);
-    }
-    return true;
-  }
-
-  void Build(const RecordBatch& batch) {
+  Status Build(RecordBatch batch) override {
     for (int64_t row = 0; row < batch.num_rows(); ++row) {
       // A null correlation key equals no outer row: the row is in no group.
-      if (!EncodeKey(batch, right_keys_, row)) continue;
+      if (!EncodeKey(batch, right_keys_, row, key_)) continue;
       Group& group = groups_[key_];
       if (!in_) continue;
       const Array& value = batch.column(in_->second);
@@ -77,12 +47,13 @@ class MarkJoinOperator : public stream::Operator {
       EncodeCell(value, row, key_);
       values_.insert(key_);
     }
+    return {};
   }
 
-  Status Probe(const RecordBatch& batch, stream::Output& output) {
+  Status Probe(const RecordBatch& batch, stream::Output& output) override {
     BooleanBuilder mark;
     for (int64_t row = 0; row < batch.num_rows(); ++row) {
-      if (!EncodeKey(batch, left_keys_, row)) {
+      if (!EncodeKey(batch, left_keys_, row, key_)) {
         mark.Append(false);  // no right row's key equals a null: the subquery is empty
         continue;
       }
@@ -121,10 +92,8 @@ class MarkJoinOperator : public stream::Operator {
   std::vector<int> left_keys_;
   std::vector<int> right_keys_;
   std::optional<std::pair<int, int>> in_;
-  bool built_ = false;
   std::unordered_map<std::string, Group> groups_;
   std::unordered_set<std::string> values_;  // correlation key then IN value
-  std::vector<RecordBatch> held_;
   std::string key_;
 };
 

@@ -262,6 +262,33 @@ Result<OuterSide> ProjectOuterKeys(PlannerContext& context, const stream::DataSt
   return out;
 }
 
+// Both sides of a join of `input` with a subquery, keyed for `predicate`: the subquery's keys
+// alone (0, 1, ...) on the right, the outer query with its key columns on the left, all of the
+// types they compare as; `shown` is what the plan notes say of the keys.
+struct KeyedSides {
+  OuterSide left;
+  stream::DataStream right;
+  std::vector<int> right_keys;
+  std::vector<std::string> shown;
+};
+
+Result<KeyedSides> KeySides(PlannerContext& context, const stream::DataStream& input,
+                            const SubqueryPredicate& predicate, const Inner& inner) {
+  std::vector<std::string> shown;
+  FLOE_ASSIGN_OR_RETURN(std::vector<DataTypePtr> types,
+                        KeyTypes(inner, *predicate.conjunct, shown));
+  FLOE_ASSIGN_OR_RETURN(stream::DataStream right,
+                        ProjectKeys(context, inner.relation.stream, inner.inner_keys, types,
+                                    /*keep=*/false, "SubqueryKeys"));
+  FLOE_ASSIGN_OR_RETURN(OuterSide left, ProjectOuterKeys(context, input, inner.outer_keys, types));
+  std::vector<int> right_keys;
+  for (size_t i = 0; i < types.size(); ++i) right_keys.push_back(static_cast<int>(i));
+  return KeyedSides{.left = std::move(left),
+                    .right = std::move(right),
+                    .right_keys = std::move(right_keys),
+                    .shown = std::move(shown)};
+}
+
 // The first columns of `joined` (the outer query's `original` columns), then `extra` (bound over
 // IndexColumns of `joined`), with `filter` (over `joined`'s rows) applied; none of it when nothing
 // changes.
@@ -296,29 +323,21 @@ Result<stream::DataStream> KeepOuterColumns(PlannerContext& context, stream::Dat
 Result<Relation> MarkJoinInner(PlannerContext& context, Relation input,
                                const SubqueryPredicate& predicate, Inner inner,
                                const std::string& name) {
-  std::vector<std::string> shown;
-  FLOE_ASSIGN_OR_RETURN(std::vector<DataTypePtr> types,
-                        KeyTypes(inner, *predicate.conjunct, shown));
-  FLOE_ASSIGN_OR_RETURN(stream::DataStream right,
-                        ProjectKeys(context, inner.relation.stream, inner.inner_keys, types,
-                                    /*keep=*/false, "SubqueryKeys"));
-  FLOE_ASSIGN_OR_RETURN(OuterSide left,
-                        ProjectOuterKeys(context, input.stream, inner.outer_keys, types));
+  FLOE_ASSIGN_OR_RETURN(KeyedSides sides, KeySides(context, input.stream, predicate, inner));
   std::optional<std::pair<int, int>> in;
-  std::vector<int> left_keys = left.keys;
-  std::vector<int> right_keys;
-  for (size_t i = 0; i < types.size(); ++i) right_keys.push_back(static_cast<int>(i));
+  std::vector<int> left_keys = sides.left.keys;
+  std::vector<int> right_keys = std::move(sides.right_keys);
   if (predicate.operand != nullptr) {
     // IN's operand and value come first; the rest are correlation keys.
     in = std::make_pair(left_keys[0], right_keys[0]);
     left_keys.erase(left_keys.begin());
     right_keys.erase(right_keys.begin());
   }
-  FLOE_ASSIGN_OR_RETURN(
-      stream::DataStream marked,
-      exec::MarkJoin(left.stream, right, std::move(left_keys), std::move(right_keys), in, name));
-  context.Note(fmt::format("MarkJoin(mark=[{}], keys=[{}])", name, fmt::join(shown, ", ")));
-  const int width = left.stream.schema()->num_fields();
+  FLOE_ASSIGN_OR_RETURN(stream::DataStream marked,
+                        exec::MarkJoin(sides.left.stream, sides.right, std::move(left_keys),
+                                       std::move(right_keys), in, name));
+  context.Note(fmt::format("MarkJoin(mark=[{}], keys=[{}])", name, fmt::join(sides.shown, ", ")));
+  const int width = sides.left.stream.schema()->num_fields();
   Scope scope(IndexColumns(*marked.schema()));
   FLOE_ASSIGN_OR_RETURN(ScalarExprPtr mark, ColumnAt(scope, width));
   FLOE_ASSIGN_OR_RETURN(input.stream, KeepOuterColumns(context, marked, *input.stream.schema(),
@@ -360,22 +379,14 @@ Result<Relation> PlanPredicate(PlannerContext& context, Relation input,
     }
   }
 
-  std::vector<std::string> shown;
-  FLOE_ASSIGN_OR_RETURN(std::vector<DataTypePtr> types,
-                        KeyTypes(inner, *predicate.conjunct, shown));
-  FLOE_ASSIGN_OR_RETURN(stream::DataStream right,
-                        ProjectKeys(context, inner.relation.stream, inner.inner_keys, types,
-                                    /*keep=*/false, "SubqueryKeys"));
-  FLOE_ASSIGN_OR_RETURN(OuterSide left,
-                        ProjectOuterKeys(context, input.stream, inner.outer_keys, types));
-  std::vector<int> right_keys;
-  for (size_t i = 0; i < types.size(); ++i) right_keys.push_back(static_cast<int>(i));
+  FLOE_ASSIGN_OR_RETURN(KeyedSides sides, KeySides(context, input.stream, predicate, inner));
   std::string_view name = kind == exec::JoinKind::kLeftSemi        ? "LeftSemiJoin"
                           : kind == exec::JoinKind::kNullAwareAnti ? "NullAwareLeftAntiJoin"
                                                                    : "LeftAntiJoin";
   FLOE_ASSIGN_OR_RETURN(stream::DataStream joined,
-                        exec::Join(left.stream, right, kind, left.keys, std::move(right_keys)));
-  context.Note(fmt::format("{}(keys=[{}])", name, fmt::join(shown, ", ")));
+                        exec::Join(sides.left.stream, sides.right, kind, sides.left.keys,
+                                   std::move(sides.right_keys)));
+  context.Note(fmt::format("{}(keys=[{}])", name, fmt::join(sides.shown, ", ")));
   FLOE_ASSIGN_OR_RETURN(input.stream,
                         KeepOuterColumns(context, joined, *input.stream.schema(), {}, {}));
   return input;
