@@ -70,16 +70,18 @@ DataTypePtr DataType::Decimal128(int32_t precision, int32_t scale) {
   return type;
 }
 
-DataTypePtr DataType::Time64(TimeUnit unit) {
+DataTypePtr DataType::Time64(TimeUnit unit, std::optional<int32_t> precision) {
   auto type = std::make_shared<DataType>(TypeKind::kTime64);
   type->unit_ = unit;
+  type->precision_ = precision.value_or(unit == TimeUnit::kNano ? 9 : 6);
   return type;
 }
 
-DataTypePtr DataType::Timestamp(TimeUnit unit, bool utc) {
+DataTypePtr DataType::Timestamp(TimeUnit unit, bool utc, std::optional<int32_t> precision) {
   auto type = std::make_shared<DataType>(TypeKind::kTimestamp);
   type->unit_ = unit;
   type->utc_ = utc;
+  type->precision_ = precision.value_or(unit == TimeUnit::kNano ? 9 : 6);
   return type;
 }
 

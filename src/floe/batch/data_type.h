@@ -79,8 +79,12 @@ class DataType {
   // further.
   static DataTypePtr Decimal128(int32_t precision, int32_t scale);
   static DataTypePtr Date32();
-  static DataTypePtr Time64(TimeUnit unit);
-  static DataTypePtr Timestamp(TimeUnit unit, bool utc);
+  // `precision` is the SQL precision (fraction digits, 0..9) the type was declared with; without
+  // one it is the unit's (6 for micros, 9 for nanos). Values keep the unit's resolution whatever
+  // the precision, and Equals ignores it: it only says how many digits to show.
+  static DataTypePtr Time64(TimeUnit unit, std::optional<int32_t> precision = std::nullopt);
+  static DataTypePtr Timestamp(TimeUnit unit, bool utc,
+                               std::optional<int32_t> precision = std::nullopt);
   static DataTypePtr Binary();
   static DataTypePtr String();
   static DataTypePtr LargeBinary();
@@ -95,7 +99,7 @@ class DataType {
   static DataTypePtr Map(DataTypePtr key_type, DataTypePtr value_type, bool value_nullable = true);
 
   TypeKind kind() const { return kind_; }
-  // Decimal128.
+  // Decimal128: digits. Time64, Timestamp: fraction digits as declared in SQL (see Timestamp).
   int32_t precision() const { return precision_; }
   int32_t scale() const { return scale_; }
   // Time64, Timestamp.

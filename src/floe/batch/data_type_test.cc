@@ -44,6 +44,14 @@ TEST(DataTypeTest, EqualityComparesParameters) {
             *DataType::Timestamp(TimeUnit::kMicro, false));
   EXPECT_NE(*DataType::Timestamp(TimeUnit::kMicro, true),
             *DataType::Timestamp(TimeUnit::kNano, true));
+  // A SQL precision only says how many digits to show: the values are the same.
+  EXPECT_EQ(*DataType::Timestamp(TimeUnit::kMicro, false, 3),
+            *DataType::Timestamp(TimeUnit::kMicro, false));
+  EXPECT_EQ(*DataType::Time64(TimeUnit::kMicro, 0), *DataType::Time64(TimeUnit::kMicro));
+  EXPECT_EQ(DataType::Timestamp(TimeUnit::kMicro, false, 3)->precision(), 3);
+  EXPECT_EQ(DataType::Timestamp(TimeUnit::kMicro, false)->precision(), 6);
+  EXPECT_EQ(DataType::Timestamp(TimeUnit::kNano, true)->precision(), 9);
+  EXPECT_EQ(DataType::Time64(TimeUnit::kMicro)->precision(), 6);
   EXPECT_NE(*DataType::FixedSizeBinary(4), *DataType::FixedSizeBinary(8));
   EXPECT_NE(*DataType::Int32(), *DataType::Date32());
   auto a = DataType::Struct({{"a", DataType::Int32(), true, 1}, {"b", DataType::String()}});

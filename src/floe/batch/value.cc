@@ -66,18 +66,18 @@ void AppendDecimal(__int128 unscaled, int32_t scale, std::string& out) {
 
 int64_t UnitsPerSecond(TimeUnit unit) { return unit == TimeUnit::kMicro ? 1000000 : 1000000000; }
 
-void AppendTimestamp(int64_t value, TimeUnit unit, bool utc, std::string& out) {
-  AppendIsoTimestamp(out, value, UnitsPerSecond(unit), utc);
+void AppendTimestamp(int64_t value, TimeUnit unit, bool utc, int precision, std::string& out) {
+  AppendIsoTimestamp(out, value, UnitsPerSecond(unit), utc, precision);
 }
 
-void AppendTime(int64_t value, TimeUnit unit, std::string& out) {
+void AppendTime(int64_t value, TimeUnit unit, int precision, std::string& out) {
   int64_t per_day = UnitsPerSecond(unit) * 86400;
   if (value < 0 || value >= per_day) {
     // Out of a day's range: not a time of day, show the raw count rather than a wrong clock.
     fmt::format_to(std::back_inserter(out), "{}", value);
     return;
   }
-  AppendIsoTimeOfDay(out, value, UnitsPerSecond(unit));
+  AppendIsoTimeOfDay(out, value, UnitsPerSecond(unit), precision);
 }
 
 template <typename F>
@@ -100,9 +100,18 @@ void AppendQuoted(auto&& append, std::string& out) {
   out.push_back('"');
 }
 
-}  // namespace
+// The type of member i of a nested type, when `type` is one of that kind.
+const DataType* MemberType(const DataType* type, TypeKind kind, int i) {
+  if (type == nullptr || type->kind() != kind || i >= type->num_fields()) return nullptr;
+  return type->field(static_cast<size_t>(i)).type.get();
+}
 
-void AppendJson(const Value& value, std::string& out) {
+// Times and timestamps show the fraction digits of `type` when it is theirs (nullptr: all).
+int ShownPrecision(const DataType* type, TypeKind kind) {
+  return type != nullptr && type->kind() == kind ? type->precision() : 9;
+}
+
+void AppendJsonOf(const Value& value, const DataType* type, std::string& out) {
   std::visit(
       [&](const auto& v) {
         using T = std::decay_t<decltype(v)>;
@@ -119,9 +128,16 @@ void AppendJson(const Value& value, std::string& out) {
         } else if constexpr (std::is_same_v<T, DateValue>) {
           AppendQuoted([&] { AppendIsoDate(out, v.days); }, out);
         } else if constexpr (std::is_same_v<T, TimeValue>) {
-          AppendQuoted([&] { AppendTime(v.value, v.unit, out); }, out);
+          AppendQuoted(
+              [&] { AppendTime(v.value, v.unit, ShownPrecision(type, TypeKind::kTime64), out); },
+              out);
         } else if constexpr (std::is_same_v<T, TimestampValue>) {
-          AppendQuoted([&] { AppendTimestamp(v.value, v.unit, v.utc, out); }, out);
+          AppendQuoted(
+              [&] {
+                AppendTimestamp(v.value, v.unit, v.utc, ShownPrecision(type, TypeKind::kTimestamp),
+                                out);
+              },
+              out);
         } else if constexpr (std::is_same_v<T, std::string>) {
           AppendJsonString(out, v);
         } else if constexpr (std::is_same_v<T, BinaryValue>) {
@@ -130,7 +146,7 @@ void AppendJson(const Value& value, std::string& out) {
           out.push_back('[');
           for (size_t i = 0; i < v.elements.size(); ++i) {
             if (i > 0) out.push_back(',');
-            AppendJson(v.elements[i], out);
+            AppendJsonOf(v.elements[i], MemberType(type, TypeKind::kList, 0), out);
           }
           out.push_back(']');
         } else if constexpr (std::is_same_v<T, StructValue>) {
@@ -139,7 +155,8 @@ void AppendJson(const Value& value, std::string& out) {
             if (i > 0) out.push_back(',');
             AppendJsonString(out, v.fields[i].first);
             out.push_back(':');
-            AppendJson(v.fields[i].second, out);
+            AppendJsonOf(v.fields[i].second,
+                         MemberType(type, TypeKind::kStruct, static_cast<int>(i)), out);
           }
           out.push_back('}');
         } else {
@@ -147,16 +164,25 @@ void AppendJson(const Value& value, std::string& out) {
           out.push_back('[');
           for (size_t i = 0; i < v.entries.size(); ++i) {
             if (i > 0) out.push_back(',');
+            const DataType* entry = MemberType(type, TypeKind::kMap, 0);
             out += "{\"key\":";
-            AppendJson(v.entries[i].first, out);
+            AppendJsonOf(v.entries[i].first, MemberType(entry, TypeKind::kStruct, 0), out);
             out += ",\"value\":";
-            AppendJson(v.entries[i].second, out);
+            AppendJsonOf(v.entries[i].second, MemberType(entry, TypeKind::kStruct, 1), out);
             out.push_back('}');
           }
           out.push_back(']');
         }
       },
       value.variant());
+}
+
+}  // namespace
+
+void AppendJson(const Value& value, std::string& out) { AppendJsonOf(value, nullptr, out); }
+
+void AppendJson(const Value& value, const DataType& type, std::string& out) {
+  AppendJsonOf(value, &type, out);
 }
 
 std::string Value::ToJson() const {

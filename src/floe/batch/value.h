@@ -107,6 +107,9 @@ Value GetValue(const Array& array, int64_t i);
 // Appends row i of an array as JSON, without building a Value.
 void AppendJson(const Array& array, int64_t i, std::string& out);
 void AppendJson(const Value& value, std::string& out);
+// As above, for a value of `type`: times and timestamps show its precision() in fraction digits
+// (digits past it only where not zero), as a column declared TIMESTAMP(3) shows them.
+void AppendJson(const Value& value, const DataType& type, std::string& out);
 
 // Appends a Value to a builder of any type, converting integers and floats where the value fits
 // (range-checked) and matching struct fields by position. Fails on a kind mismatch (an int into a

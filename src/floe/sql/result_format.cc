@@ -65,21 +65,32 @@ void AppendJavaFloating(double value, bool is_float, std::string& out) {
   out += std::to_string(exponent);
 }
 
-void AppendCell(const Value& value, std::string_view null_text, std::string& out);
+// The type of member i of a nested type, when `type` is one of that kind.
+const DataType* MemberType(const DataType* type, TypeKind kind, int i) {
+  if (type == nullptr || type->kind() != kind || i >= type->num_fields()) return nullptr;
+  return type->field(static_cast<size_t>(i)).type.get();
+}
+
+// Times and timestamps show the fraction digits of their declared type (nullptr: all of them).
+int ShownPrecision(const DataType* type, TypeKind kind) {
+  return type != nullptr && type->kind() == kind ? type->precision() : 9;
+}
 
 template <typename Items, typename AppendItem>
 void AppendJoined(const Items& items, char open, char close, AppendItem append, std::string& out) {
   out += open;
   bool first = true;
+  int i = 0;
   for (const auto& item : items) {
     if (!first) out += ", ";
     first = false;
-    append(item);
+    append(item, i++);
   }
   out += close;
 }
 
-void AppendCell(const Value& value, std::string_view null_text, std::string& out) {
+void AppendCell(const Value& value, const DataType* type, std::string_view null_text,
+                std::string& out) {
   std::visit(
       [&](const auto& v) {
         using T = std::decay_t<decltype(v)>;
@@ -93,15 +104,19 @@ void AppendCell(const Value& value, std::string_view null_text, std::string& out
           AppendJavaFloating(v, true, out);
         } else if constexpr (std::is_same_v<T, double>) {
           AppendJavaFloating(v, false, out);
-        } else if constexpr (std::is_same_v<T, DecimalValue> || std::is_same_v<T, DateValue> ||
-                             std::is_same_v<T, TimeValue>) {
-          std::string json = value.ToJson();  // "14.20", "2024-01-02", "10:30:00.123456"
+        } else if constexpr (std::is_same_v<T, DecimalValue> || std::is_same_v<T, DateValue>) {
+          std::string json = value.ToJson();  // "14.20", "2024-01-02"
+          out.append(json, 1, json.size() - 2);
+        } else if constexpr (std::is_same_v<T, TimeValue>) {
+          std::string json;  // "10:30:00.123"
+          AppendJson(value, type ? *type : *DataType::Time64(v.unit), json);
           out.append(json, 1, json.size() - 2);
         } else if constexpr (std::is_same_v<T, TimestampValue>) {
           int64_t per_second = v.unit == TimeUnit::kNano ? 1'000'000'000 : 1'000'000;
           std::string iso;
-          AppendIsoTimestamp(iso, v.value, per_second, false);
-          iso[10] = ' ';
+          AppendIsoTimestamp(iso, v.value, per_second, false,
+                             ShownPrecision(type, TypeKind::kTimestamp));
+          iso[iso.find('T')] = ' ';
           out += iso;
         } else if constexpr (std::is_same_v<T, std::string>) {
           out += v;
@@ -110,20 +125,26 @@ void AppendCell(const Value& value, std::string_view null_text, std::string& out
           AppendHex(out, v.bytes);
           out += '\'';
         } else if constexpr (std::is_same_v<T, ListValue>) {
+          const DataType* element = MemberType(type, TypeKind::kList, 0);
           AppendJoined(
-              v.elements, '[', ']', [&](const Value& e) { AppendCell(e, null_text, out); }, out);
+              v.elements, '[', ']',
+              [&](const Value& e, int) { AppendCell(e, element, null_text, out); }, out);
         } else if constexpr (std::is_same_v<T, StructValue>) {
           AppendJoined(
-              v.fields, '(', ')', [&](const auto& f) { AppendCell(f.second, null_text, out); },
+              v.fields, '(', ')',
+              [&](const auto& f, int i) {
+                AppendCell(f.second, MemberType(type, TypeKind::kStruct, i), null_text, out);
+              },
               out);
         } else {
           static_assert(std::is_same_v<T, MapValue>);
+          const DataType* entry = MemberType(type, TypeKind::kMap, 0);
           AppendJoined(
               v.entries, '{', '}',
-              [&](const auto& e) {
-                AppendCell(e.first, null_text, out);
+              [&](const auto& e, int) {
+                AppendCell(e.first, MemberType(entry, TypeKind::kStruct, 0), null_text, out);
                 out += '=';
-                AppendCell(e.second, null_text, out);
+                AppendCell(e.second, MemberType(entry, TypeKind::kStruct, 1), null_text, out);
               },
               out);
         }
@@ -133,7 +154,8 @@ void AppendCell(const Value& value, std::string_view null_text, std::string& out
 
 }  // namespace
 
-std::string FormatCell(const Array& column, int64_t row, std::string_view null_text) {
+std::string FormatCell(const Array& column, int64_t row, const floe::DataType& type,
+                       std::string_view null_text) {
   std::string out;
   Value value = GetValue(column, row);
   if (value.is_null()) {
@@ -141,8 +163,12 @@ std::string FormatCell(const Array& column, int64_t row, std::string_view null_t
     return out;
   }
   // Inside an array, map or row the tableau writes what Flink's CAST to STRING writes: NULL.
-  AppendCell(value, null_text == kNullText ? kNestedNullText : null_text, out);
+  AppendCell(value, &type, null_text == kNullText ? kNestedNullText : null_text, out);
   return out;
+}
+
+std::string FormatCell(const Array& column, int64_t row, std::string_view null_text) {
+  return FormatCell(column, row, *column.type(), null_text);
 }
 
 }  // namespace floe::sql

@@ -27,6 +27,52 @@ TEST(ResultFormatTest, FloatingPointAsJavaPrintsIt) {
   EXPECT_EQ(Cell(DataType::Float64(), 0.1), "0.1");
 }
 
+DataTypePtr ToUnitPrecision(const DataTypePtr& type) {
+  switch (type->kind()) {
+    case TypeKind::kTimestamp:
+      return DataType::Timestamp(type->unit(), type->utc());
+    case TypeKind::kTime64:
+      return DataType::Time64(type->unit());
+    case TypeKind::kList:
+      return DataType::List(ToUnitPrecision(type->field(0).type));
+    default:
+      return type;
+  }
+}
+
+std::string TypedCell(const DataTypePtr& type, Value value) {
+  // The array is built without the precision, as a kernel may build it: the declared type rules.
+  auto array = MakeArray(ToUnitPrecision(type), std::span<const Value>(&value, 1));
+  EXPECT_TRUE(array.has_value()) << array.error().message();
+  return FormatCell(*array, 0, *type);
+}
+
+// Flink's TimestampStringUtils.timestampToString: the nanosecond fraction loses trailing zeros
+// while it is longer than the precision, so p digits show, and finer ones only when not zero.
+TEST(ResultFormatTest, TimestampsShowTheirPrecision) {
+  auto ts = [](int p) { return DataType::Timestamp(TimeUnit::kMicro, false, p); };
+  const int64_t at = 1704191400000000;  // 2024-01-02 10:30:00
+  EXPECT_EQ(TypedCell(ts(0), TimestampValue{at, TimeUnit::kMicro, false}), "2024-01-02 10:30:00");
+  EXPECT_EQ(TypedCell(ts(3), TimestampValue{at, TimeUnit::kMicro, false}),
+            "2024-01-02 10:30:00.000");
+  EXPECT_EQ(TypedCell(ts(3), TimestampValue{at + 100000, TimeUnit::kMicro, false}),
+            "2024-01-02 10:30:00.100");
+  EXPECT_EQ(TypedCell(ts(0), TimestampValue{at + 500000, TimeUnit::kMicro, false}),
+            "2024-01-02 10:30:00.5");
+  EXPECT_EQ(TypedCell(ts(3), TimestampValue{at + 123456, TimeUnit::kMicro, false}),
+            "2024-01-02 10:30:00.123456");
+  EXPECT_EQ(TypedCell(DataType::Timestamp(TimeUnit::kNano, true, 7),
+                      TimestampValue{at * 1000 + 120000000, TimeUnit::kNano, true}),
+            "2024-01-02 10:30:00.1200000");
+  EXPECT_EQ(
+      TypedCell(DataType::Time64(TimeUnit::kMicro, 0), TimeValue{37800000000, TimeUnit::kMicro}),
+      "10:30:00");
+  EXPECT_EQ(TypedCell(DataType::List(ts(0)),
+                      ListValue{{TimestampValue{at, TimeUnit::kMicro, false}, Value()}}),
+            "[2024-01-02 10:30:00, NULL]");
+  EXPECT_EQ(Cell(ts(0), TimestampValue{at, TimeUnit::kMicro, false}), "2024-01-02 10:30:00");
+}
+
 TEST(ResultFormatTest, OtherTypesAsFlinksClientShowsThem) {
   EXPECT_EQ(Cell(DataType::Int64(), Value()), "<NULL>");
   EXPECT_EQ(Cell(DataType::Bool(), true), "TRUE");

@@ -7,6 +7,7 @@
 
 #include "floe/batch/value.h"
 #include "floe/sql/result_format.h"
+#include "floe/util/json.h"
 
 namespace floe::sql {
 namespace {
@@ -54,7 +55,8 @@ std::string Truncate(std::string_view text, int width) {
          std::string(text.substr(0, i));
 }
 
-int TimeWidth(const DataType& type) { return type.unit() == TimeUnit::kNano ? 9 : 6; }
+// The fraction of a TIME(p) or TIMESTAMP(p): a point and p digits, nothing for p = 0.
+int FractionWidth(const DataType& type) { return type.precision() > 0 ? type.precision() + 1 : 0; }
 
 int TypeWidth(const DataType& type, int max_column_width) {
   switch (type.kind()) {
@@ -73,9 +75,9 @@ int TypeWidth(const DataType& type, int max_column_width) {
     case TypeKind::kDate32:
       return 10;
     case TypeKind::kTime64:
-      return 9 + TimeWidth(type);  // 23:59:59.ffffff
+      return 8 + FractionWidth(type);  // 23:59:59.fff
     case TypeKind::kTimestamp:
-      return 20 + TimeWidth(type);  // 2024-01-02 10:30:00.ffffff
+      return 19 + FractionWidth(type);  // 2024-01-02 10:30:00.fff
     default:
       return max_column_width;
   }
@@ -103,6 +105,21 @@ std::vector<int> WidthsFromTypes(const BatchSchema& schema, int max_column_width
   return widths;
 }
 
+std::string JsonLine(const BatchSchema& schema, const RecordBatch& batch, int64_t row,
+                     bool row_kind) {
+  std::string json = "{";
+  if (row_kind) json += fmt::format(R"("op":"{}")", RowKindSymbol(batch.row_kind(row)));
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    if (json.size() > 1) json += ',';
+    const Field& field = schema.field(c);
+    AppendJsonString(json, field.name);
+    json += ':';
+    AppendJson(GetValue(batch.column(c), row), *field.type, json);
+  }
+  json += '}';
+  return json;
+}
+
 ResultPrinter::ResultPrinter(std::FILE* out, BatchSchemaPtr schema, bool changelog,
                              PrintOptions options)
     : out_(out), schema_(std::move(schema)), changelog_(changelog), options_(options) {
@@ -122,7 +139,9 @@ void ResultPrinter::Begin() {
 std::vector<std::string> ResultPrinter::RowCells(const RecordBatch& batch, int64_t row) const {
   std::vector<std::string> cells;
   if (changelog_) cells.emplace_back(RowKindSymbol(batch.row_kind(row)));
-  for (int c = 0; c < batch.num_columns(); ++c) cells.push_back(FormatCell(batch.column(c), row));
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    cells.push_back(FormatCell(batch.column(c), row, *schema_->field(c).type));
+  }
   return cells;
 }
 
@@ -142,19 +161,14 @@ void ResultPrinter::Add(const RecordBatch& batch) {
         line += '[';
         for (int c = 0; c < batch.num_columns(); ++c) {
           if (c > 0) line += ", ";
-          line += FormatCell(batch.column(c), row, kRowTextNull);
+          line += FormatCell(batch.column(c), row, *schema_->field(c).type, kRowTextNull);
         }
         line += "]\n";
         std::fputs(line.c_str(), out_);
         break;
       }
       case ResultMode::kJsonl: {
-        std::string json = RowView(batch, row).ToJson();
-        if (changelog_) {
-          std::string op = fmt::format(R"({{"op":"{}")", RowKindSymbol(batch.row_kind(row)));
-          json = op + (json.size() > 2 ? "," : "") + json.substr(1);
-        }
-        json += '\n';
+        std::string json = JsonLine(*schema_, batch, row, changelog_) + '\n';
         std::fputs(json.c_str(), out_);
         break;
       }

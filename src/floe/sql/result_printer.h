@@ -10,8 +10,8 @@
 //               come from the column types, since later rows are unknown, and it closes with
 //               "Received a total of N rows" (or "Query terminated, ..." when cancelled).
 //   changelog — one line per row in the form of Flink's Row text: `+I[1, a]`, nulls `null`.
-//   jsonl     — one JSON object per row by column name (batch/value.h's JSON), with "op" first
-//               for a change stream.
+//   jsonl     — one JSON object per row by column name (batch/value.h's JSON, times and
+//               timestamps with their column's precision), with "op" first for a change stream.
 // Nothing here fails: cells always have a text.
 
 #include <cstdint>
@@ -38,6 +38,11 @@ int DisplayWidth(std::string_view text);
 // TIME and TIMESTAMP by precision, anything else the maximum width), at least the width of
 // <NULL>; with `row_kind`, a first column as wide as "op".
 std::vector<int> WidthsFromTypes(const BatchSchema& schema, int max_column_width, bool row_kind);
+
+// One row of the jsonl mode: a JSON object by the schema's column names, "op" first with
+// `row_kind`; times and timestamps with the fraction digits of their column's type (FormatCell).
+std::string JsonLine(const BatchSchema& schema, const RecordBatch& batch, int64_t row,
+                     bool row_kind);
 
 class ResultPrinter {
  public:

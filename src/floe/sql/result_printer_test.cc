@@ -171,6 +171,39 @@ TEST(ResultPrinterTest, WidthsFromTypesFollowFlinksRules) {
   EXPECT_EQ(WidthsFromTypes(schema, 30, true), (std::vector<int>{2, 6, 6, 12, 15, 26, 29, 18}));
 }
 
+// A Flink 1.15 SQL client session (streaming mode) as a user posted it: SELECT
+// TO_TIMESTAMP('2022-09-05 18:51:44') (a TIMESTAMP(3)) and SELECT TIMESTAMP '2022-09-05 18:51:44'
+// (a TIMESTAMP(0)) print three fraction digits and none, in columns 23 and 19 wide.
+TEST(ResultPrinterTest, TimestampsShowTheirDeclaredPrecision) {
+  const Value when = TimestampValue{1662403904000000, TimeUnit::kMicro, false};
+  RecordBatch three = MakeBatch(
+      {{"EXPR$0", DataType::Timestamp(TimeUnit::kMicro, false, 3), {when}}}, {RowKind::kInsert});
+  EXPECT_EQ(Print({three}, true, {}),
+            "+----+-------------------------+\n"
+            "| op |                  EXPR$0 |\n"
+            "+----+-------------------------+\n"
+            "| +I | 2022-09-05 18:51:44.000 |\n"
+            "+----+-------------------------+\n"
+            "Received a total of 1 row\n");
+  RecordBatch none = MakeBatch({{"a", DataType::Timestamp(TimeUnit::kMicro, false, 0), {when}}},
+                               {RowKind::kInsert});
+  EXPECT_EQ(Print({none}, true, {}),
+            "+----+---------------------+\n"
+            "| op |                   a |\n"
+            "+----+---------------------+\n"
+            "| +I | 2022-09-05 18:51:44 |\n"
+            "+----+---------------------+\n"
+            "Received a total of 1 row\n");
+  EXPECT_EQ(Print({three}, true, {.mode = ResultMode::kChangelog}),
+            "+I[2022-09-05 18:51:44.000]\n");
+  EXPECT_EQ(Print({none}, false, {.mode = ResultMode::kJsonl}),
+            "{\"a\":\"2022-09-05T18:51:44\"}\n");
+  BatchSchema times({Field{.name = "t", .type = DataType::Time64(TimeUnit::kMicro, 0)},
+                     Field{.name = "ts", .type = DataType::Timestamp(TimeUnit::kMicro, true, 3)}});
+  // TIME(0) 8 wide, TIMESTAMP_LTZ(3) 19 + 4.
+  EXPECT_EQ(WidthsFromTypes(times, 30, false), (std::vector<int>{8, 23}));
+}
+
 TEST(ResultPrinterTest, ChangelogModePrintsRowText) {
   RecordBatch batch = MakeBatch({{"name", DataType::String(), {"Bob", "Bob", "Bob"}},
                                  {"cnt", DataType::Int64(), {Value(1), Value(1), Value(2)}}},

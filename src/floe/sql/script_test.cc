@@ -8,7 +8,7 @@
 //   statement error does not exist          <- a piece of the expected error message
 //   DROP TABLE nope;
 //
-//   query rowsort                           <- options: rowsort, changelog, columns, first N
+//   query rowsort                           <- options: rowsort, changelog, columns, first N, jsonl
 //   SELECT id, data FROM t;
 //   ----
 //   1 | a
@@ -20,6 +20,7 @@
 // A record ends at a blank line. Statements may span lines. Rows are the cells as the client
 // shows them (result_format.h) joined by " | "; `changelog` puts the row kind first ("+I | 1 | a"),
 // `columns` makes the first expected line the column names, `rowsort` compares sorted rows,
+// `jsonl` makes each row the client's jsonl line (result_printer.h),
 // `first N` reads N rows and then cancels the query (an unbounded streaming read).
 // ${TMP} in a statement is the file's temporary folder, ${SHARED} the shared folder.
 
@@ -34,6 +35,7 @@
 
 #include "floe/sql/parser.h"
 #include "floe/sql/result_format.h"
+#include "floe/sql/result_printer.h"
 #include "floe/sql/session.h"
 #include "floe/testing/testing.h"
 #include "floe/util/strings.h"
@@ -117,7 +119,7 @@ int64_t FirstRows(const Record& record) {
 }
 
 Result<std::vector<std::string>> ResultLines(StatementResult& result, bool changelog, bool columns,
-                                             int64_t first = -1) {
+                                             int64_t first = -1, bool jsonl = false) {
   std::vector<std::string> lines;
   if (result.kind != StatementResult::Kind::kRows) {
     if (!result.message.empty()) lines.push_back(result.message);
@@ -138,9 +140,13 @@ Result<std::vector<std::string>> ResultLines(StatementResult& result, bool chang
       ++received;
       std::string line;
       if (changelog) line = std::string(RowKindSymbol(batch->row_kind(row)));
+      if (jsonl) {
+        lines.push_back(JsonLine(*result.schema, *batch, row, changelog));
+        continue;
+      }
       for (int c = 0; c < batch->num_columns(); ++c) {
         if (!line.empty() || c > 0) line += " | ";
-        line += FormatCell(batch->column(c), row);
+        line += FormatCell(batch->column(c), row, *result.schema->field(c).type);
       }
       lines.push_back(std::move(line));
     }
@@ -196,8 +202,8 @@ TEST_P(ScriptTest, Runs) {
       continue;
     }
     ASSERT_EQ(record.kind, "query") << where << ": unknown record kind";
-    auto lines =
-        ResultLines(*result, Has(record, "changelog"), Has(record, "columns"), FirstRows(record));
+    auto lines = ResultLines(*result, Has(record, "changelog"), Has(record, "columns"),
+                             FirstRows(record), Has(record, "jsonl"));
     ASSERT_TRUE(lines.has_value()) << where << ": " << lines.error().message();
     std::vector<std::string> expected = record.expected;
     if (Has(record, "rowsort")) {

@@ -23,7 +23,8 @@ CivilDate CivilFromDays(int64_t days) {
   const int64_t day_of_era = days - era * 146097;
   const int64_t year_of_era =
       (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-  const int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const int64_t day_of_year =
+      day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
   const int64_t shifted_month = (5 * day_of_year + 2) / 153;  // March = 0
   const int day = static_cast<int>(day_of_year - (153 * shifted_month + 2) / 5 + 1);
   const int month = static_cast<int>(shifted_month < 10 ? shifted_month + 3 : shifted_month - 9);
@@ -62,21 +63,26 @@ void AppendIsoDate(std::string& out, int64_t days) {
   fmt::format_to(std::back_inserter(out), "-{:02}-{:02}", date.month, date.day);
 }
 
-void AppendIsoTimeOfDay(std::string& out, int64_t units_of_day, int64_t units_per_second) {
+void AppendIsoTimeOfDay(std::string& out, int64_t units_of_day, int64_t units_per_second,
+                        int precision) {
   const int64_t seconds = units_of_day / units_per_second;
   fmt::format_to(std::back_inserter(out), "{:02}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60,
                  seconds % 60);
-  const int digits = FractionDigits(units_per_second);
-  if (digits > 0) {
-    fmt::format_to(std::back_inserter(out), ".{:0{}}", units_of_day % units_per_second, digits);
+  int digits = FractionDigits(units_per_second);
+  int64_t fraction = units_of_day % units_per_second;
+  while (digits > precision && fraction % 10 == 0) {
+    fraction /= 10;
+    --digits;
   }
+  if (digits > 0) fmt::format_to(std::back_inserter(out), ".{:0{}}", fraction, digits);
 }
 
-void AppendIsoTimestamp(std::string& out, int64_t value, int64_t units_per_second, bool utc) {
+void AppendIsoTimestamp(std::string& out, int64_t value, int64_t units_per_second, bool utc,
+                        int precision) {
   const int64_t units_per_day = units_per_second * kSecondsPerDay;
   AppendIsoDate(out, FloorDiv(value, units_per_day));
   out.push_back('T');
-  AppendIsoTimeOfDay(out, FloorMod(value, units_per_day), units_per_second);
+  AppendIsoTimeOfDay(out, FloorMod(value, units_per_day), units_per_second, precision);
   if (utc) out.append("+00:00");
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 
 // Calendar arithmetic on the proleptic Gregorian calendar, and the ISO-8601 text floe prints for
-// dates, times and timestamps everywhere (CLI JSON lines, JSON single values, Avro and Parquet tools).
-// Years outside 0000..9999 are written as java.time writes them: "+10000-01-01", "-0001-12-31".
+// dates, times and timestamps everywhere (CLI JSON lines, JSON single values, Avro and Parquet
+// tools). Years outside 0000..9999 are written as java.time writes them: "+10000-01-01",
+// "-0001-12-31".
 
 #include <cstdint>
 #include <string>
@@ -37,10 +38,14 @@ void AppendIsoYear(std::string& out, int64_t year);
 // "2026-01-31".
 void AppendIsoDate(std::string& out, int64_t days);
 // "10:30:00.000000" with as many fraction digits as units_per_second has zeros (3, 6 or 9);
-// units_of_day must lie within one day.
-void AppendIsoTimeOfDay(std::string& out, int64_t units_of_day, int64_t units_per_second);
-// "2026-01-31T10:30:00.000000", plus "+00:00" when utc.
-void AppendIsoTimestamp(std::string& out, int64_t value, int64_t units_per_second, bool utc);
+// units_of_day must lie within one day. A `precision` below that shows that many digits, and
+// the ones past it only where they are not zero ("10:30:00" and "10:30:00.5" at 0, "10:30:00.500"
+// at 3): how SQL engines write a value of a TIME(p) or TIMESTAMP(p) column.
+void AppendIsoTimeOfDay(std::string& out, int64_t units_of_day, int64_t units_per_second,
+                        int precision = 9);
+// "2026-01-31T10:30:00.000000", plus "+00:00" when utc; `precision` as above.
+void AppendIsoTimestamp(std::string& out, int64_t value, int64_t units_per_second, bool utc,
+                        int precision = 9);
 
 // Lower-case hexadecimal digits of the bytes.
 void AppendHex(std::string& out, std::string_view bytes);

@@ -35,6 +35,26 @@ TEST(CalendarTest, DaysAndDatesAgreeBothWays) {
   }
 }
 
+// A precision keeps that many fraction digits and drops only zeros past it, as Flink's
+// TimestampStringUtils.timestampToString does.
+TEST(CalendarTest, FractionDigitsFollowThePrecision) {
+  auto shown = [](int64_t micros, int precision) {
+    std::string out;
+    AppendIsoTimestamp(out, micros, 1'000'000, false, precision);
+    return out;
+  };
+  EXPECT_EQ(shown(0, 0), "1970-01-01T00:00:00");
+  EXPECT_EQ(shown(0, 3), "1970-01-01T00:00:00.000");
+  EXPECT_EQ(shown(4'001'000, 3), "1970-01-01T00:00:04.001");
+  EXPECT_EQ(shown(4'001'000, 0), "1970-01-01T00:00:04.001");
+  EXPECT_EQ(shown(4'001'500, 3), "1970-01-01T00:00:04.0015");
+  EXPECT_EQ(shown(-1, 0), "1969-12-31T23:59:59.999999");
+  EXPECT_EQ(shown(4'001'000, 9), "1970-01-01T00:00:04.001000");
+  std::string time;
+  AppendIsoTimeOfDay(time, 37'800'500'000'000, 1'000'000'000, 1);
+  EXPECT_EQ(time, "10:30:00.5");
+}
+
 TEST(CalendarTest, FloorDivisionForPreEpochValues) {
   EXPECT_EQ(FloorDiv(-1, 1000), -1);
   EXPECT_EQ(FloorMod(-1, 1000), 999);

@@ -139,7 +139,7 @@ Result<Relation> CastColumns(PlannerContext& context, Relation relation,
                              const std::vector<DataTypePtr>& types) {
   bool same = true;
   for (size_t i = 0; i < types.size(); ++i) {
-    same = same && relation.columns[i].type->Equals(*types[i]);
+    same = same && scalar::SameSqlType(*relation.columns[i].type, *types[i]);
   }
   if (same) return relation;
   Scope scope = Scope::ForSchema(*relation.stream.schema());
@@ -147,7 +147,7 @@ Result<Relation> CastColumns(PlannerContext& context, Relation relation,
   for (size_t i = 0; i < types.size(); ++i) {
     const std::string& name = relation.stream.schema()->field(static_cast<int>(i)).name;
     FLOE_ASSIGN_OR_RETURN(ScalarExprPtr column, BindScalar(*ColumnRef(name, Position{}), scope));
-    if (!column->type()->Equals(*types[i])) {
+    if (!scalar::SameSqlType(*column->type(), *types[i])) {
       FLOE_ASSIGN_OR_RETURN(column, CastScalar(std::move(column), types[i]));
     }
     cast.columns.push_back(std::move(column));
@@ -226,7 +226,7 @@ Result<Relation> PlanValues(PlannerContext& context, const Query& query) {
     std::vector<Value> values;
     for (const auto& row : rows) {
       ScalarExprPtr value = row[c];
-      if (!value->type()->Equals(*types[c])) {
+      if (!scalar::SameSqlType(*value->type(), *types[c])) {
         FLOE_ASSIGN_OR_RETURN(value, CastScalar(value, types[c]));
       }
       FLOE_ASSIGN_OR_RETURN(Array array, value->Evaluate(one_row));

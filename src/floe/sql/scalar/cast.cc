@@ -259,7 +259,8 @@ Result<Array> CastFromString(const Array& input, const DataTypePtr& target, bool
   return InvalidArgument("{}: cannot cast STRING to {}", what, SqlTypeName(to));
 }
 
-Result<Array> CastToString(const Array& input, const DataTypePtr& target) {
+// `shown` is the input's declared type: a TIMESTAMP(3) becomes "2024-01-02 10:30:00.000".
+Result<Array> CastToString(const Array& input, const DataType& shown, const DataTypePtr& target) {
   if (input.kind() == TypeKind::kBinary || input.kind() == TypeKind::kString) {
     return Array(target, input.length(), input.validity(), input.values(), input.data(), {},
                  input.null_count(), input.offset());
@@ -271,7 +272,7 @@ Result<Array> CastToString(const Array& input, const DataTypePtr& target) {
     } else if (input.kind() == TypeKind::kFixedSizeBinary) {
       column.Append(input.GetView(i));
     } else {
-      column.Append(FormatCell(input, i));
+      column.Append(FormatCell(input, i, shown));
     }
   }
   return column.Finish();
@@ -401,6 +402,24 @@ Result<Array> CastTemporal(const Array& input, const DataTypePtr& target, bool s
   return InvalidArgument("{}: cannot cast {} to {}", what, SqlTypeName(from), SqlTypeName(to));
 }
 
+// A TIME(p) or TIMESTAMP(p) keeps p fraction digits: a cast into one drops finer digits (towards
+// the past), as Flink's casts truncate to the target precision.
+Result<Array> TruncateFraction(const Array& values, const DataTypePtr& target,
+                               std::string_view what) {
+  if (target->kind() != TypeKind::kTime64 && target->kind() != TypeKind::kTimestamp) return values;
+  int64_t factor = 1;
+  for (int digits = FractionDigits(*target); digits > target->precision(); --digits) factor *= 10;
+  if (factor == 1) return values;
+  const int64_t* v = values.Values<int64_t>().data();
+  return CastFixed<int64_t>(values, target, false, what, [&](int64_t i, int64_t& out) {
+    out = v[i] - FloorMod(v[i], factor);
+    return true;
+  });
+}
+
+Result<Array> CastValues(const Array& input, const DataType* input_type, const DataTypePtr& target,
+                         bool safe, std::string_view what);
+
 }  // namespace
 
 bool CanCast(const DataType& from, const DataType& to) {
@@ -432,7 +451,15 @@ bool CanCast(const DataType& from, const DataType& to) {
 }
 
 Result<Array> CastArray(const Array& input, const DataTypePtr& target, bool safe,
-                        std::string_view what) {
+                        std::string_view what, const DataType* input_type) {
+  FLOE_ASSIGN_OR_RETURN(Array cast, CastValues(input, input_type, target, safe, what));
+  return TruncateFraction(cast, target, what);
+}
+
+namespace {
+
+Result<Array> CastValues(const Array& input, const DataType* input_type, const DataTypePtr& target,
+                         bool safe, std::string_view what) {
   const DataType& from = *input.type();
   if (from.Equals(*target)) return input;
   if (IsNullType(from)) return Array::MakeNulls(target, input.length());
@@ -450,7 +477,7 @@ Result<Array> CastArray(const Array& input, const DataTypePtr& target, bool safe
     return Array(target, input.length(), input.validity(), input.values(), input.data(),
                  std::move(children), input.null_count(), input.offset());
   }
-  if (IsString(*target)) return CastToString(input, target);
+  if (IsString(*target)) return CastToString(input, input_type ? *input_type : from, target);
   if (target->kind() == TypeKind::kBinary) {
     if (from.kind() == TypeKind::kFixedSizeBinary) {
       StringColumn column(input.length(), target);
@@ -476,6 +503,8 @@ Result<Array> CastArray(const Array& input, const DataTypePtr& target, bool safe
   return CastTemporal(input, target, safe, what);
 }
 
+}  // namespace
+
 Result<ScalarExprPtr> MakeCast(ScalarExprPtr input, const DataTypePtr& target, bool safe,
                                std::string text, std::string what, bool implicit) {
   if (!CanCast(*input->type(), *target)) {
@@ -484,17 +513,18 @@ Result<ScalarExprPtr> MakeCast(ScalarExprPtr input, const DataTypePtr& target, b
   }
   if (what.empty()) what = text;
   const bool nullable = input->nullable() || safe;
-  return MakeCall(implicit ? "COERCE"
-                  : safe   ? "TRY_CAST"
-                           : "CAST",
-                  {std::move(input)}, target, nullable, std::move(text),
-                  [target, safe, what](std::span<const Array> args, int64_t) {
-                    return CastArray(args[0], target, safe, what);
-                  });
+  return MakeCall(
+      implicit ? "COERCE"
+      : safe   ? "TRY_CAST"
+               : "CAST",
+      {input}, target, nullable, std::move(text),
+      [source = input->type(), target, safe, what](std::span<const Array> args, int64_t) {
+        return CastArray(args[0], target, safe, what, source.get());
+      });
 }
 
 Result<ScalarExprPtr> Coerce(ScalarExprPtr input, const DataTypePtr& target) {
-  if (input->type()->Equals(*target)) return input;
+  if (SameSqlType(*input->type(), *target)) return input;
   std::string text = input->ToString();
   return MakeCast(std::move(input), target, false, std::move(text), {}, true);
 }

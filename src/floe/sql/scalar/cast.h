@@ -19,8 +19,10 @@ namespace floe::sql::scalar {
 bool CanCast(const DataType& from, const DataType& to);
 
 // Casts a column. `what` names the expression in errors; `safe` turns failed values into nulls.
+// `input_type`, the input's declared type when known, gives a TIME(p) or TIMESTAMP(p) its
+// digits in a cast to STRING; a cast to TIME(p) or TIMESTAMP(p) truncates to p digits.
 Result<Array> CastArray(const Array& input, const DataTypePtr& target, bool safe,
-                        std::string_view what);
+                        std::string_view what, const DataType* input_type = nullptr);
 
 // A cast node written as `text` (folded when the input is constant); `what` names it in errors
 // (the text when empty). Implicit casts have op "COERCE", explicit ones "CAST" or "TRY_CAST".

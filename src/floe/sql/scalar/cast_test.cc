@@ -41,7 +41,8 @@ TEST(CastTest, LikeDuckDb) {
       {"CAST(b AS STRING)", "upper(CAST(b AS VARCHAR))"},
       {"CAST(dt AS TIMESTAMP)", ""},
       {"CAST(ts AS DATE)", ""},
-      {"CAST(ts AS TIME)", ""},
+      // Flink's TIME is TIME(0) (DuckDB's keeps micros): TIME(6) is the same cast.
+      {"CAST(ts AS TIME(6))", "CAST(ts AS TIME)"},
       {"CAST(CAST(dt AS STRING) AS DATE)", "dt"},
       {"CAST(CAST(ts AS STRING) AS TIMESTAMP)", "ts"},
       {"CAST(CAST(dec AS STRING) AS DECIMAL(10, 2))", "dec"},
@@ -68,6 +69,12 @@ TEST(CastTest, FlinkSemantics) {
   EXPECT_EQ(EvalOne("CAST(1.25 AS DECIMAL(3, 1))"), "1.3");
   EXPECT_EQ(EvalOne("CAST(-1.25 AS DECIMAL(3, 1))"), "-1.3");
   EXPECT_EQ(EvalOne("CAST(2.675E0 AS DECIMAL(3, 2))"), "2.68");
+  // TIME is TIME(0) and TIMESTAMP(p) keeps p digits: Flink's casts truncate to the precision.
+  EXPECT_EQ(EvalOne("CAST(TIMESTAMP '2024-01-02 10:30:59.987654' AS TIME)"), "10:30:59");
+  EXPECT_EQ(EvalOne("CAST(TIMESTAMP '2024-01-02 10:30:59.987654' AS TIMESTAMP(3))"),
+            "2024-01-02 10:30:59.987");
+  EXPECT_EQ(EvalOne("CAST(TIMESTAMP '1969-12-31 23:59:59.9996' AS TIMESTAMP(3))"),
+            "1969-12-31 23:59:59.999");
   // Flink's string-to-integer conversion ignores a fraction: CAST('1.9' AS INT) is 1.
   EXPECT_EQ(EvalOne("CAST('1.9' AS INT)"), "1");
   // Flink's string-to-boolean accepts true/false, t/f, yes/no, y/n, 1/0 in any case.

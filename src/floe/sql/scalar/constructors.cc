@@ -32,7 +32,7 @@ Result<std::vector<ScalarExprPtr>> CommonElements(const Expr& call, std::vector<
     common = *next;
   }
   for (ScalarExprPtr& arg : args) {
-    if (!arg->type()->Equals(*common)) {
+    if (!SameSqlType(*arg->type(), *common)) {
       FLOE_ASSIGN_OR_RETURN(arg, CastScalar(std::move(arg), common));
     }
   }

@@ -159,11 +159,16 @@ int64_t NowMicros() {
       .count();
 }
 
-// The current time, read when a batch is evaluated.
+// The current time, read when a batch is evaluated, in the precision of `type` (Flink reads a
+// millisecond clock: CURRENT_TIMESTAMP is TIMESTAMP_LTZ(3), LOCALTIME is TIME(0)).
 Result<ScalarExprPtr> NowCall(const Expr& call, DataTypePtr type) {
+  int64_t step = 1;
+  if (type->kind() != TypeKind::kDate32) {
+    for (int digits = 6; digits > type->precision(); --digits) step *= 10;
+  }
   return MakeCall(CallName(call), {}, type, false, TextOf(call),
-                  [type](std::span<const Array>, int64_t n) -> Result<Array> {
-                    const int64_t now = NowMicros();
+                  [type, step](std::span<const Array>, int64_t n) -> Result<Array> {
+                    const int64_t now = FloorDiv(NowMicros(), step) * step;
                     if (type->kind() == TypeKind::kDate32) {
                       const auto days = static_cast<int32_t>(FloorDiv(now, kMicrosPerDay));
                       return MakeFixed<int32_t>(
@@ -181,13 +186,13 @@ Result<ScalarExprPtr> BindCurrentDate(const Expr& call, Args) {
   return NowCall(call, DataType::Date32());
 }
 Result<ScalarExprPtr> BindCurrentTimestamp(const Expr& call, Args) {
-  return NowCall(call, DataType::Timestamp(TimeUnit::kMicro, true));
+  return NowCall(call, DataType::Timestamp(TimeUnit::kMicro, true, 3));
 }
 Result<ScalarExprPtr> BindLocalTimestamp(const Expr& call, Args) {
-  return NowCall(call, DataType::Timestamp(TimeUnit::kMicro, false));
+  return NowCall(call, DataType::Timestamp(TimeUnit::kMicro, false, 3));
 }
 Result<ScalarExprPtr> BindCurrentTime(const Expr& call, Args) {
-  return NowCall(call, DataType::Time64(TimeUnit::kMicro));
+  return NowCall(call, DataType::Time64(TimeUnit::kMicro, 0));
 }
 
 // ---- Java date patterns ----
@@ -356,14 +361,14 @@ Result<ScalarExprPtr> BindDateFormat(const Expr& call, Args args) {
 }
 
 // TO_DATE(text[, pattern]) and TO_TIMESTAMP(text[, pattern]); Flink's default patterns are
-// 'yyyy-MM-dd' and 'yyyy-MM-dd HH:mm:ss'.
+// 'yyyy-MM-dd' and 'yyyy-MM-dd HH:mm:ss', and TO_TIMESTAMP returns a TIMESTAMP(3).
 template <bool kDate>
 Result<ScalarExprPtr> BindToTemporal(const Expr& call, Args args) {
   for (size_t k = 0; k < args.size(); ++k) {
     FLOE_ASSIGN_OR_RETURN(args[k], StringArg(call, std::move(args[k]), static_cast<int>(k)));
   }
   const DataTypePtr type =
-      kDate ? DataType::Date32() : DataType::Timestamp(TimeUnit::kMicro, false);
+      kDate ? DataType::Date32() : DataType::Timestamp(TimeUnit::kMicro, false, 3);
   return MakeCall(CallName(call), std::move(args), type, true, TextOf(call),
                   [type](std::span<const Array> a, int64_t n) -> Result<Array> {
                     auto parse = [&](int64_t i) -> std::optional<int64_t> {

@@ -1,5 +1,6 @@
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -99,19 +100,22 @@ Result<ScalarExprPtr> BindLiteral(const Expr& expr) {
       if (!micros) {
         return std::unexpected(ErrorAt(expr, fmt::format("invalid TIME literal '{}'", expr.text)));
       }
-      return MakeLiteral(TimeValue{*micros, TimeUnit::kMicro}, DataType::Time64(TimeUnit::kMicro),
-                         text);
+      // A literal's precision is the number of fraction digits written, as in Flink.
+      const int precision = std::min(FractionDigitsOf(expr.text), 6);
+      return MakeLiteral(TimeValue{*micros, TimeUnit::kMicro},
+                         DataType::Time64(TimeUnit::kMicro, precision), text);
     }
     case LiteralKind::kTimestamp: {
-      const bool nanos = FractionDigitsOf(expr.text) > 6;
+      const int precision = FractionDigitsOf(expr.text);
+      const bool nanos = precision > 6;
       std::optional<int64_t> value = ParseTimestampText(expr.text, nanos ? 9 : 6);
       if (!value) {
         return std::unexpected(
             ErrorAt(expr, fmt::format("invalid TIMESTAMP literal '{}'", expr.text)));
       }
       const TimeUnit unit = nanos ? TimeUnit::kNano : TimeUnit::kMicro;
-      return MakeLiteral(TimestampValue{*value, unit, false}, DataType::Timestamp(unit, false),
-                         text);
+      return MakeLiteral(TimestampValue{*value, unit, false},
+                         DataType::Timestamp(unit, false, std::min(precision, 9)), text);
     }
     case LiteralKind::kInterval:
       return std::unexpected(ErrorAt(

@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "floe/batch/filter.h"
 #include "floe/sql/scalar/binder.h"
 #include "floe/sql/scalar/cast.h"
@@ -61,8 +63,16 @@ Result<DataTypePtr> ToBatchType(const DataType& type) {
       return floe::DataType::Binary();
     case TypeKind::kDate:
       return floe::DataType::Date32();
-    case TypeKind::kTime:
-      return floe::DataType::Time64(TimeUnit::kMicro);
+    case TypeKind::kTime: {
+      // Flink's TIME is TIME(0). Times are micros here (Flink keeps millis), so TIME(7..9) shows
+      // six digits.
+      const int64_t precision = param(0, 0);
+      if (precision < 0 || precision > 9) {
+        return InvalidArgument("TIME({}): precision must be 0..9", precision);
+      }
+      return floe::DataType::Time64(TimeUnit::kMicro,
+                                    static_cast<int32_t>(std::min<int64_t>(precision, 6)));
+    }
     case TypeKind::kTimestamp:
     case TypeKind::kTimestampLtz: {
       const int64_t precision = param(0, 6);
@@ -70,7 +80,8 @@ Result<DataTypePtr> ToBatchType(const DataType& type) {
         return InvalidArgument("TIMESTAMP({}): precision must be 0..9", precision);
       }
       return floe::DataType::Timestamp(precision > 6 ? TimeUnit::kNano : TimeUnit::kMicro,
-                                       type.kind == TypeKind::kTimestampLtz);
+                                       type.kind == TypeKind::kTimestampLtz,
+                                       static_cast<int32_t>(precision));
     }
     case TypeKind::kTimestampTz:
       return Unsupported("TIMESTAMP WITH TIME ZONE is not supported (Flink has no such type)");

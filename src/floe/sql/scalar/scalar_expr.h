@@ -8,7 +8,8 @@
 // IN, BETWEEN, IS [NOT] NULL. Aggregate calls are not scalar: the planner takes them out first.
 //
 // Types are batch DataTypes (CHAR/VARCHAR/STRING are all String; TIMESTAMP(p) is a local
-// timestamp in micros, TIMESTAMP_LTZ a UTC one). Errors name the expression's line and column.
+// timestamp in micros, TIMESTAMP_LTZ a UTC one, both with precision() p, which says how many
+// fraction digits the client shows). Errors name the expression's line and column.
 
 #include <cstdint>
 #include <memory>
@@ -88,7 +89,8 @@ Result<ScalarExprPtr> BindScalar(const Expr& expr, const Scope& scope);
 Result<ScalarExprPtr> CastScalar(ScalarExprPtr input, const DataTypePtr& target, bool safe = false);
 
 // The batch type of a written SQL type (CAST targets, VALUES): CHAR/VARCHAR/STRING -> string,
-// DECIMAL(p, s), TIMESTAMP(p) -> local micros (nanos for p > 6), TIMESTAMP_LTZ -> UTC, ...
+// DECIMAL(p, s), TIMESTAMP(p) -> local micros (nanos for p > 6) of precision p, TIMESTAMP_LTZ
+// -> UTC, TIME(p) -> micros of precision p (TIME is TIME(0)), ...
 Result<DataTypePtr> ToBatchType(const DataType& type);
 
 // The value of a constant expression with no columns (VALUES rows, LIMIT, PARTITION values,

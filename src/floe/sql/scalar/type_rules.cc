@@ -127,10 +127,20 @@ DataTypePtr WiderNumeric(const DataTypePtr& a, const DataTypePtr& b) {
   return IntegerRank(a->kind()) >= IntegerRank(b->kind()) ? a : b;
 }
 
+bool SameSqlType(const DataType& a, const DataType& b) {
+  if (!a.Equals(b) || a.precision() != b.precision()) return false;
+  for (int i = 0; i < a.num_fields(); ++i) {
+    if (!SameSqlType(*a.field(i).type, *b.field(i).type)) return false;
+  }
+  return true;
+}
+
 std::optional<DataTypePtr> CommonType(const DataTypePtr& a, const DataTypePtr& b) {
   if (IsNullType(*a)) return b;
   if (IsNullType(*b)) return a;
-  if (a->Equals(*b)) return a;
+  // Equal types may still differ in a time's precision (Equals ignores it): the wider one, and
+  // nested types meet member by member below.
+  if (a->Equals(*b) && !a->is_nested()) return a->precision() >= b->precision() ? a : b;
   if (IsNumeric(*a) && IsNumeric(*b)) return WiderNumeric(a, b);
   if (IsString(*a) && IsString(*b)) return DataType::String();
   const bool a_time = a->kind() == TypeKind::kTimestamp || a->kind() == TypeKind::kDate32;
@@ -139,13 +149,14 @@ std::optional<DataTypePtr> CommonType(const DataTypePtr& a, const DataTypePtr& b
     if (a->kind() == TypeKind::kDate32) return b;
     if (b->kind() == TypeKind::kDate32) return a;
     if (a->utc() != b->utc()) return std::nullopt;
+    // The wider precision, as Flink's common type of TIMESTAMP(p) and TIMESTAMP(q).
     return DataType::Timestamp(a->unit() == TimeUnit::kNano || b->unit() == TimeUnit::kNano
                                    ? TimeUnit::kNano
                                    : TimeUnit::kMicro,
-                               a->utc());
+                               a->utc(), std::max(a->precision(), b->precision()));
   }
   if (a->kind() == TypeKind::kTime64 && b->kind() == TypeKind::kTime64) {
-    return DataType::Time64(TimeUnit::kMicro);
+    return DataType::Time64(TimeUnit::kMicro, std::max(a->precision(), b->precision()));
   }
   if (a->is_binary_like() && b->is_binary_like() && !IsString(*a) && !IsString(*b)) {
     return DataType::Binary();

@@ -33,6 +33,10 @@ DataTypePtr AdjustedDecimal(int precision, int scale);
 // both.
 DataTypePtr WiderNumeric(const DataTypePtr& a, const DataTypePtr& b);
 
+// Equal (DataType::Equals) and with the same precision in every TIME and TIMESTAMP of them, so
+// that a value of `a` also shows as one of `b`: where a cast can be left out.
+bool SameSqlType(const DataType& a, const DataType& b);
+
 // The type two values are compared or merged in (CASE branches, COALESCE, IN lists, UNION);
 // nullopt when Flink has no implicit conversion between them. NULL goes with anything.
 std::optional<DataTypePtr> CommonType(const DataTypePtr& a, const DataTypePtr& b);

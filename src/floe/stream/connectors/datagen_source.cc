@@ -82,11 +82,22 @@ struct DatagenSource::FieldGenerator {
   int64_t min = 0, max = 0;
   double min_double = 0, max_double = 0;
   int64_t length = 10;
+  // Random values are multiples of step: a TIMESTAMP(3) column gets whole milliseconds, as
+  // Flink's datagen generates them.
+  int64_t step = 1;
 
   uint64_t Bits(int64_t row) const { return Mix(key + static_cast<uint64_t>(row)); }
 
   int64_t Integer(int64_t row) const {
     if (kind == Kind::kSequence) return start + row;
+    if (step > 1) {
+      const int64_t low = min / step + (min % step > 0 ? 1 : 0);   // ceil(min / step)
+      const int64_t high = max / step - (max % step < 0 ? 1 : 0);  // floor(max / step)
+      if (low <= high) {
+        uint64_t steps = static_cast<uint64_t>(high) - static_cast<uint64_t>(low) + 1;
+        return (low + static_cast<int64_t>(Below(Bits(row), steps))) * step;
+      }
+    }
     uint64_t range = static_cast<uint64_t>(max) - static_cast<uint64_t>(min) + 1;
     return static_cast<int64_t>(static_cast<uint64_t>(min) + Below(Bits(row), range));
   }
@@ -202,6 +213,7 @@ Result<std::shared_ptr<DatagenSource>> DatagenSource::Make(
         // Without bounds: 2000-01-01 to 2030-01-01, values that read well and fit every engine.
         generator.min = 946'684'800'000'000;
         generator.max = 1'893'456'000'000'000;
+        for (int digits = 6; digits > type.precision(); --digits) generator.step *= 10;
       }
       if (const std::string* min = option("min")) {
         FLOE_ASSIGN_OR_RETURN(generator.min, ParseFieldInteger(key("min"), *min, type));

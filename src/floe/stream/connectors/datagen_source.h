@@ -19,7 +19,8 @@
 //   fields.<f>.length    random strings' length (default 10)
 //
 // Types: int, long, float, double, boolean, string, date, timestamp (micros, with or without zone;
-// their start/min/max are ISO-8601 text or microseconds). Row i's value of field f is a pure
+// their start/min/max are ISO-8601 text or microseconds; random ones are whole units of the
+// type's precision, e.g. milliseconds for TIMESTAMP(3)). Row i's value of field f is a pure
 // function of (seed, f's name, i), so a test can recompute exactly the rows a job generated
 // (GenerateRows).
 //

@@ -112,6 +112,37 @@ TEST(DatagenSourceTest, ValuesStayInTheirRangesAndFollowTheSeed) {
   EXPECT_FALSE(BatchesEqual(different, again));
 }
 
+// A TIMESTAMP(3) column gets whole milliseconds, a TIMESTAMP(0) whole seconds, within the range
+// (its ends not multiples of the step), as Flink's datagen makes them from a millisecond clock.
+TEST(DatagenSourceTest, TimestampsHaveTheirColumnsPrecision) {
+  auto schema = std::make_shared<BatchSchema>(std::vector<Field>{
+      {"ms", DataType::Timestamp(TimeUnit::kMicro, false, 3)},
+      {"s", DataType::Timestamp(TimeUnit::kMicro, true, 0)},
+  });
+  FLOE_ASSERT_OK_AND_ASSIGN(auto source,
+                            DatagenSource::Make(schema, {{"number-of-rows", "2000"},
+                                                         {"fields.ms.min", "1704067200000001"},
+                                                         {"fields.ms.max", "1704067200999999"},
+                                                         {"fields.s.min", "1704067200000001"},
+                                                         {"fields.s.max", "1704067210999999"}}));
+  std::vector<int64_t> indices(2000);
+  std::iota(indices.begin(), indices.end(), 0);
+  FLOE_ASSERT_OK_AND_ASSIGN(RecordBatch batch, source->GenerateRows(indices));
+  std::set<int64_t> seconds;
+  for (int64_t r = 0; r < batch.num_rows(); ++r) {
+    int64_t ms = batch.column(0).Value<int64_t>(r);
+    EXPECT_EQ(ms % 1000, 0);
+    EXPECT_GE(ms, 1704067200001000);
+    EXPECT_LE(ms, 1704067200999000);
+    int64_t s = batch.column(1).Value<int64_t>(r);
+    EXPECT_EQ(s % 1000000, 0);
+    EXPECT_GE(s, 1704067201000000);
+    EXPECT_LE(s, 1704067210000000);
+    seconds.insert(s);
+  }
+  EXPECT_EQ(seconds.size(), 10u);  // every whole second of the range, its ends included
+}
+
 TEST(DatagenSourceTest, ReadersShareTheRowsByIndex) {
   FLOE_ASSERT_OK_AND_ASSIGN(auto source, DatagenSource::Make(EventsSchema(), EventsOptions(1001)));
   FLOE_ASSERT_OK_AND_ASSIGN(auto driver, SourceDriver::Start(*source, 4));
