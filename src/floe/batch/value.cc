@@ -100,17 +100,6 @@ void AppendQuoted(auto&& append, std::string& out) {
   out.push_back('"');
 }
 
-// The type of member i of a nested type, when `type` is one of that kind.
-const DataType* MemberType(const DataType* type, TypeKind kind, int i) {
-  if (type == nullptr || type->kind() != kind || i >= type->num_fields()) return nullptr;
-  return type->field(static_cast<size_t>(i)).type.get();
-}
-
-// Times and timestamps show the fraction digits of `type` when it is theirs (nullptr: all).
-int ShownPrecision(const DataType* type, TypeKind kind) {
-  return type != nullptr && type->kind() == kind ? type->precision() : 9;
-}
-
 void AppendJsonOf(const Value& value, const DataType* type, std::string& out) {
   std::visit(
       [&](const auto& v) {
@@ -178,6 +167,15 @@ void AppendJsonOf(const Value& value, const DataType* type, std::string& out) {
 }
 
 }  // namespace
+
+const DataType* MemberType(const DataType* type, TypeKind kind, int i) {
+  if (type == nullptr || type->kind() != kind || i >= type->num_fields()) return nullptr;
+  return type->field(static_cast<size_t>(i)).type.get();
+}
+
+int ShownPrecision(const DataType* type, TypeKind kind) {
+  return type != nullptr && type->kind() == kind ? type->precision() : 9;
+}
 
 void AppendJson(const Value& value, std::string& out) { AppendJsonOf(value, nullptr, out); }
 

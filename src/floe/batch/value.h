@@ -110,6 +110,11 @@ void AppendJson(const Value& value, std::string& out);
 // As above, for a value of `type`: times and timestamps show its precision() in fraction digits
 // (digits past it only where not zero), as a column declared TIMESTAMP(3) shows them.
 void AppendJson(const Value& value, const DataType& type, std::string& out);
+// Walking a value and its type together: the type of member i of `type` when it is of `kind`
+// (list: 0, struct: field i, map: 0 is the entry struct), else nullptr; and the fraction digits a
+// time or timestamp of `type` shows when it is of `kind`, else 9 (all there are).
+const DataType* MemberType(const DataType* type, TypeKind kind, int i);
+int ShownPrecision(const DataType* type, TypeKind kind);
 
 // Appends a Value to a builder of any type, converting integers and floats where the value fits
 // (range-checked) and matching struct fields by position. Fails on a kind mismatch (an int into a

@@ -65,17 +65,6 @@ void AppendJavaFloating(double value, bool is_float, std::string& out) {
   out += std::to_string(exponent);
 }
 
-// The type of member i of a nested type, when `type` is one of that kind.
-const DataType* MemberType(const DataType* type, TypeKind kind, int i) {
-  if (type == nullptr || type->kind() != kind || i >= type->num_fields()) return nullptr;
-  return type->field(static_cast<size_t>(i)).type.get();
-}
-
-// Times and timestamps show the fraction digits of their declared type (nullptr: all of them).
-int ShownPrecision(const DataType* type, TypeKind kind) {
-  return type != nullptr && type->kind() == kind ? type->precision() : 9;
-}
-
 template <typename Items, typename AppendItem>
 void AppendJoined(const Items& items, char open, char close, AppendItem append, std::string& out) {
   out += open;
