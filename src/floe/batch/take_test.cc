@@ -7,7 +7,7 @@
 namespace floe {
 namespace {
 
-TEST(Take, GathersEveryKindInOrderWithRepeats) {
+BatchSchemaPtr EveryKindSchema() {
   auto list = DataType::List(DataType::Int32());
   auto st = DataType::Struct(
       {Field{"x", DataType::Float64(), true}, Field{"s", DataType::String(), true}});
@@ -19,6 +19,23 @@ TEST(Take, GathersEveryKindInOrderWithRepeats) {
                          {"l", list, true},
                          {"st", st, true},
                          {"d", DataType::Decimal128(10, 2), true}});
+  return schema;
+}
+
+Result<RecordBatch> MakeBatch(const BatchSchemaPtr& schema,
+                              const std::vector<std::vector<Value>>& columns,
+                              std::optional<Buffer> kinds) {
+  std::vector<Array> arrays;
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    FLOE_ASSIGN_OR_RETURN(Array array, MakeArray(schema->field(c).type, columns[c]));
+    arrays.push_back(std::move(array));
+  }
+  return RecordBatch::Make(schema, arrays, static_cast<int64_t>(columns[0].size()),
+                           std::move(kinds));
+}
+
+// Three rows of every kind, with nulls, and row kinds +I, -D, +U.
+Result<RecordBatch> EveryKindBatch(const BatchSchemaPtr& schema) {
   std::vector<std::vector<Value>> columns = {
       {Value(int64_t{1}), Value(), Value(int64_t{3})},
       {Value("a"), Value("bb"), Value()},
@@ -28,15 +45,14 @@ TEST(Take, GathersEveryKindInOrderWithRepeats) {
       {Value(StructValue{{{"x", Value(0.5)}, {"s", Value("p")}}}), Value(),
        Value(StructValue{{{"x", Value()}, {"s", Value("q")}}})},
       {Value(DecimalValue{123, 10, 2}), Value(DecimalValue{-5, 10, 2}), Value()}};
-  std::vector<Array> arrays;
-  for (int c = 0; c < schema->num_fields(); ++c) {
-    auto array = MakeArray(schema->field(c).type, columns[c]);
-    ASSERT_TRUE(array.has_value()) << array.error().ToString();
-    arrays.push_back(*array);
-  }
   uint8_t kinds[] = {0, 3, 2};
-  auto batch = RecordBatch::Make(schema, arrays, 3, Buffer::CopyOf(kinds, 3));
-  ASSERT_TRUE(batch.has_value());
+  return MakeBatch(schema, columns, Buffer::CopyOf(kinds, 3));
+}
+
+TEST(Take, GathersEveryKindInOrderWithRepeats) {
+  const BatchSchemaPtr schema = EveryKindSchema();
+  auto batch = EveryKindBatch(schema);
+  ASSERT_TRUE(batch.has_value()) << batch.error().ToString();
   const RecordBatch sliced = batch->Slice(1, 2);  // offsets must be honoured
   std::vector<int64_t> indices{1, 0, 1};
   auto taken = TakeBatch(sliced, indices);
@@ -51,6 +67,54 @@ TEST(Take, GathersEveryKindInOrderWithRepeats) {
   auto empty = TakeBatch(*batch, {});
   ASSERT_TRUE(empty.has_value());
   EXPECT_EQ(empty->num_rows(), 0);
+}
+
+// Rows of several batches (one sliced, one without nulls or row kinds) come out source after
+// source, each equal to the row it was taken from, kinds kept; an empty source adds nothing.
+TEST(Take, GathersFromSeveralBatchesInOneBatch) {
+  const BatchSchemaPtr schema = EveryKindSchema();
+  auto batch = EveryKindBatch(schema);
+  ASSERT_TRUE(batch.has_value()) << batch.error().ToString();
+  const RecordBatch sliced = batch->Slice(1, 2);
+  auto plain = MakeBatch(schema,
+                         {{Value(int64_t{7}), Value(int64_t{8})},
+                          {Value("cc"), Value("")},
+                          {Value(true), Value(true)},
+                          {Value(BinaryValue{"ab"}), Value(BinaryValue{"cd"})},
+                          {Value(ListValue{}), Value(ListValue{{Value(4), Value(5), Value(6)}})},
+                          {Value(StructValue{{{"x", Value(1.5)}, {"s", Value("r")}}}),
+                           Value(StructValue{{{"x", Value(2.5)}, {"s", Value("t")}}})},
+                          {Value(DecimalValue{1, 10, 2}), Value(DecimalValue{2, 10, 2})}},
+                         std::nullopt);
+  ASSERT_TRUE(plain.has_value()) << plain.error().ToString();
+  const std::vector<int64_t> from_sliced{1, 0}, from_plain{1, 1, 0}, from_batch{2};
+  const std::vector<TakeSource> sources = {
+      {&sliced, from_sliced}, {&*plain, from_plain}, {&*batch, {}}, {&*batch, from_batch}};
+  auto taken = TakeBatches(sources);
+  ASSERT_TRUE(taken.has_value()) << taken.error().ToString();
+  ASSERT_EQ(taken->num_rows(), 6);
+  int64_t row = 0;
+  for (const TakeSource& source : sources) {
+    for (int64_t i : source.indices) {
+      EXPECT_EQ(RowView(*taken, row).ToJson(), RowView(*source.batch, i).ToJson()) << row;
+      EXPECT_EQ(taken->row_kind(row), source.batch->row_kind(i)) << row;
+      ++row;
+    }
+  }
+  for (const Array& column : taken->columns()) EXPECT_TRUE(column.Validate().has_value());
+
+  auto other_schema =
+      std::make_shared<const BatchSchema>(std::vector<Field>{{"i", DataType::Int64(), true}});
+  auto other = MakeBatch(other_schema, {{Value(int64_t{1})}}, std::nullopt);
+  ASSERT_TRUE(other.has_value());
+  const std::vector<int64_t> first{0};
+  auto mixed = TakeBatches(std::vector<TakeSource>{{&*batch, first}, {&*other, first}});
+  ASSERT_FALSE(mixed.has_value());
+  EXPECT_EQ(mixed.error().kind(), ErrorKind::kInvalidArgument);
+  const std::vector<int64_t> outside{3};
+  EXPECT_FALSE(
+      TakeBatches(std::vector<TakeSource>{{&sliced, first}, {&*plain, outside}}).has_value());
+  EXPECT_FALSE(TakeBatches({}).has_value());
 }
 
 }  // namespace
