@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "floe/batch/value.h"
+#include "floe/batch/make_batch.h"
 
 namespace floe {
 namespace {
@@ -20,18 +20,6 @@ BatchSchemaPtr EveryKindSchema() {
                          {"st", st, true},
                          {"d", DataType::Decimal128(10, 2), true}});
   return schema;
-}
-
-Result<RecordBatch> MakeBatch(const BatchSchemaPtr& schema,
-                              const std::vector<std::vector<Value>>& columns,
-                              std::optional<Buffer> kinds) {
-  std::vector<Array> arrays;
-  for (int c = 0; c < schema->num_fields(); ++c) {
-    FLOE_ASSIGN_OR_RETURN(Array array, MakeArray(schema->field(c).type, columns[c]));
-    arrays.push_back(std::move(array));
-  }
-  return RecordBatch::Make(schema, arrays, static_cast<int64_t>(columns[0].size()),
-                           std::move(kinds));
 }
 
 // Three rows of every kind, with nulls, and row kinds +I, -D, +U.

@@ -25,4 +25,19 @@ Result<std::string> RunPeer(std::string_view tool, const std::vector<std::string
   return std::move(run.out);
 }
 
+Result<std::vector<Json>> ParseJsonLines(std::string_view out) {
+  std::vector<Json> rows;
+  size_t start = 0;
+  while (start < out.size()) {
+    size_t end = out.find('\n', start);
+    if (end == std::string_view::npos) end = out.size();
+    std::string_view line = out.substr(start, end - start);
+    start = end + 1;
+    if (line.empty()) continue;
+    FLOE_ASSIGN_OR_RETURN(Json json, Json::Parse(line));
+    rows.push_back(std::move(json));
+  }
+  return rows;
+}
+
 }  // namespace floe::testing

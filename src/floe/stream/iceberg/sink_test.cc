@@ -538,17 +538,11 @@ Result<std::vector<Row>> ReadByClickHouse(const std::string& location) {
       floe::testing::RunPeer(
           "ch", {"SELECT id, data, category FROM icebergLocal('" + location + "') ORDER BY id",
                  "JSONEachRow"}));
+  FLOE_ASSIGN_OR_RETURN(std::vector<Json> lines, floe::testing::ParseJsonLines(out));
   std::vector<Row> rows;
-  size_t start = 0;
-  while (start < out.size()) {
-    size_t end = out.find('\n', start);
-    if (end == std::string::npos) end = out.size();
-    std::string line = out.substr(start, end - start);
-    start = end + 1;
-    if (line.empty()) continue;
-    FLOE_ASSIGN_OR_RETURN(Json json, Json::Parse(line));
+  for (const Json& json : lines) {
     const Json* id = json.Find("id");
-    if (id == nullptr) return InternalError("ClickHouse row without id: {}", line);
+    if (id == nullptr) return InternalError("ClickHouse row without id: {}", json.Dump());
     FLOE_ASSIGN_OR_RETURN(std::string data, json.GetString("data"));
     FLOE_ASSIGN_OR_RETURN(std::string category, json.GetString("category"));
     rows.push_back(Row{id->is_string() ? std::stoll(id->as_string()) : id->as_int(),

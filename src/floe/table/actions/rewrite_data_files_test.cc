@@ -28,20 +28,14 @@ using Row = std::tuple<int64_t, std::string, std::string>;
 // Rows printed as JSON lines (id, data, category), sorted.
 std::vector<Row> ParseRows(const std::string& out) {
   std::vector<Row> rows;
-  size_t start = 0;
-  while (start < out.size()) {
-    size_t end = out.find('\n', start);
-    if (end == std::string::npos) end = out.size();
-    std::string line = out.substr(start, end - start);
-    start = end + 1;
-    if (line.empty()) continue;
-    auto json = Json::Parse(line);
-    EXPECT_TRUE(json) << line;
-    if (!json) continue;
-    const Json* id = json->Find("id");
+  auto lines = floe::testing::ParseJsonLines(out);
+  EXPECT_TRUE(lines) << out;
+  if (!lines) return rows;
+  for (const Json& json : *lines) {
+    const Json* id = json.Find("id");
     if (id == nullptr) continue;
     rows.emplace_back(id->is_string() ? std::stoll(id->as_string()) : id->as_int(),
-                      json->GetString("data").value(), json->GetString("category").value());
+                      json.GetString("data").value(), json.GetString("category").value());
   }
   std::ranges::sort(rows);
   return rows;

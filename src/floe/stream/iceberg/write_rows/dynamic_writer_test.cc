@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "floe/batch/value.h"
+#include "floe/batch/make_batch.h"
 #include "floe/stream/iceberg/write_rows/dynamic_committer.h"
 #include "floe/stream/iceberg/write_rows/dynamic_selector.h"
 #include "floe/stream/operator_test_harness.h"
@@ -28,13 +28,7 @@ using floe::testing::PeerInstalled;
 using floe::testing::RunPeer;
 
 RecordBatch MakeBatch(std::vector<Field> fields, const std::vector<std::vector<Value>>& columns) {
-  std::vector<Array> arrays;
-  for (size_t i = 0; i < fields.size(); ++i) {
-    arrays.push_back(MakeArray(fields[i].type, columns[i]).value());
-  }
-  return RecordBatch::Make(std::make_shared<const BatchSchema>(std::move(fields)),
-                           std::move(arrays))
-      .value();
+  return floe::MakeBatch(std::make_shared<const BatchSchema>(std::move(fields)), columns).value();
 }
 
 class DynamicWriterTest : public ::testing::Test {

@@ -19,7 +19,7 @@
 #include <sstream>
 #include <thread>
 
-#include "floe/batch/value.h"
+#include "floe/batch/make_batch.h"
 #include "floe/stream/collect_sink.h"
 #include "floe/stream/collection_source.h"
 #include "floe/stream/connectors/datagen_source.h"
@@ -499,14 +499,8 @@ TEST_F(WriteRowsTest, EvolutionWidensAndRelaxesColumns) {
   HandDriven job(HandSpec(CatalogProperties(), 0, now));
   FLOE_ASSERT_OK(job.writer->Open());
   FLOE_ASSERT_OK(job.committer->Open());
-  auto batch = [](std::vector<Field> fields, std::vector<std::vector<Value>> columns) {
-    std::vector<Array> arrays;
-    for (size_t i = 0; i < fields.size(); ++i) {
-      arrays.push_back(MakeArray(fields[i].type, columns[i]).value());
-    }
-    return RecordBatch::Make(std::make_shared<const BatchSchema>(std::move(fields)),
-                             std::move(arrays))
-        .value();
+  auto batch = [](std::vector<Field> fields, const std::vector<std::vector<Value>>& columns) {
+    return MakeBatch(std::make_shared<const BatchSchema>(std::move(fields)), columns).value();
   };
   const Field t{"t", DataType::String(), false};
   FLOE_ASSERT_OK(job.writer->ProcessBatch(
