@@ -22,12 +22,7 @@ int64_t RowCount(std::span<const Piece> pieces) {
 
 Status CheckIndices(std::span<const Piece> pieces) {
   for (const Piece& piece : pieces) {
-    for (int64_t i : piece.indices) {
-      if (i < 0 || i >= piece.array->length()) {
-        return InvalidArgument("take: row {} is outside an array of {} rows", i,
-                               piece.array->length());
-      }
-    }
+    FLOE_RETURN_IF_ERROR(CheckRows(piece.indices, piece.array->length()));
   }
   return Ok();
 }
@@ -200,6 +195,15 @@ Result<Array> TakePieces(std::span<const Piece> pieces) {
 
 }  // namespace
 
+Status CheckRows(std::span<const int64_t> rows, int64_t num_rows) {
+  for (int64_t row : rows) {
+    if (row < 0 || row >= num_rows) {
+      return InvalidArgument("take: row {} is outside a batch of {} rows", row, num_rows);
+    }
+  }
+  return Ok();
+}
+
 Result<Array> TakeArray(const Array& array, std::span<const int64_t> indices) {
   const Piece piece{&array, indices};
   FLOE_RETURN_IF_ERROR(CheckIndices({&piece, 1}));
@@ -222,11 +226,7 @@ Result<RecordBatch> TakeBatches(std::span<const TakeSource> sources) {
       return InvalidArgument("take: a batch of ({}) among batches of ({})",
                              batch.schema()->ToString(), schema->ToString());
     }
-    for (int64_t i : source.indices) {
-      if (i < 0 || i >= batch.num_rows()) {
-        return InvalidArgument("take: row {} is outside a batch of {} rows", i, batch.num_rows());
-      }
-    }
+    FLOE_RETURN_IF_ERROR(CheckRows(source.indices, batch.num_rows()));
     rows += static_cast<int64_t>(source.indices.size());
     kinds |= batch.has_row_kinds();
   }

@@ -17,6 +17,9 @@
 
 namespace floe {
 
+// kInvalidArgument unless every row lies in [0, num_rows).
+Status CheckRows(std::span<const int64_t> rows, int64_t num_rows);
+
 Result<Array> TakeArray(const Array& array, std::span<const int64_t> indices);
 // Row kinds, when the batch has them, are gathered alike.
 Result<RecordBatch> TakeBatch(const RecordBatch& batch, std::span<const int64_t> indices);

@@ -1,11 +1,10 @@
 #include "floe/util/json.h"
 
+#include <fmt/format.h>
 #include <simdjson.h>
 
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace floe {
 namespace {
@@ -20,7 +19,8 @@ Result<Json> Convert(simdjson::dom::element element) {
     case element_type::INT64:
       return Json(int64_t(element.get_int64().value_unsafe()));
     case element_type::UINT64: {
-      // Above INT64_MAX: Iceberg has no unsigned fields, keep the value as a double like other readers.
+      // Above INT64_MAX: Iceberg has no unsigned fields, keep the value as a double like other
+      // readers.
       return Json(double(element.get_uint64().value_unsafe()));
     }
     case element_type::DOUBLE:
@@ -219,10 +219,14 @@ bool operator==(const Json& a, const Json& b) {
   }
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
-    case Json::Kind::kNull: return true;
-    case Json::Kind::kBool: return a.as_bool() == b.as_bool();
-    case Json::Kind::kString: return a.as_string() == b.as_string();
-    case Json::Kind::kArray: return a.as_array() == b.as_array();
+    case Json::Kind::kNull:
+      return true;
+    case Json::Kind::kBool:
+      return a.as_bool() == b.as_bool();
+    case Json::Kind::kString:
+      return a.as_string() == b.as_string();
+    case Json::Kind::kArray:
+      return a.as_array() == b.as_array();
     case Json::Kind::kObject: {
       const auto& ao = a.as_object();
       const auto& bo = b.as_object();
@@ -232,42 +236,67 @@ bool operator==(const Json& a, const Json& b) {
         return other != nullptr && *other == member.second;
       });
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
 std::string_view Json::KindName(Kind kind) {
   switch (kind) {
-    case Kind::kNull: return "null";
-    case Kind::kBool: return "a boolean";
-    case Kind::kInt: return "an integer";
-    case Kind::kDouble: return "a number";
-    case Kind::kString: return "a string";
-    case Kind::kArray: return "an array";
-    case Kind::kObject: return "an object";
+    case Kind::kNull:
+      return "null";
+    case Kind::kBool:
+      return "a boolean";
+    case Kind::kInt:
+      return "an integer";
+    case Kind::kDouble:
+      return "a number";
+    case Kind::kString:
+      return "a string";
+    case Kind::kArray:
+      return "an array";
+    case Kind::kObject:
+      return "an object";
   }
   return "unknown";
 }
 
 void AppendJsonString(std::string& out, std::string_view s) {
   out.push_back('"');
-  for (char c : s) {
+  // Runs of characters that need no escape go in one append.
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20) continue;
+    out.append(s.data() + run, i - run);
+    run = i + 1;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
-        } else {
-          out.push_back(c);
-        }
+        fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
     }
   }
+  out.append(s.data() + run, s.size() - run);
   out.push_back('"');
 }
 

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "floe/batch/take.h"
 #include "floe/stream/metrics.h"
 #include "floe/table/scan/batch_types.h"
 #include "floe/table/table.h"
@@ -29,6 +30,9 @@ Status IcebergSinkWriter::Open(const OperatorContext& context) {
   TableMetadataPtr metadata = table_->metadata();
   FLOE_ASSIGN_OR_RETURN(options_,
                         SinkOptions::Resolve(*metadata, spec_.options, spec_.equality_columns));
+  // All files of this writer (every partition, data and deletes) encode pages in one scratch.
+  options_.write.parquet.page_buffers =
+      spec_.page_buffers ? spec_.page_buffers : std::make_shared<parquet::PageBuffers>();
   const std::map<std::string, std::string> properties(metadata->properties().begin(),
                                                       metadata->properties().end());
   FLOE_ASSIGN_OR_RETURN(table::MetricsConfig metrics,
@@ -60,8 +64,15 @@ Status IcebergSinkWriter::Open(const OperatorContext& context) {
   return Ok();
 }
 
-Result<RecordBatch> IcebergSinkWriter::AsTableRows(const RecordBatch& batch) const {
-  if (*batch.schema() == *context_.batch_schema) return batch;
+bool IcebergSinkWriter::FitsTable(const BatchSchemaPtr& columns) {
+  if (columns == fits_table_) return true;
+  if (!(*columns == *context_.batch_schema)) return false;
+  fits_table_ = columns;
+  return true;
+}
+
+Result<RecordBatch> IcebergSinkWriter::AsTableRows(const RecordBatch& batch) {
+  if (FitsTable(batch.schema())) return batch;
   std::optional<Buffer> kinds;
   if (batch.has_row_kinds()) kinds = Buffer::CopyOf(batch.row_kinds().data(), batch.num_rows());
   auto rows =
@@ -77,35 +88,70 @@ Result<RecordBatch> IcebergSinkWriter::AsTableRows(const RecordBatch& batch) con
 Status IcebergSinkWriter::ProcessBatch(int /*input*/, RecordBatch batch, Output& /*output*/) {
   if (batch.num_rows() == 0) return Ok();
   FLOE_ASSIGN_OR_RETURN(RecordBatch rows, AsTableRows(batch));
-  Status written = WriteRows(rows);
-  if (metrics_ != nullptr) {
-    metrics_->Set(fmt::format("{}.{}.{}", name_, subtask_, kFilesWrittenMetric),
-                  data_files_->files_named() + delete_files_->files_named());
-  }
+  Status written = WriteRows(rows, std::nullopt);
+  CountFilesWritten();
   return written;
 }
 
-Status IcebergSinkWriter::WriteRows(const RecordBatch& rows) {
+Status IcebergSinkWriter::Write(const RecordBatch& batch, std::span<const int64_t> rows) {
+  if (rows.empty()) return Ok();
+  // The row kinds are read here; the writers below check the rows they take themselves.
+  if (batch.has_row_kinds()) {
+    if (Status checked = CheckRows(rows, batch.num_rows()); !checked) {
+      return InvalidArgument("iceberg sink {}: {}", name_, checked.error().message());
+    }
+  }
+  Status written;
+  if (FitsTable(batch.schema())) {
+    written = WriteRows(batch, rows);
+  } else {
+    FLOE_ASSIGN_OR_RETURN(RecordBatch table_rows, AsTableRows(batch));
+    written = WriteRows(table_rows, rows);
+  }
+  CountFilesWritten();
+  return written;
+}
+
+void IcebergSinkWriter::CountFilesWritten() {
+  if (metrics_ == nullptr) return;
+  const int64_t files = data_files_->files_named() + delete_files_->files_named();
+  if (files == files_counted_) return;
+  files_counted_ = files;
+  metrics_->Set(fmt::format("{}.{}.{}", name_, subtask_, kFilesWrittenMetric), files);
+}
+
+Status IcebergSinkWriter::WriteRows(const RecordBatch& batch,
+                                    std::optional<std::span<const int64_t>> rows) {
   if (!options_.equality_field_ids.empty()) {
     if (!delta_) {
       FLOE_ASSIGN_OR_RETURN(
           delta_, table::DeltaWriter::Make(context_, options_.equality_field_ids, options_.upsert,
                                            options_.max_open_files));
     }
-    return delta_->Write(rows);
+    if (!rows) return delta_->Write(batch);
+    FLOE_ASSIGN_OR_RETURN(RecordBatch chosen, TakeBatch(batch, *rows));
+    return delta_->Write(chosen);
   }
-  for (RowKind kind : rows.row_kinds()) {
-    if (kind == RowKind::kUpdateBefore || kind == RowKind::kDelete) {
-      return InvalidArgument(
-          "iceberg sink {}: a {} row needs equality fields to be written as a delete (identifier "
-          "fields of a v2 table, or equality-field-columns)",
-          name_, RowKindSymbol(kind));
+  if (batch.has_row_kinds()) {
+    auto check = [&](RowKind kind) -> Status {
+      if (kind == RowKind::kUpdateBefore || kind == RowKind::kDelete) {
+        return InvalidArgument(
+            "iceberg sink {}: a {} row needs equality fields to be written as a delete "
+            "(identifier fields of a v2 table, or equality-field-columns)",
+            name_, RowKindSymbol(kind));
+      }
+      return Ok();
+    };
+    if (!rows) {
+      for (RowKind kind : batch.row_kinds()) FLOE_RETURN_IF_ERROR(check(kind));
+    } else {
+      for (int64_t row : *rows) FLOE_RETURN_IF_ERROR(check(batch.row_kind(row)));
     }
   }
   if (!fanout_) {
     FLOE_ASSIGN_OR_RETURN(fanout_, table::FanoutWriter::Make(context_, options_.max_open_files));
   }
-  return fanout_->Write(rows);
+  return rows ? fanout_->Write(batch, *rows) : fanout_->Write(batch);
 }
 
 Status IcebergSinkWriter::Flush(int64_t checkpoint_id, Output& output) {

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "floe/format/parquet/writer/writer_options.h"
 #include "floe/stream/iceberg/sink_options.h"
 #include "floe/stream/iceberg/table_loader.h"
 #include "floe/stream/operator.h"
@@ -62,6 +63,9 @@ struct SinkSpec {
   // Commit all pending checkpoints <= N in one snapshot (tagged N) instead of one per checkpoint:
   // WriteRows' triggering frequency commits several checkpoints at once.
   bool commit_pending_together = false;
+  // Parquet page scratch shared with other writers of the same thread (WriteRows' per-table
+  // writers); null: the writer makes one for its own files.
+  std::shared_ptr<parquet::PageBuffers> page_buffers;
 };
 
 class IcebergSinkWriter : public Operator {
@@ -74,9 +78,20 @@ class IcebergSinkWriter : public Operator {
   Result<std::vector<std::string>> SnapshotState(int64_t checkpoint_id, Output& output) override;
   Status Finish(Output& output) override;
 
+  // ProcessBatch of rows `rows` of the batch, in that order, without gathering them first where
+  // the writer stack can take them so (appends to unpartitioned tables): how WriteRows' writer
+  // gives each table its rows of a batch spread over many tables. A row outside the batch fails.
+  Status Write(const RecordBatch& batch, std::span<const int64_t> rows);
+
  private:
-  Result<RecordBatch> AsTableRows(const RecordBatch& batch) const;
-  Status WriteRows(const RecordBatch& rows);
+  // Whether rows of these columns are rows of the table as they are (the last such columns are
+  // remembered: a stream's batches share one schema).
+  bool FitsTable(const BatchSchemaPtr& columns);
+  Result<RecordBatch> AsTableRows(const RecordBatch& batch);
+  // `rows`: the rows of the batch to write, all when empty.
+  Status WriteRows(const RecordBatch& batch, std::optional<std::span<const int64_t>> rows);
+  // Sets the files-written metric when it changed.
+  void CountFilesWritten();
   Status Flush(int64_t checkpoint_id, Output& output);
 
   SinkSpec spec_;
@@ -90,6 +105,8 @@ class IcebergSinkWriter : public Operator {
   table::WriterContext context_;
   std::unique_ptr<table::FanoutWriter> fanout_;
   std::unique_ptr<table::DeltaWriter> delta_;
+  int64_t files_counted_ = -1;
+  BatchSchemaPtr fits_table_;
 };
 
 }  // namespace floe::stream

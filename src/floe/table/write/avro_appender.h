@@ -20,6 +20,7 @@ class AvroAppender final : public FileAppender {
                                                     const AppenderSpec& spec);
   ~AvroAppender() override;
 
+  using FileAppender::Write;
   Status Write(const RecordBatch& batch) override;
   int64_t EstimatedSize() const override;
   Result<AppendResult> Close() override;

@@ -171,6 +171,40 @@ TEST(RollingFileWriter, TargetSizeRollsFiles) {
   EXPECT_EQ(Int((*ids)[0], "s"), 10000LL * 9999 / 2);
 }
 
+// Rows chosen from a batch, a few per call (one table's share of a batch spread over many), go
+// into the files in the order chosen, and the files still roll every kRollCheckRows rows.
+TEST(RollingFileWriter, ChosenRowsKeepTheirOrderAndRoll) {
+  EventsTable table;
+  WriterContext context = table.Context(nullptr, {{"write.target-file-size-bytes", "1"}});
+  FLOE_ASSERT_OK_AND_ASSIGN(auto writer, FanoutWriter::Make(context));
+  const auto random = RandomRows(10000, 5);
+  const RecordBatch batch = table.Batch(random);
+  std::vector<int64_t> rows;  // every other row, last first
+  for (int64_t row = 9998; row >= 0; row -= 2) rows.push_back(row);
+  const std::span<const int64_t> chosen(rows);
+  for (size_t at = 0; at < chosen.size(); at += 41) {
+    FLOE_ASSERT_OK(
+        writer->Write(batch, chosen.subspan(at, std::min<size_t>(41, chosen.size() - at))));
+  }
+  const std::vector<int64_t> outside = {10000};
+  EXPECT_FALSE(writer->Write(batch, outside).has_value());
+  FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, writer->Close());
+  ASSERT_EQ(result.data_files.size(), 2U);
+  EXPECT_EQ(result.data_files[0].record_count, RollingFileWriter::kRollCheckRows);
+  EXPECT_EQ(result.data_files[1].record_count, 5000 - RollingFileWriter::kRollCheckRows);
+  auto ids = Duck(
+      "SELECT string_agg(id::VARCHAR, ',' ORDER BY filename, file_row_number) AS ids "
+      "FROM read_parquet(" +
+      test::PathList(result.data_files) + ", filename = true, file_row_number = true)");
+  if (!ids) GTEST_SKIP() << "peers not installed: " << ids.error().ToString();
+  std::string expected;
+  for (int64_t row : rows) {
+    expected +=
+        fmt::format("{}{}", expected.empty() ? "" : ",", random[static_cast<size_t>(row)].id);
+  }
+  EXPECT_EQ(Text((*ids)[0], "ids"), expected);
+}
+
 TEST(RollingFileWriter, RowGroupStartsAreSplitOffsets) {
   EventsTable table;
   WriterContext context = table.Context(nullptr, {{"write.parquet.row-group-size-bytes", "20000"}});

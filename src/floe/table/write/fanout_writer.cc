@@ -1,47 +1,8 @@
 #include "floe/table/write/fanout_writer.h"
 
-#include <unordered_map>
-
 #include "floe/batch/take.h"
 
 namespace floe::table {
-
-Result<std::vector<std::pair<uint32_t, RecordBatch>>> SplitByPartition(
-    const RecordBatch& batch, const std::vector<uint32_t>& partition_of_row) {
-  const auto n = static_cast<int64_t>(partition_of_row.size());
-  std::vector<std::pair<uint32_t, RecordBatch>> out;
-  // Runs of equal ids; slices suffice when no id has two runs.
-  std::vector<std::pair<uint32_t, int64_t>> runs;  // id, start
-  for (int64_t i = 0; i < n; ++i) {
-    if (i == 0 || partition_of_row[i] != partition_of_row[i - 1])
-      runs.push_back({partition_of_row[i], i});
-  }
-  std::unordered_map<uint32_t, int64_t> rows_of;  // id -> row count
-  for (uint32_t id : partition_of_row) ++rows_of[id];
-  if (runs.size() == rows_of.size()) {
-    for (size_t r = 0; r < runs.size(); ++r) {
-      const int64_t end = r + 1 < runs.size() ? runs[r + 1].second : n;
-      out.emplace_back(runs[r].first, batch.Slice(runs[r].second, end - runs[r].second));
-    }
-    return out;
-  }
-  // Counting sort of row indices by id, ids in order of first appearance.
-  std::vector<uint32_t> order;
-  std::unordered_map<uint32_t, int64_t> start_of;
-  int64_t next = 0;
-  for (const auto& [id, start] : runs) {
-    if (start_of.contains(id)) continue;
-    order.push_back(id);
-    start_of[id] = next;
-    next += rows_of[id];
-  }
-  std::vector<int64_t> indices(static_cast<size_t>(n));
-  std::unordered_map<uint32_t, int64_t> fill = start_of;
-  for (int64_t i = 0; i < n; ++i) indices[fill[partition_of_row[i]]++] = i;
-  FLOE_ASSIGN_OR_RETURN(RecordBatch sorted, TakeBatch(batch, indices));
-  for (uint32_t id : order) out.emplace_back(id, sorted.Slice(start_of[id], rows_of[id]));
-  return out;
-}
 
 Result<std::unique_ptr<FanoutWriter>> FanoutWriter::Make(WriterContext context,
                                                          size_t max_open_files) {
@@ -94,12 +55,60 @@ Status FanoutWriter::Write(const RecordBatch& batch) {
     return writer->Write(batch);
   }
   FLOE_RETURN_IF_ERROR(partitioner_->Assign(batch, partition_of_row_));
-  FLOE_ASSIGN_OR_RETURN(auto parts, SplitByPartition(batch, partition_of_row_));
-  for (const auto& [id, rows] : parts) {
-    FLOE_ASSIGN_OR_RETURN(DataFileWriter * writer, WriterFor(id));
-    FLOE_RETURN_IF_ERROR(writer->Write(rows));
+  const size_t n = partition_of_row_.size();
+  index_of_id_.resize(partitioner_->num_partitions(), kNotSeen);
+  seen_.clear();
+  counts_.clear();
+  bool contiguous = true;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t id = partition_of_row_[i];
+    uint32_t& index = index_of_id_[id];
+    if (index == kNotSeen) {
+      index = static_cast<uint32_t>(seen_.size());
+      seen_.push_back(id);
+      counts_.push_back(0);
+    } else if (partition_of_row_[i - 1] != id) {
+      contiguous = false;
+    }
+    ++counts_[index];
   }
-  return {};
+  if (!contiguous) {
+    // A counting sort of the rows by partition.
+    std::vector<int64_t> next(seen_.size());
+    for (size_t k = 1; k < seen_.size(); ++k) next[k] = next[k - 1] + counts_[k - 1];
+    order_.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      order_[static_cast<size_t>(next[index_of_id_[partition_of_row_[i]]]++)] =
+          static_cast<int64_t>(i);
+    }
+  }
+  Status written;
+  int64_t start = 0;
+  for (size_t k = 0; k < seen_.size() && written; ++k) {
+    Result<DataFileWriter*> writer = WriterFor(seen_[k]);
+    if (!writer) {
+      written = std::unexpected(writer.error());
+    } else if (contiguous) {
+      written = (*writer)->Write(batch.Slice(start, counts_[k]));
+    } else {
+      written =
+          (*writer)->Write(batch, std::span<const int64_t>(order_).subspan(
+                                      static_cast<size_t>(start), static_cast<size_t>(counts_[k])));
+    }
+    start += counts_[k];
+  }
+  for (uint32_t id : seen_) index_of_id_[id] = kNotSeen;
+  return written;
+}
+
+Status FanoutWriter::Write(const RecordBatch& batch, std::span<const int64_t> rows) {
+  if (rows.empty()) return {};
+  if (!partitioner_) {
+    FLOE_ASSIGN_OR_RETURN(DataFileWriter * writer, WriterFor(0));
+    return writer->Write(batch, rows);
+  }
+  FLOE_ASSIGN_OR_RETURN(RecordBatch chosen, TakeBatch(batch, rows));
+  return Write(chosen);
 }
 
 Result<WriteResult> FanoutWriter::Close() {

@@ -2,7 +2,9 @@
 
 // Writes rows in any order into the data files of their partitions, keeping one open data file
 // writer per partition seen (for unsorted input; memory grows with the number of partitions, one
-// buffered row group each). Rows of one batch are regrouped by partition with one gather.
+// buffered row group each). Rows of one batch are grouped by partition into one order of row
+// indices, and each partition's writer takes its run of that order straight from the batch (a
+// slice when the partition's rows are contiguous): rows are copied once, into the files' pages.
 // With max_open_files set, opening one more partition first closes the least recently written
 // one (its rows so far become finished files, and rows that come later start a new file): memory
 // then stays within max_open_files buffered files, at the price of more, smaller files.
@@ -10,7 +12,9 @@
 // What can go wrong: batches whose schema differs from the context's, partitioning errors (see
 // Partitioner), and file writer errors.
 
+#include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "floe/table/write/data_file_writer.h"
@@ -26,6 +30,8 @@ class FanoutWriter {
                                                     size_t max_open_files = 0);
 
   Status Write(const RecordBatch& batch);
+  // Rows `rows` of the batch, in that order; without partitions they are not copied first.
+  Status Write(const RecordBatch& batch, std::span<const int64_t> rows);
   Result<WriteResult> Close();
 
  private:
@@ -41,12 +47,15 @@ class FanoutWriter {
   size_t open_ = 0;
   size_t max_open_files_ = 0;
   std::vector<manifest::DataFile> closed_files_;  // of partitions closed to bound memory
+  // Per batch (kept to reuse their memory): each row's partition id; the ids seen, first seen
+  // first, and their row counts; each id's index in them (kNotSeen outside a batch); the rows'
+  // order by partition.
+  static constexpr uint32_t kNotSeen = UINT32_MAX;
   std::vector<uint32_t> partition_of_row_;
+  std::vector<uint32_t> seen_;
+  std::vector<int64_t> counts_;
+  std::vector<uint32_t> index_of_id_;
+  std::vector<int64_t> order_;
 };
-
-// Splits a batch into one batch per partition id, in order of first appearance: slices when each
-// partition's rows are contiguous, otherwise one gather of the rows sorted by partition.
-Result<std::vector<std::pair<uint32_t, RecordBatch>>> SplitByPartition(
-    const RecordBatch& batch, const std::vector<uint32_t>& partition_of_row);
 
 }  // namespace floe::table

@@ -1,9 +1,15 @@
 #include "floe/table/write/file_appender.h"
 
+#include "floe/batch/take.h"
 #include "floe/table/write/avro_appender.h"
 #include "floe/table/write/parquet_appender.h"
 
 namespace floe::table {
+
+Status FileAppender::Write(const RecordBatch& batch, std::span<const int64_t> rows) {
+  FLOE_ASSIGN_OR_RETURN(RecordBatch chosen, TakeBatch(batch, rows));
+  return Write(chosen);
+}
 
 Result<std::unique_ptr<FileAppender>> MakeFileAppender(FileFormat format,
                                                        std::unique_ptr<io::FileWriter> file,

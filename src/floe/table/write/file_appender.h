@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "floe/batch/record_batch.h"
@@ -33,6 +34,9 @@ class FileAppender {
  public:
   virtual ~FileAppender() = default;
   virtual Status Write(const RecordBatch& batch) = 0;
+  // Rows `rows` of the batch, in that order: a writer of many files passes each file its rows of
+  // a shared batch. Formats that cannot write chosen rows directly gather them first.
+  virtual Status Write(const RecordBatch& batch, std::span<const int64_t> rows);
   // Bytes written plus bytes buffered for the file so far: what rolling compares to its target.
   virtual int64_t EstimatedSize() const = 0;
   virtual Result<AppendResult> Close() = 0;

@@ -16,6 +16,9 @@ class ParquetAppender final : public FileAppender {
   static Result<std::unique_ptr<FileAppender>> Make(std::unique_ptr<io::FileWriter> file,
                                                     const AppenderSpec& spec);
   Status Write(const RecordBatch& batch) override { return writer_->Write(batch); }
+  Status Write(const RecordBatch& batch, std::span<const int64_t> rows) override {
+    return writer_->Write(batch, rows);
+  }
   int64_t EstimatedSize() const override { return writer_->EstimatedSize(); }
   Result<AppendResult> Close() override;
 

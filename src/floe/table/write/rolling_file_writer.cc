@@ -35,6 +35,7 @@ RollingFileWriter::RollingFileWriter(RollingFileWriterOptions options)
     : options_(std::move(options)) {}
 
 Status RollingFileWriter::Open() {
+  unchecked_rows_ = 0;
   const PartitionSpec& spec = options_.spec ? *options_.spec : *PartitionSpec::Unpartitioned();
   FLOE_ASSIGN_OR_RETURN(current_location_, options_.files->NextLocation(spec, options_.partition));
   FLOE_ASSIGN_OR_RETURN(auto output, options_.io->NewOutputFile(current_location_));
@@ -89,6 +90,24 @@ Status RollingFileWriter::Write(const RecordBatch& batch) {
   for (int64_t offset = 0; offset < batch.num_rows(); offset += kRollCheckRows) {
     FLOE_RETURN_IF_ERROR(NextPosition());
     FLOE_RETURN_IF_ERROR(WriteToCurrent(batch.Slice(offset, kRollCheckRows)));
+  }
+  return {};
+}
+
+Status RollingFileWriter::Write(const RecordBatch& batch, std::span<const int64_t> rows) {
+  while (!rows.empty()) {
+    // A writer fed a few rows per call (one table's share of a batch) checks the size once per
+    // kRollCheckRows rows, not per call.
+    if (!current_ || unchecked_rows_ >= kRollCheckRows) {
+      FLOE_RETURN_IF_ERROR(NextPosition());
+      unchecked_rows_ = 0;
+    }
+    const size_t count =
+        std::min(rows.size(), static_cast<size_t>(kRollCheckRows - unchecked_rows_));
+    FLOE_RETURN_IF_ERROR(current_->Write(batch, rows.first(count)));
+    current_rows_ += static_cast<int64_t>(count);
+    unchecked_rows_ += static_cast<int64_t>(count);
+    rows = rows.subspan(count);
   }
   return {};
 }

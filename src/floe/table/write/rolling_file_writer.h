@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,8 @@ class RollingFileWriter {
   RollingFileWriter& operator=(RollingFileWriter&&) = default;
 
   Status Write(const RecordBatch& batch);
+  // Rows `rows` of the batch, in that order (FileAppender::Write).
+  Status Write(const RecordBatch& batch, std::span<const int64_t> rows);
 
   // For writers that must know where rows land (position deletes of their own rows): the
   // location of the file the next row goes to, opened (or rolled) now, and its rows so far. Rows
@@ -69,6 +72,7 @@ class RollingFileWriter {
   std::unique_ptr<FileAppender> current_;
   std::string current_location_;
   int64_t current_rows_ = 0;
+  int64_t unchecked_rows_ = 0;  // rows written by Write(batch, rows) since the last size check
   std::vector<std::string> locations_;
   std::vector<manifest::DataFile> files_;
 };

@@ -120,36 +120,10 @@ class TypedColumnWriter final : public ColumnWriter {
     }
   }
 
-  void AddFlat(const Array& leaf) override {
-    const int64_t n = leaf.length();
-    const bool nullable = spec_.max_def > 0;
-    const bool any_null = leaf.null_count() != 0;
-    for (int64_t i = 0; i < n;) {
-      BeginRow();
-      // Rows go in runs between the page and dictionary checks; a page can pass its byte budget
-      // by at most one run.
-      int64_t run =
-          std::min({n - i, kFlatRun, std::max<int64_t>(1, options_.page_row_limit - page_rows_)});
-      if (any_null) {
-        MaterializeDefs();
-        for (int64_t k = i; k < i + run; ++k) {
-          if (leaf.IsNull(k)) {
-            defs_.push_back(0);
-            ++page_.nulls;
-            continue;
-          }
-          defs_.push_back(1);
-          AddValue(leaf, k);
-        }
-      } else {
-        if (nullable && !defs_lazy_) defs_.insert(defs_.end(), static_cast<size_t>(run), 1);
-        AddRun(leaf, i, run);
-      }
-      page_rows_ += run;
-      page_entries_ += run;
-      num_values_ += run;
-      i += run;
-    }
+  void AddFlat(const Array& leaf) override { AddTopLevel(leaf, leaf.length(), nullptr); }
+
+  void AddRows(const Array& leaf, std::span<const int64_t> rows) override {
+    AddTopLevel(leaf, static_cast<int64_t>(rows.size()), rows.data());
   }
 
   int64_t BufferedBytes() const override {
@@ -373,6 +347,35 @@ class TypedColumnWriter final : public ColumnWriter {
       dict_probed_ = true;
       MaybeDropDictionary(/*early=*/true);
     }
+    if (!page_reserved_ && page_entries_ >= kReserveAfterEntries) ReservePage();
+  }
+
+  // Once a page holds kReserveAfterEntries entries, the buffers it uses get room for a whole page
+  // (page_row_limit entries, at most page_size_bytes) at once instead of doubling their way
+  // there: each doubling copies the page so far into fresh memory, which a writer of many open
+  // files (one per table or partition) pays on the first page of every file. Capacity stays for
+  // the pages after.
+  static constexpr int64_t kReserveAfterEntries = 1024;
+  void ReservePage() {
+    page_reserved_ = true;
+    auto capacity = [&](int64_t entry_bytes) {
+      return static_cast<size_t>(std::max(
+          page_entries_, std::min(options_.page_row_limit,
+                                  options_.page_size_bytes / std::max<int64_t>(1, entry_bytes))));
+    };
+    if (!defs_lazy_) defs_.reserve(capacity(1));
+    if (!reps_.empty()) reps_.reserve(capacity(1));
+    if (!indices_.empty()) indices_.reserve(capacity(1));
+    if constexpr (kBytes) {
+      if (!lengths_.empty()) {
+        const int64_t average = static_cast<int64_t>(page_data_.size() / lengths_.size()) + 1;
+        const size_t values = capacity(4 + average);
+        lengths_.reserve(values);
+        page_data_.reserve(values * static_cast<size_t>(average));
+      }
+    } else if constexpr (!std::is_same_v<P, bool>) {
+      if (!plain_.empty()) plain_.reserve(capacity(sizeof(P)));
+    }
   }
 
   struct Stats {
@@ -485,6 +488,39 @@ class TypedColumnWriter final : public ColumnWriter {
     }
   }
 
+  // n rows of a top-level leaf: rows[k] of the array for the k-th (rows == nullptr: row k).
+  void AddTopLevel(const Array& leaf, int64_t n, const int64_t* rows) {
+    const bool nullable = spec_.max_def > 0;
+    const bool any_null = leaf.null_count() != 0;
+    for (int64_t i = 0; i < n;) {
+      BeginRow();
+      // Rows go in runs between the page and dictionary checks; a page can pass its byte budget
+      // by at most one run.
+      int64_t run =
+          std::min({n - i, kFlatRun, std::max<int64_t>(1, options_.page_row_limit - page_rows_)});
+      if (any_null) {
+        MaterializeDefs();
+        for (int64_t k = i; k < i + run; ++k) {
+          const int64_t idx = rows == nullptr ? k : rows[k];
+          if (leaf.IsNull(idx)) {
+            defs_.push_back(0);
+            ++page_.nulls;
+            continue;
+          }
+          defs_.push_back(1);
+          AddValue(leaf, idx);
+        }
+      } else {
+        if (nullable && !defs_lazy_) defs_.insert(defs_.end(), static_cast<size_t>(run), 1);
+        AddRun(leaf, rows, i, run);
+      }
+      page_rows_ += run;
+      page_entries_ += run;
+      num_values_ += run;
+      i += run;
+    }
+  }
+
   void AddValue(const Array& leaf, int64_t idx) {
     P value = Extract(leaf, idx);
     if constexpr (kFloating) {
@@ -521,42 +557,28 @@ class TypedColumnWriter final : public ColumnWriter {
     UpdateBounds(value);
   }
 
-  // A run of non-null values of a top-level leaf: its bounds are found in one pass, and values of
-  // a width or type the page does not store (int8, decimals) are converted a run at a time.
-  void AddRun(const Array& leaf, int64_t begin, int64_t count) {
+  // A run of non-null values of a top-level leaf, entries [begin, begin + count) of rows (the
+  // leaf's rows [begin, begin + count) when rows is null): its bounds are found in one pass, and
+  // values of a width or type the page does not store (int8, decimals), or chosen rows, are
+  // gathered a run at a time.
+  void AddRun(const Array& leaf, const int64_t* rows, int64_t begin, int64_t count) {
     if constexpr (kBytes) {
       if (spec_.kind == TypeKind::kString || spec_.kind == TypeKind::kBinary) {
-        const int32_t* offsets = leaf.Offsets32().data() + begin;
-        const char* data = reinterpret_cast<const char*>(leaf.data().data());
-        auto value = [&](int64_t k) {
-          return std::string_view(data + offsets[k],
-                                  static_cast<size_t>(offsets[k + 1] - offsets[k]));
-        };
-        page_.values += count;
-        page_values_ += count;
-        if (dict_active_) {
-          for (int64_t k = 0; k < count; ++k) AddToDictionary(value(k));
-          return;
-        }
-        for (int64_t k = 0; k < count; ++k) {
-          std::string_view v = value(k);
-          UpdateBounds(v);
-          lengths_.push_back(static_cast<int32_t>(v.size()));
-          if (bloom_) bloom_->Insert(BloomHash(v));
-        }
-        page_data_.append(data + offsets[0], static_cast<size_t>(offsets[count] - offsets[0]));
+        AddStringRun(leaf, rows, begin, count);
         return;
       }
-      for (int64_t k = begin; k < begin + count; ++k) AddValue(leaf, k);
-    } else if constexpr (std::is_same_v<P, bool>) {
-      for (int64_t k = begin; k < begin + count; ++k) AddValue(leaf, k);
+    }
+    if constexpr (kBytes || std::is_same_v<P, bool>) {
+      for (int64_t k = begin; k < begin + count; ++k) AddValue(leaf, rows == nullptr ? k : rows[k]);
     } else {
       P buffer[kFlatRun];
-      const P* values = RunValues(leaf, begin, count, buffer);
+      const P* values = RunValues(leaf, rows, begin, count, buffer);
       if constexpr (kFloating) {
         for (int64_t k = 0; k < count; ++k) {
           if (std::isnan(values[k])) {
-            for (int64_t j = begin; j < begin + count; ++j) AddValue(leaf, j);
+            for (int64_t j = begin; j < begin + count; ++j) {
+              AddValue(leaf, rows == nullptr ? j : rows[j]);
+            }
             return;
           }
         }
@@ -581,19 +603,62 @@ class TypedColumnWriter final : public ColumnWriter {
     }
   }
 
-  // The run's values as the page stores them: in the array, or converted into buffer.
-  const P* RunValues(const Array& leaf, int64_t begin, int64_t count, P* buffer) const {
-    auto convert = [&]<typename From>(std::type_identity<From>) {
-      std::span<const From> from = leaf.Values<From>().subspan(static_cast<size_t>(begin));
-      for (int64_t k = 0; k < count; ++k) buffer[k] = static_cast<P>(from[static_cast<size_t>(k)]);
+  // AddRun of a string or binary leaf with 32-bit offsets.
+  void AddStringRun(const Array& leaf, const int64_t* rows, int64_t begin,
+                    int64_t count) requires kBytes {
+    const int32_t* offsets = leaf.Offsets32().data();
+    const char* data = reinterpret_cast<const char*>(leaf.data().data());
+    auto value = [&](int64_t row) {
+      return std::string_view(data + offsets[row],
+                              static_cast<size_t>(offsets[row + 1] - offsets[row]));
+    };
+    page_.values += count;
+    page_values_ += count;
+    if (dict_active_) {
+      for (int64_t k = begin; k < begin + count; ++k) {
+        AddToDictionary(value(rows == nullptr ? k : rows[k]));
+      }
+      return;
+    }
+    if (rows == nullptr) {
+      for (int64_t k = begin; k < begin + count; ++k) {
+        std::string_view v = value(k);
+        UpdateBounds(v);
+        lengths_.push_back(static_cast<int32_t>(v.size()));
+        if (bloom_) bloom_->Insert(BloomHash(v));
+      }
+      page_data_.append(data + offsets[begin],
+                        static_cast<size_t>(offsets[begin + count] - offsets[begin]));
+      return;
+    }
+    for (int64_t k = begin; k < begin + count; ++k) {
+      std::string_view v = value(rows[k]);
+      UpdateBounds(v);
+      lengths_.push_back(static_cast<int32_t>(v.size()));
+      if (bloom_) bloom_->Insert(BloomHash(v));
+      page_data_.append(v);
+    }
+  }
+
+  // The run's values as the page stores them: in the array, or gathered and converted into
+  // buffer.
+  const P* RunValues(const Array& leaf, const int64_t* rows, int64_t begin, int64_t count,
+                     P* buffer) const {
+    auto gather = [&]<typename From>(std::type_identity<From>) {
+      const From* from = leaf.Values<From>().data();
+      if (rows == nullptr) {
+        for (int64_t k = 0; k < count; ++k) buffer[k] = static_cast<P>(from[begin + k]);
+      } else {
+        for (int64_t k = 0; k < count; ++k) buffer[k] = static_cast<P>(from[rows[begin + k]]);
+      }
       return buffer;
     };
     if constexpr (std::is_integral_v<P>) {
       if (spec_.kind == TypeKind::kDecimal128) {
-        const uint8_t* from = leaf.values().data() + (leaf.offset() + begin) * 16;
+        const uint8_t* from = leaf.values().data() + leaf.offset() * 16;
         for (int64_t k = 0; k < count; ++k) {
           __int128 value;
-          std::memcpy(&value, from + 16 * k, 16);
+          std::memcpy(&value, from + 16 * (rows == nullptr ? begin + k : rows[begin + k]), 16);
           buffer[k] = static_cast<P>(value);
         }
         return buffer;
@@ -602,18 +667,19 @@ class TypedColumnWriter final : public ColumnWriter {
     if constexpr (std::is_same_v<P, int32_t>) {
       switch (spec_.kind) {
         case TypeKind::kInt8:
-          return convert(std::type_identity<int8_t>());
+          return gather(std::type_identity<int8_t>());
         case TypeKind::kInt16:
-          return convert(std::type_identity<int16_t>());
+          return gather(std::type_identity<int16_t>());
         case TypeKind::kUInt8:
-          return convert(std::type_identity<uint8_t>());
+          return gather(std::type_identity<uint8_t>());
         case TypeKind::kUInt16:
-          return convert(std::type_identity<uint16_t>());
+          return gather(std::type_identity<uint16_t>());
         default:
           break;
       }
     }
-    return leaf.Values<P>().data() + begin;
+    if (rows == nullptr) return leaf.Values<P>().data() + begin;
+    return gather(std::type_identity<P>());
   }
 
   void UpdateBounds(P value) {
@@ -1018,6 +1084,7 @@ class TypedColumnWriter final : public ColumnWriter {
     page_rows_ = 0;
     page_entries_ = 0;
     page_values_ = 0;
+    page_reserved_ = false;
   }
 
   // Compresses body (levels stay uncompressed in front for v2) and appends header and page to
@@ -1087,6 +1154,7 @@ class TypedColumnWriter final : public ColumnWriter {
   std::vector<std::byte>& compressed_;
   std::optional<Encoding> bytes_encoding_;  // the chunk's choice for BYTE_ARRAY pages
   int64_t page_rows_ = 0, page_entries_ = 0, page_values_ = 0;
+  bool page_reserved_ = false;  // ReservePage ran for the open page
   // The chunk.
   std::vector<std::vector<std::byte>> pages_;  // each page's header and body
   int64_t pages_bytes_ = 0;

@@ -56,12 +56,6 @@ struct ChunkIndexes {
   std::vector<std::byte> bloom_filter;
 };
 
-// Buffers a page is encoded and compressed in, shared by the columns of one file (one page is
-// written at a time), so that neither each page nor each column allocates its own.
-struct PageBuffers {
-  std::vector<std::byte> body, levels, compressed;
-};
-
 class ColumnWriter {
  public:
   virtual ~ColumnWriter() = default;
@@ -72,6 +66,9 @@ class ColumnWriter {
   virtual void Add(const Array& leaf, std::span<const LevelSlot> slots) = 0;
   // Every row of a top-level, non-repeated leaf: the same as Add with one slot per row, faster.
   virtual void AddFlat(const Array& leaf) = 0;
+  // Rows `rows` of a top-level, non-repeated leaf, in that order (each in [0, leaf.length())):
+  // AddFlat of the gathered rows, without gathering them first.
+  virtual void AddRows(const Array& leaf, std::span<const int64_t> rows) = 0;
   // Bytes this chunk holds in memory (compressed pages plus the open page and dictionary).
   virtual int64_t BufferedBytes() const = 0;
   // Closes the chunk: writes its pages (dictionary page first) at the file's position and returns

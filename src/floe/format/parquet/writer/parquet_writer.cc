@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "floe/batch/take.h"
 #include "floe/format/parquet/metadata_thrift.h"
 #include "floe/format/parquet/schema.h"
 #include "floe/format/parquet/writer/column_writer.h"
@@ -101,7 +102,7 @@ class ParquetWriter::Impl {
   WriterOptions options;
   std::vector<int> node_of_field;  // -1 for null-typed fields
   std::vector<ShredNode> nodes;
-  PageBuffers page_buffers;
+  std::shared_ptr<PageBuffers> page_buffers;  // the options', or the writer's own
   std::vector<std::unique_ptr<ColumnWriter>> writers;
   FileMetaData metadata;
   int64_t rows_in_group = 0;
@@ -149,6 +150,47 @@ class ParquetWriter::Impl {
     return {};
   }
 
+  // n rows of batch: rows[k] for the k-th (rows == nullptr: row k), in slices of kSliceRows.
+  Status Write(const RecordBatch& batch, int64_t n, const int64_t* rows) {
+    if (closed) return InvalidArgument("{}: write after close", file->location());
+    if (batch.schema() != schema && !batch.schema()->Equals(*schema)) {
+      return InvalidArgument("{}: batch schema {} differs from the file's {}", file->location(),
+                             batch.schema()->ToString(), schema->ToString());
+    }
+    std::vector<LevelSlot> slots;
+    for (int64_t offset = 0; offset < n; offset += kSliceRows) {
+      const int64_t length = std::min(kSliceRows, n - offset);
+      const std::span<const int64_t> chosen =
+          rows == nullptr ? std::span<const int64_t>()
+                          : std::span(rows + offset, static_cast<size_t>(length));
+      slots.clear();
+      for (int c = 0; c < batch.num_columns(); ++c) {
+        const int node = node_of_field[static_cast<size_t>(c)];
+        if (node < 0) continue;
+        const ShredNode& shred = nodes[static_cast<size_t>(node)];
+        ColumnWriter* leaf = shred.kind == ShredNode::Kind::kLeaf
+                                 ? writers[static_cast<size_t>(shred.leaf)].get()
+                                 : nullptr;
+        if (leaf != nullptr && rows == nullptr) {
+          leaf->AddFlat(batch.column(c).Slice(offset, length));
+        } else if (leaf != nullptr) {
+          leaf->AddRows(batch.column(c), chosen);
+        } else {
+          if (slots.empty()) {
+            for (int64_t k = 0; k < length; ++k) {
+              slots.push_back(
+                  {rows == nullptr ? offset + k : chosen[static_cast<size_t>(k)], 0, 0});
+            }
+          }
+          Shred(shred, batch.column(c), slots, writers);
+        }
+      }
+      rows_in_group += length;
+      if (Buffered() >= options.row_group_size_bytes) FLOE_RETURN_IF_ERROR(FlushRowGroup());
+    }
+    return {};
+  }
+
   // Column indexes, then offset indexes, of every chunk (as parquet-mr lays them out).
   Status WritePageIndex() {
     if (!options.page_index) return {};
@@ -185,6 +227,7 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Make(std::unique_ptr<io::F
   auto impl = std::make_unique<Impl>();
   impl->options = std::move(options);
   const WriterOptions& opts = impl->options;
+  impl->page_buffers = opts.page_buffers ? opts.page_buffers : std::make_shared<PageBuffers>();
   FLOE_ASSIGN_OR_RETURN(impl->metadata.schema, MakeParquetSchema(*schema, opts));
   FLOE_ASSIGN_OR_RETURN(SchemaTree tree, SchemaTree::Make(impl->metadata.schema));
   std::vector<TypeKind> leaf_kinds;
@@ -219,7 +262,7 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Make(std::unique_ptr<io::F
       if (it != opts.field_metrics.end()) spec.metrics = it->second;
     }
     impl->metadata.column_orders.push_back(ColumnOrder::kTypeDefined);
-    impl->writers.push_back(ColumnWriter::Make(std::move(spec), opts, impl->page_buffers));
+    impl->writers.push_back(ColumnWriter::Make(std::move(spec), opts, *impl->page_buffers));
   }
   impl->file = std::move(file);
   impl->schema = std::move(schema);
@@ -231,31 +274,14 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Make(std::unique_ptr<io::F
 }
 
 Status ParquetWriter::Write(const RecordBatch& batch) {
-  Impl& w = *impl_;
-  if (w.closed) return InvalidArgument("{}: write after close", w.file->location());
-  if (!batch.schema()->Equals(*w.schema)) {
-    return InvalidArgument("{}: batch schema {} differs from the file's {}", w.file->location(),
-                           batch.schema()->ToString(), w.schema->ToString());
+  return impl_->Write(batch, batch.num_rows(), nullptr);
+}
+
+Status ParquetWriter::Write(const RecordBatch& batch, std::span<const int64_t> rows) {
+  if (Status checked = CheckRows(rows, batch.num_rows()); !checked) {
+    return InvalidArgument("{}: {}", impl_->file->location(), checked.error().message());
   }
-  std::vector<LevelSlot> rows;
-  for (int64_t offset = 0; offset < batch.num_rows(); offset += kSliceRows) {
-    int64_t length = std::min(kSliceRows, batch.num_rows() - offset);
-    rows.resize(static_cast<size_t>(length));
-    for (int64_t i = 0; i < length; ++i) rows[static_cast<size_t>(i)] = {i, 0, 0};
-    for (int c = 0; c < batch.num_columns(); ++c) {
-      int node = w.node_of_field[static_cast<size_t>(c)];
-      if (node < 0) continue;
-      const ShredNode& shred = w.nodes[static_cast<size_t>(node)];
-      if (shred.kind == ShredNode::Kind::kLeaf) {
-        w.writers[static_cast<size_t>(shred.leaf)]->AddFlat(batch.column(c).Slice(offset, length));
-      } else {
-        Shred(shred, batch.column(c).Slice(offset, length), rows, w.writers);
-      }
-    }
-    w.rows_in_group += length;
-    if (w.Buffered() >= w.options.row_group_size_bytes) FLOE_RETURN_IF_ERROR(w.FlushRowGroup());
-  }
-  return {};
+  return impl_->Write(batch, static_cast<int64_t>(rows.size()), rows.data());
 }
 
 int64_t ParquetWriter::EstimatedSize() const { return impl_->file->position() + impl_->Buffered(); }

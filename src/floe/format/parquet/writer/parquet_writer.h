@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,10 @@ class ParquetWriter {
 
   // Appends the batch's rows; its schema must equal the writer's.
   Status Write(const RecordBatch& batch);
+  // Appends rows `rows` of the batch, in that order, as Write of those rows gathered would (a
+  // writer of many files takes each file's rows from a shared batch without copying them first).
+  // A row outside the batch fails before anything is written.
+  Status Write(const RecordBatch& batch, std::span<const int64_t> rows);
   // Flushes the last row group, writes the footer and closes the file.
   Result<WriteResult> Close();
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,13 @@
 #include "floe/util/error.h"
 
 namespace floe::parquet {
+
+// Buffers a page is encoded and compressed in. One page is written at a time, so the columns of a
+// file share one set, and so may the files of writers used by one thread at a time (a writer of
+// many tables or partitions then holds one page's scratch, not one per open file).
+struct PageBuffers {
+  std::vector<std::byte> body, levels, compressed;
+};
 
 // How much of a column's statistics the caller gets back (Iceberg's metrics modes).
 struct MetricsMode {
@@ -58,6 +66,8 @@ struct WriterOptions {
   std::string created_by = "floe";
   // The footer's key-value metadata (e.g. iceberg.schema, as Iceberg's writers record the schema).
   std::vector<KeyValue> key_value_metadata;
+  // Shared with other writers of the same thread; null: the writer has its own.
+  std::shared_ptr<PageBuffers> page_buffers;
 };
 
 // The level the codec runs at: the option if set, else kDefaultZstdLevel for zstd and the codec's

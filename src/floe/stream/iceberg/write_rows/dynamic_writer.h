@@ -4,10 +4,17 @@
 // makes sure each destination's table exists and takes the rows (DestinationTables), buffers them
 // per destination (a batch spread over many tables leaves a small slice for each), and writes
 // them through one IcebergSinkWriter per table, the IcebergSink's writer, so that files, names,
-// row kinds and upserts behave exactly as there. Buffers are bounded (rows, bytes and age in input
+// row kinds and upserts behave exactly as there. A buffer holds runs of its input batches' row
+// orders, not copies: when it goes to its writer, each run is written from its input batch
+// straight into the table's files (rows are copied once, into the Parquet pages), one run after
+// the other so that the table's writer stays warm in the cache. Rows whose columns differ from
+// the table's are gathered and conformed first. Buffers are bounded (rows, bytes and age in input
 // batches per destination) and always emptied into the files before a barrier's files are handed
 // on, so no buffered row outlives its checkpoint. Batches may carry columns other than the
 // stream's (a new column, a wider type): that is how rows evolve a table's schema.
+//
+// Metrics ("<operator>.<subtask>.<name>"): catalogRequests, bufferFlushes (buffers handed to
+// their table's writer).
 //
 // At every barrier and at the end of the input it hands the committer one DynamicWriteResult with
 // the files of every table it wrote since the last one. When a table's schema or spec changes
@@ -54,6 +61,10 @@ class DynamicWriter : public Operator {
   struct Grouped {
     RecordBatch rows;
     std::vector<int64_t> order;
+    // `rows` as rows of table columns `table_columns`, sharing their arrays (DirectRows), kept
+    // for the next destination of the same columns.
+    mutable BatchSchemaPtr table_columns;
+    mutable RecordBatch table_rows;
   };
   // A destination's buffered rows of one input batch: the run [start, start + count) of its
   // order. Parts share their input batch, so buffering copies nothing; the parts of a destination
@@ -65,20 +76,30 @@ class DynamicWriter : public Operator {
   };
   // `bytes`: about what the rows hold, for the buffer's bound.
   Status WriteTo(const std::string& key, Part part, int64_t bytes);
-  // Hands a destination's buffered rows to its writer as one batch.
+  // Hands a destination's buffered rows to its writer.
   Status WritePending(TableWriter& state);
+  // The part's input rows as rows of the writer's table, sharing their arrays, or null when they
+  // need a copy to be (a missing column, another type, row kinds).
+  Result<const RecordBatch*> DirectRows(const Grouped& source, TableWriter& state);
+  // One schema object per distinct table column set, so that tables of equal columns (a template's
+  // tables, made from one stream) share one and their rows are checked by pointer.
+  BatchSchemaPtr Intern(BatchSchemaPtr columns);
   Status Flush(int64_t checkpoint_id, Output& output);
 
   WriteRowsSpec spec_;
   OperatorContext context_;
   std::unique_ptr<DestinationTables> tables_;
   std::map<std::string, std::unique_ptr<TableWriter>, std::less<>> writers_;  // by key
+  // Parquet page scratch shared by every table's files (this subtask writes one page at a time).
+  std::shared_ptr<parquet::PageBuffers> page_buffers_ = std::make_shared<parquet::PageBuffers>();
   int64_t batches_seen_ = 0;
+  int64_t buffer_flushes_ = 0;  // buffers handed to their writer (metric bufferFlushes)
   // Per batch: the rows' keys, and where each key's rows start in the batch's order (kept to
   // reuse their memory).
   RowKeys row_keys_;
   std::vector<int64_t> starts_;
   std::vector<int64_t> next_;
+  std::vector<BatchSchemaPtr> table_columns_;  // Intern
   // 0, 1, 2, ...: the indices of parts whose rows are in order.
   std::vector<int64_t> identity_;
 };
