@@ -2,7 +2,6 @@
 
 #include <chrono>
 
-#include "floe/batch/take.h"
 #include "floe/stream/metrics.h"
 #include "floe/table/scan/batch_types.h"
 #include "floe/table/table.h"
@@ -88,70 +87,35 @@ Result<RecordBatch> IcebergSinkWriter::AsTableRows(const RecordBatch& batch) {
 Status IcebergSinkWriter::ProcessBatch(int /*input*/, RecordBatch batch, Output& /*output*/) {
   if (batch.num_rows() == 0) return Ok();
   FLOE_ASSIGN_OR_RETURN(RecordBatch rows, AsTableRows(batch));
-  Status written = WriteRows(rows, std::nullopt);
-  CountFilesWritten();
+  Status written = WriteRows(rows);
+  if (metrics_ != nullptr) {
+    metrics_->Set(fmt::format("{}.{}.{}", name_, subtask_, kFilesWrittenMetric),
+                  data_files_->files_named() + delete_files_->files_named());
+  }
   return written;
 }
 
-Status IcebergSinkWriter::Write(const RecordBatch& batch, std::span<const int64_t> rows) {
-  if (rows.empty()) return Ok();
-  // The row kinds are read here; the writers below check the rows they take themselves.
-  if (batch.has_row_kinds()) {
-    if (Status checked = CheckRows(rows, batch.num_rows()); !checked) {
-      return InvalidArgument("iceberg sink {}: {}", name_, checked.error().message());
-    }
-  }
-  Status written;
-  if (FitsTable(batch.schema())) {
-    written = WriteRows(batch, rows);
-  } else {
-    FLOE_ASSIGN_OR_RETURN(RecordBatch table_rows, AsTableRows(batch));
-    written = WriteRows(table_rows, rows);
-  }
-  CountFilesWritten();
-  return written;
-}
-
-void IcebergSinkWriter::CountFilesWritten() {
-  if (metrics_ == nullptr) return;
-  const int64_t files = data_files_->files_named() + delete_files_->files_named();
-  if (files == files_counted_) return;
-  files_counted_ = files;
-  metrics_->Set(fmt::format("{}.{}.{}", name_, subtask_, kFilesWrittenMetric), files);
-}
-
-Status IcebergSinkWriter::WriteRows(const RecordBatch& batch,
-                                    std::optional<std::span<const int64_t>> rows) {
+Status IcebergSinkWriter::WriteRows(const RecordBatch& rows) {
   if (!options_.equality_field_ids.empty()) {
     if (!delta_) {
       FLOE_ASSIGN_OR_RETURN(
           delta_, table::DeltaWriter::Make(context_, options_.equality_field_ids, options_.upsert,
                                            options_.max_open_files));
     }
-    if (!rows) return delta_->Write(batch);
-    FLOE_ASSIGN_OR_RETURN(RecordBatch chosen, TakeBatch(batch, *rows));
-    return delta_->Write(chosen);
+    return delta_->Write(rows);
   }
-  if (batch.has_row_kinds()) {
-    auto check = [&](RowKind kind) -> Status {
-      if (kind == RowKind::kUpdateBefore || kind == RowKind::kDelete) {
-        return InvalidArgument(
-            "iceberg sink {}: a {} row needs equality fields to be written as a delete "
-            "(identifier fields of a v2 table, or equality-field-columns)",
-            name_, RowKindSymbol(kind));
-      }
-      return Ok();
-    };
-    if (!rows) {
-      for (RowKind kind : batch.row_kinds()) FLOE_RETURN_IF_ERROR(check(kind));
-    } else {
-      for (int64_t row : *rows) FLOE_RETURN_IF_ERROR(check(batch.row_kind(row)));
+  for (RowKind kind : rows.row_kinds()) {
+    if (kind == RowKind::kUpdateBefore || kind == RowKind::kDelete) {
+      return InvalidArgument(
+          "iceberg sink {}: a {} row needs equality fields to be written as a delete (identifier "
+          "fields of a v2 table, or equality-field-columns)",
+          name_, RowKindSymbol(kind));
     }
   }
   if (!fanout_) {
     FLOE_ASSIGN_OR_RETURN(fanout_, table::FanoutWriter::Make(context_, options_.max_open_files));
   }
-  return rows ? fanout_->Write(batch, *rows) : fanout_->Write(batch);
+  return fanout_->Write(rows);
 }
 
 Status IcebergSinkWriter::Flush(int64_t checkpoint_id, Output& output) {

@@ -78,20 +78,12 @@ class IcebergSinkWriter : public Operator {
   Result<std::vector<std::string>> SnapshotState(int64_t checkpoint_id, Output& output) override;
   Status Finish(Output& output) override;
 
-  // ProcessBatch of rows `rows` of the batch, in that order, without gathering them first where
-  // the writer stack can take them so (appends to unpartitioned tables): how WriteRows' writer
-  // gives each table its rows of a batch spread over many tables. A row outside the batch fails.
-  Status Write(const RecordBatch& batch, std::span<const int64_t> rows);
-
  private:
   // Whether rows of these columns are rows of the table as they are (the last such columns are
   // remembered: a stream's batches share one schema).
   bool FitsTable(const BatchSchemaPtr& columns);
   Result<RecordBatch> AsTableRows(const RecordBatch& batch);
-  // `rows`: the rows of the batch to write, all when empty.
-  Status WriteRows(const RecordBatch& batch, std::optional<std::span<const int64_t>> rows);
-  // Sets the files-written metric when it changed.
-  void CountFilesWritten();
+  Status WriteRows(const RecordBatch& rows);
   Status Flush(int64_t checkpoint_id, Output& output);
 
   SinkSpec spec_;
@@ -105,7 +97,6 @@ class IcebergSinkWriter : public Operator {
   table::WriterContext context_;
   std::unique_ptr<table::FanoutWriter> fanout_;
   std::unique_ptr<table::DeltaWriter> delta_;
-  int64_t files_counted_ = -1;
   BatchSchemaPtr fits_table_;
 };
 

@@ -171,12 +171,12 @@ TEST(RollingFileWriter, TargetSizeRollsFiles) {
   EXPECT_EQ(Int((*ids)[0], "s"), 10000LL * 9999 / 2);
 }
 
-// Rows chosen from a batch, a few per call (one table's share of a batch spread over many), go
-// into the files in the order chosen, and the files still roll every kRollCheckRows rows.
+// Rows chosen from a batch, a few per call (one partition's share of a batch spread over many),
+// go into the files in the order chosen, and the files still roll every kRollCheckRows rows.
 TEST(RollingFileWriter, ChosenRowsKeepTheirOrderAndRoll) {
   EventsTable table;
   WriterContext context = table.Context(nullptr, {{"write.target-file-size-bytes", "1"}});
-  FLOE_ASSERT_OK_AND_ASSIGN(auto writer, FanoutWriter::Make(context));
+  auto writer = std::make_unique<DataFileWriter>(context.DataOptions({}), std::nullopt);
   const auto random = RandomRows(10000, 5);
   const RecordBatch batch = table.Batch(random);
   std::vector<int64_t> rows;  // every other row, last first
@@ -188,14 +188,14 @@ TEST(RollingFileWriter, ChosenRowsKeepTheirOrderAndRoll) {
   }
   const std::vector<int64_t> outside = {10000};
   EXPECT_FALSE(writer->Write(batch, outside).has_value());
-  FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, writer->Close());
-  ASSERT_EQ(result.data_files.size(), 2U);
-  EXPECT_EQ(result.data_files[0].record_count, RollingFileWriter::kRollCheckRows);
-  EXPECT_EQ(result.data_files[1].record_count, 5000 - RollingFileWriter::kRollCheckRows);
+  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<manifest::DataFile> files, writer->Close());
+  ASSERT_EQ(files.size(), 2U);
+  EXPECT_EQ(files[0].record_count, RollingFileWriter::kRollCheckRows);
+  EXPECT_EQ(files[1].record_count, 5000 - RollingFileWriter::kRollCheckRows);
   auto ids = Duck(
       "SELECT string_agg(id::VARCHAR, ',' ORDER BY filename, file_row_number) AS ids "
       "FROM read_parquet(" +
-      test::PathList(result.data_files) + ", filename = true, file_row_number = true)");
+      test::PathList(files) + ", filename = true, file_row_number = true)");
   if (!ids) GTEST_SKIP() << "peers not installed: " << ids.error().ToString();
   std::string expected;
   for (int64_t row : rows) {

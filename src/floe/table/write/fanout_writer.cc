@@ -1,7 +1,5 @@
 #include "floe/table/write/fanout_writer.h"
 
-#include "floe/batch/take.h"
-
 namespace floe::table {
 
 Result<std::unique_ptr<FanoutWriter>> FanoutWriter::Make(WriterContext context,
@@ -99,16 +97,6 @@ Status FanoutWriter::Write(const RecordBatch& batch) {
   }
   for (uint32_t id : seen_) index_of_id_[id] = kNotSeen;
   return written;
-}
-
-Status FanoutWriter::Write(const RecordBatch& batch, std::span<const int64_t> rows) {
-  if (rows.empty()) return {};
-  if (!partitioner_) {
-    FLOE_ASSIGN_OR_RETURN(DataFileWriter * writer, WriterFor(0));
-    return writer->Write(batch, rows);
-  }
-  FLOE_ASSIGN_OR_RETURN(RecordBatch chosen, TakeBatch(batch, rows));
-  return Write(chosen);
 }
 
 Result<WriteResult> FanoutWriter::Close() {

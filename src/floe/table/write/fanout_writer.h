@@ -14,7 +14,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <span>
 #include <vector>
 
 #include "floe/table/write/data_file_writer.h"
@@ -30,8 +29,6 @@ class FanoutWriter {
                                                     size_t max_open_files = 0);
 
   Status Write(const RecordBatch& batch);
-  // Rows `rows` of the batch, in that order; without partitions they are not copied first.
-  Status Write(const RecordBatch& batch, std::span<const int64_t> rows);
   Result<WriteResult> Close();
 
  private:

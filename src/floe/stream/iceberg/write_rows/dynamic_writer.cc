@@ -24,10 +24,6 @@ struct DynamicWriter::TableWriter {
   int64_t pending_rows = 0;
   int64_t pending_bytes = 0;
   int64_t pending_since = 0;  // the input batch number of the oldest pending slice
-  // Where `columns` are in input batches of columns `direct_for` (DirectRows); empty when such
-  // rows need a copy.
-  BatchSchemaPtr direct_for;
-  std::vector<int> direct;
 };
 
 DynamicWriter::DynamicWriter(WriteRowsSpec spec) : spec_(std::move(spec)) {}
@@ -69,8 +65,6 @@ Status DynamicWriter::WriteTo(const std::string& key, Part part, int64_t bytes) 
     state.columns = std::make_shared<const BatchSchema>(std::move(fields));
     state.entry = entry;
     state.version = entry->version;
-    state.columns = Intern(state.columns);
-    state.direct_for.reset();
   }
   // Buffered, so that the writer stack gets a few large batches rather than a few rows per input
   // batch and destination: its costs are per call as much as per row. Parts of one column set
@@ -94,100 +88,39 @@ Status DynamicWriter::WriteTo(const std::string& key, Part part, int64_t bytes) 
 Status DynamicWriter::WritePending(TableWriter& state) {
   if (state.pending.empty()) return Ok();
   ++buffer_flushes_;
-  std::vector<Part> parts = std::move(state.pending);
+  Result<RecordBatch> rows = [&]() -> Result<RecordBatch> {
+    const Part& first = state.pending.front();
+    if (state.pending.size() == 1 && first.source->order.empty()) {
+      return first.source->rows.Slice(first.start, first.count);
+    }
+    int64_t rows_in_order = 0;
+    for (const Part& part : state.pending) {
+      if (part.source->order.empty())
+        rows_in_order = std::max(rows_in_order, part.start + part.count);
+    }
+    if (identity_.size() < static_cast<size_t>(rows_in_order)) {
+      const auto from = static_cast<int64_t>(identity_.size());
+      identity_.resize(static_cast<size_t>(rows_in_order));
+      std::iota(identity_.begin() + from, identity_.end(), from);
+    }
+    std::vector<TakeSource> sources;
+    sources.reserve(state.pending.size());
+    for (const Part& part : state.pending) {
+      const std::vector<int64_t>& order = part.source->order;
+      const std::span<const int64_t> indices = order.empty() ? identity_ : order;
+      sources.push_back({&part.source->rows, indices.subspan(static_cast<size_t>(part.start),
+                                                             static_cast<size_t>(part.count))});
+    }
+    return TakeBatches(sources);
+  }();
   state.pending.clear();
   state.pending_rows = 0;
   state.pending_bytes = 0;
-  // Parts of one column set. Where the table's rows are the input's as they are, each part's
-  // rows go from their input batch straight into the files, one part after the other (the table's
-  // writer stays warm in the cache); otherwise they are gathered and conformed to the table once.
-  CapturingOutput unused;
-  bool direct = true;
-  for (const Part& part : parts) {
-    FLOE_ASSIGN_OR_RETURN(const RecordBatch* rows, DirectRows(*part.source, state));
-    if (rows == nullptr) {
-      direct = false;
-      break;
-    }
-  }
-  if (direct) {
-    for (const Part& part : parts) {
-      const Grouped& source = *part.source;
-      FLOE_ASSIGN_OR_RETURN(const RecordBatch* rows, DirectRows(source, state));
-      if (source.order.empty()) {
-        FLOE_RETURN_IF_ERROR(
-            state.writer->ProcessBatch(0, rows->Slice(part.start, part.count), unused));
-      } else {
-        FLOE_RETURN_IF_ERROR(state.writer->Write(
-            *rows, std::span(source.order)
-                       .subspan(static_cast<size_t>(part.start), static_cast<size_t>(part.count))));
-      }
-    }
-    return Ok();
-  }
-  int64_t rows_in_order = 0;
-  for (const Part& part : parts) {
-    if (part.source->order.empty())
-      rows_in_order = std::max(rows_in_order, part.start + part.count);
-  }
-  if (identity_.size() < static_cast<size_t>(rows_in_order)) {
-    const auto from = static_cast<int64_t>(identity_.size());
-    identity_.resize(static_cast<size_t>(rows_in_order));
-    std::iota(identity_.begin() + from, identity_.end(), from);
-  }
-  std::vector<TakeSource> sources;
-  sources.reserve(parts.size());
-  for (const Part& part : parts) {
-    const std::vector<int64_t>& order = part.source->order;
-    const std::span<const int64_t> indices = order.empty() ? identity_ : order;
-    sources.push_back({&part.source->rows, indices.subspan(static_cast<size_t>(part.start),
-                                                           static_cast<size_t>(part.count))});
-  }
-  FLOE_ASSIGN_OR_RETURN(RecordBatch rows,
-                        parts.size() == 1 && parts.front().source->order.empty()
-                            ? Result<RecordBatch>(parts.front().source->rows.Slice(
-                                  parts.front().start, parts.front().count))
-                            : TakeBatches(sources));
+  if (!rows) return std::unexpected(rows.error());
   // The schema the writer was opened with: the rows were checked against it.
-  FLOE_ASSIGN_OR_RETURN(RecordBatch conformed, ConformToTable(rows, *state.schema, state.columns));
+  FLOE_ASSIGN_OR_RETURN(RecordBatch conformed, ConformToTable(*rows, *state.schema, state.columns));
+  CapturingOutput unused;
   return state.writer->ProcessBatch(0, std::move(conformed), unused);
-}
-
-Result<const RecordBatch*> DynamicWriter::DirectRows(const Grouped& source, TableWriter& state) {
-  if (source.table_columns == state.columns) return &source.table_rows;
-  const RecordBatch& rows = source.rows;
-  if (rows.schema() != state.direct_for) {
-    state.direct_for = rows.schema();
-    state.direct.clear();
-    const BatchSchema& input = *rows.schema();
-    const BatchSchema& table = *state.columns;
-    if (input.num_fields() == table.num_fields()) {
-      for (int i = 0; i < table.num_fields(); ++i) {
-        const int index = input.FindFieldIndex(table.field(i).name);
-        if (index < 0 || !input.field(index).type->Equals(*table.field(i).type)) {
-          state.direct.clear();
-          break;
-        }
-        state.direct.push_back(index);
-      }
-    }
-  }
-  if (state.direct.empty() || rows.has_row_kinds()) return nullptr;
-  std::vector<Array> columns;
-  columns.reserve(state.direct.size());
-  for (int index : state.direct) columns.push_back(rows.column(index));
-  FLOE_ASSIGN_OR_RETURN(source.table_rows,
-                        RecordBatch::Make(state.columns, std::move(columns), rows.num_rows()));
-  source.table_columns = state.columns;
-  return &source.table_rows;
-}
-
-BatchSchemaPtr DynamicWriter::Intern(BatchSchemaPtr columns) {
-  for (const BatchSchemaPtr& known : table_columns_) {
-    if (*known == *columns) return known;
-  }
-  table_columns_.push_back(columns);
-  return columns;
 }
 
 Status DynamicWriter::ProcessBatch(int /*input*/, RecordBatch batch, Output& /*output*/) {

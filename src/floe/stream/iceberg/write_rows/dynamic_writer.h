@@ -4,11 +4,7 @@
 // makes sure each destination's table exists and takes the rows (DestinationTables), buffers them
 // per destination (a batch spread over many tables leaves a small slice for each), and writes
 // them through one IcebergSinkWriter per table, the IcebergSink's writer, so that files, names,
-// row kinds and upserts behave exactly as there. A buffer holds runs of its input batches' row
-// orders, not copies: when it goes to its writer, each run is written from its input batch
-// straight into the table's files (rows are copied once, into the Parquet pages), one run after
-// the other so that the table's writer stays warm in the cache. Rows whose columns differ from
-// the table's are gathered and conformed first. Buffers are bounded (rows, bytes and age in input
+// row kinds and upserts behave exactly as there. Buffers are bounded (rows, bytes and age in input
 // batches per destination) and always emptied into the files before a barrier's files are handed
 // on, so no buffered row outlives its checkpoint. Batches may carry columns other than the
 // stream's (a new column, a wider type): that is how rows evolve a table's schema.
@@ -61,10 +57,6 @@ class DynamicWriter : public Operator {
   struct Grouped {
     RecordBatch rows;
     std::vector<int64_t> order;
-    // `rows` as rows of table columns `table_columns`, sharing their arrays (DirectRows), kept
-    // for the next destination of the same columns.
-    mutable BatchSchemaPtr table_columns;
-    mutable RecordBatch table_rows;
   };
   // A destination's buffered rows of one input batch: the run [start, start + count) of its
   // order. Parts share their input batch, so buffering copies nothing; the parts of a destination
@@ -76,14 +68,8 @@ class DynamicWriter : public Operator {
   };
   // `bytes`: about what the rows hold, for the buffer's bound.
   Status WriteTo(const std::string& key, Part part, int64_t bytes);
-  // Hands a destination's buffered rows to its writer.
+  // Hands a destination's buffered rows to its writer as one batch.
   Status WritePending(TableWriter& state);
-  // The part's input rows as rows of the writer's table, sharing their arrays, or null when they
-  // need a copy to be (a missing column, another type, row kinds).
-  Result<const RecordBatch*> DirectRows(const Grouped& source, TableWriter& state);
-  // One schema object per distinct table column set, so that tables of equal columns (a template's
-  // tables, made from one stream) share one and their rows are checked by pointer.
-  BatchSchemaPtr Intern(BatchSchemaPtr columns);
   Status Flush(int64_t checkpoint_id, Output& output);
 
   WriteRowsSpec spec_;
@@ -99,7 +85,6 @@ class DynamicWriter : public Operator {
   RowKeys row_keys_;
   std::vector<int64_t> starts_;
   std::vector<int64_t> next_;
-  std::vector<BatchSchemaPtr> table_columns_;  // Intern
   // 0, 1, 2, ...: the indices of parts whose rows are in order.
   std::vector<int64_t> identity_;
 };
