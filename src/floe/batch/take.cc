@@ -20,13 +20,6 @@ int64_t RowCount(std::span<const Piece> pieces) {
   return rows;
 }
 
-Status CheckIndices(std::span<const Piece> pieces) {
-  for (const Piece& piece : pieces) {
-    FLOE_RETURN_IF_ERROR(CheckRows(piece.indices, piece.array->length()));
-  }
-  return Ok();
-}
-
 // The validity of the gathered rows, or an empty buffer when none is null.
 Buffer TakeValidity(std::span<const Piece> pieces, int64_t rows, int64_t* null_count) {
   *null_count = 0;
@@ -195,6 +188,20 @@ Result<Array> TakePieces(std::span<const Piece> pieces) {
 
 }  // namespace
 
+void GroupRows(std::span<const uint32_t> group_of_row, size_t groups, std::vector<int64_t>& starts,
+               std::vector<int64_t>& order) {
+  starts.assign(groups + 1, 0);
+  for (uint32_t group : group_of_row) ++starts[group + 1];
+  for (size_t g = 0; g < groups; ++g) starts[g + 1] += starts[g];
+  // starts[g] serves as group g's cursor, then moves back to where the group begins.
+  order.resize(group_of_row.size());
+  for (size_t row = 0; row < group_of_row.size(); ++row) {
+    order[static_cast<size_t>(starts[group_of_row[row]]++)] = static_cast<int64_t>(row);
+  }
+  for (size_t g = groups; g > 0; --g) starts[g] = starts[g - 1];
+  starts[0] = 0;
+}
+
 Status CheckRows(std::span<const int64_t> rows, int64_t num_rows) {
   for (int64_t row : rows) {
     if (row < 0 || row >= num_rows) {
@@ -205,8 +212,8 @@ Status CheckRows(std::span<const int64_t> rows, int64_t num_rows) {
 }
 
 Result<Array> TakeArray(const Array& array, std::span<const int64_t> indices) {
+  FLOE_RETURN_IF_ERROR(CheckRows(indices, array.length()));
   const Piece piece{&array, indices};
-  FLOE_RETURN_IF_ERROR(CheckIndices({&piece, 1}));
   return TakePieces({&piece, 1});
 }
 

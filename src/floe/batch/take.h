@@ -10,12 +10,19 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "floe/batch/array.h"
 #include "floe/batch/record_batch.h"
 #include "floe/util/error.h"
 
 namespace floe {
+
+// The order that groups rows by group (a counting sort, stable): `order` gets the row indices
+// group after group, each group's in row order, and `starts` (groups + 1 entries) where each
+// group's run begins and, last, the row count. Every id in `group_of_row` must be below `groups`.
+void GroupRows(std::span<const uint32_t> group_of_row, size_t groups, std::vector<int64_t>& starts,
+               std::vector<int64_t>& order);
 
 // kInvalidArgument unless every row lies in [0, num_rows).
 Status CheckRows(std::span<const int64_t> rows, int64_t num_rows);

@@ -105,5 +105,17 @@ TEST(Take, GathersFromSeveralBatchesInOneBatch) {
   EXPECT_FALSE(TakeBatches({}).has_value());
 }
 
+// Groups in id order, each group's rows in row order; an empty group starts where the next does.
+TEST(GroupRows, CountingSortKeepsRowOrderWithinEachGroup) {
+  const std::vector<uint32_t> group_of_row = {2, 0, 2, 3, 0, 2};
+  std::vector<int64_t> starts, order;
+  GroupRows(group_of_row, 4, starts, order);
+  EXPECT_EQ(order, (std::vector<int64_t>{1, 4, 0, 2, 5, 3}));
+  EXPECT_EQ(starts, (std::vector<int64_t>{0, 2, 2, 5, 6}));
+  GroupRows({}, 0, starts, order);
+  EXPECT_TRUE(order.empty());
+  EXPECT_EQ(starts, (std::vector<int64_t>{0}));
+}
+
 }  // namespace
 }  // namespace floe

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -246,52 +247,68 @@ class HashJoinOperator : public BuildProbeOperator {
   std::string key_;
 };
 
-Status CheckKeys(const BatchSchema& schema, const std::vector<int>& keys, std::string_view side) {
-  for (int key : keys) {
-    if (key < 0 || key >= schema.num_fields()) {
-      return InvalidArgument("join key column {} is not one of the {} side's {} columns", key, side,
-                             schema.num_fields());
+}  // namespace
+
+Status CheckJoinInputs(const stream::DataStream& left, const stream::DataStream& right,
+                       const std::vector<int>& left_keys, const std::vector<int>& right_keys,
+                       std::string_view what) {
+  if (left.environment().config().mode != stream::RuntimeMode::kBatch) {
+    return Unsupported(
+        "{} is only supported in batch mode (SET 'execution.runtime-mode' = 'batch'): floe "
+        "has no streaming join yet",
+        what);
+  }
+  if (&left.environment() != &right.environment()) {
+    return InvalidArgument("{}: the two sides belong to different jobs", what);
+  }
+  if (left_keys.size() != right_keys.size()) {
+    return InvalidArgument("{}: {} left keys but {} right keys", what, left_keys.size(),
+                           right_keys.size());
+  }
+  const BatchSchema& left_schema = *left.schema();
+  const BatchSchema& right_schema = *right.schema();
+  for (size_t i = 0; i < left_keys.size(); ++i) {
+    for (auto [key, schema, side] : {std::tuple(left_keys[i], &left_schema, "left"),
+                                     std::tuple(right_keys[i], &right_schema, "right")}) {
+      if (key < 0 || key >= schema->num_fields()) {
+        return InvalidArgument("{}: key column {} is not one of the {} side's {} columns", what,
+                               key, side, schema->num_fields());
+      }
+    }
+    const Field& l = left_schema.field(left_keys[i]);
+    const Field& r = right_schema.field(right_keys[i]);
+    if (!l.type->Equals(*r.type)) {
+      return InvalidArgument("{}: key '{}' is {} but '{}' is {}: cast one side first", what, l.name,
+                             l.type->ToString(), r.name, r.type->ToString());
     }
   }
   return {};
 }
 
-}  // namespace
+stream::DataStream ConnectJoin(const stream::DataStream& left, const stream::DataStream& right,
+                               const std::vector<int>& left_keys,
+                               const std::vector<int>& right_keys, bool broadcast, std::string name,
+                               BatchSchemaPtr output, stream::OperatorFactory factory) {
+  if (broadcast) {
+    return left.TransformWith({right.Broadcast()}, std::move(name), std::move(output),
+                              std::move(factory), left.parallelism());
+  }
+  return PartitionByColumns(left, left_keys)
+      .TransformWith({PartitionByColumns(right, right_keys)}, std::move(name), std::move(output),
+                     std::move(factory));
+}
 
 Result<stream::DataStream> Join(const stream::DataStream& left, const stream::DataStream& right,
                                 JoinKind kind, std::vector<int> left_keys,
                                 std::vector<int> right_keys, JoinCondition condition,
                                 std::string what) {
   if (what.empty()) what = JoinName(kind);
-  if (left.environment().config().mode != stream::RuntimeMode::kBatch) {
-    return Unsupported(
-        "{} is only supported in batch mode (SET 'execution.runtime-mode' = 'batch'): floe "
-        "has no streaming join yet",
-        JoinName(kind));
-  }
-  if (&left.environment() != &right.environment()) {
-    return InvalidArgument("{}: the two sides belong to different jobs", JoinName(kind));
-  }
-  if (left_keys.size() != right_keys.size()) {
-    return InvalidArgument("{}: {} left keys but {} right keys", JoinName(kind), left_keys.size(),
-                           right_keys.size());
-  }
+  FLOE_RETURN_IF_ERROR(CheckJoinInputs(left, right, left_keys, right_keys, JoinName(kind)));
   if (kind == JoinKind::kCross && !left_keys.empty()) {
     return InvalidArgument("CROSS JOIN takes no join keys");
   }
   const BatchSchema& left_schema = *left.schema();
   const BatchSchema& right_schema = *right.schema();
-  FLOE_RETURN_IF_ERROR(CheckKeys(left_schema, left_keys, "left"));
-  FLOE_RETURN_IF_ERROR(CheckKeys(right_schema, right_keys, "right"));
-  for (size_t i = 0; i < left_keys.size(); ++i) {
-    const Field& l = left_schema.field(left_keys[i]);
-    const Field& r = right_schema.field(right_keys[i]);
-    if (!l.type->Equals(*r.type)) {
-      return InvalidArgument("{}: key '{}' is {} but '{}' is {}: cast one side first",
-                             JoinName(kind), l.name, l.type->ToString(), r.name,
-                             r.type->ToString());
-    }
-  }
   bool filtering = kind == JoinKind::kLeftSemi || kind == JoinKind::kLeftAnti ||
                    kind == JoinKind::kNullAwareAnti;
   if (kind == JoinKind::kNullAwareAnti && (left_keys.size() != 1 || condition)) {
@@ -322,20 +339,15 @@ Result<stream::DataStream> Join(const stream::DataStream& left, const stream::Da
                                               left_keys, right_keys, condition, what);
   };
   std::string name = NextOperatorName(left, "Join");
-  if (kind == JoinKind::kRight || kind == JoinKind::kFull) {
-    if (left_keys.empty()) {
-      // Whether a right row matched anywhere is known only where every pair is seen.
-      return left.Rebalance().TransformWith({right.Rebalance()}, std::move(name), output, factory,
-                                            1);
-    }
-  } else if (left_keys.empty() || kind == JoinKind::kNullAwareAnti) {
-    // Every pair is a candidate, or NOT IN needs to know of any null key on the right and
-    // whether the right is empty: each subtask of the left sees the whole right side.
-    return left.TransformWith({right.Broadcast()}, std::move(name), output, factory,
-                              left.parallelism());
+  if ((kind == JoinKind::kRight || kind == JoinKind::kFull) && left_keys.empty()) {
+    // Whether a right row matched anywhere is known only where every pair is seen.
+    return left.Rebalance().TransformWith({right.Rebalance()}, std::move(name), output, factory, 1);
   }
-  return PartitionByColumns(left, left_keys)
-      .TransformWith({PartitionByColumns(right, right_keys)}, std::move(name), output, factory);
+  // Without keys every pair is a candidate, and NOT IN needs to know of any null key on the right
+  // and whether the right is empty: each subtask of the left sees the whole right side.
+  return ConnectJoin(left, right, left_keys, right_keys,
+                     left_keys.empty() || kind == JoinKind::kNullAwareAnti, std::move(name), output,
+                     factory);
 }
 
 }  // namespace floe::sql::exec

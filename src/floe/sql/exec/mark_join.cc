@@ -3,6 +3,8 @@
 // for IN, one of correlation keys plus the IN value. Left batches probe once the right side has
 // ended (earlier ones are held back) and pass through with the mark appended.
 
+#include <fmt/format.h>
+
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -12,7 +14,6 @@
 #include "floe/batch/builder.h"
 #include "floe/sql/exec/build_probe.h"
 #include "floe/sql/exec/cell.h"
-#include "floe/sql/exec/key_partition.h"
 #include "floe/sql/exec/names.h"
 #include "floe/sql/exec/relational.h"
 
@@ -97,61 +98,28 @@ class MarkJoinOperator : public BuildProbeOperator {
   std::string key_;
 };
 
-Status CheckColumn(const BatchSchema& schema, int column, std::string_view side) {
-  if (column < 0 || column >= schema.num_fields()) {
-    return InvalidArgument("mark join column {} is not one of the {} side's {} columns", column,
-                           side, schema.num_fields());
-  }
-  return {};
-}
-
 }  // namespace
 
 Result<stream::DataStream> MarkJoin(const stream::DataStream& left, const stream::DataStream& right,
                                     std::vector<int> left_keys, std::vector<int> right_keys,
                                     std::optional<std::pair<int, int>> in, std::string mark_name) {
-  if (left.environment().config().mode != stream::RuntimeMode::kBatch) {
-    return Unsupported(
-        "a subquery predicate ({}) is only supported in batch mode (SET "
-        "'execution.runtime-mode' = 'batch'): floe has no streaming join yet",
-        mark_name);
+  // The IN pair is checked as the keys are.
+  std::vector<int> left_columns = left_keys, right_columns = right_keys;
+  if (in) {
+    left_columns.push_back(in->first);
+    right_columns.push_back(in->second);
   }
-  if (&left.environment() != &right.environment()) {
-    return InvalidArgument("mark join {}: the two sides belong to different jobs", mark_name);
-  }
-  if (left_keys.size() != right_keys.size()) {
-    return InvalidArgument("mark join {}: {} left keys but {} right keys", mark_name,
-                           left_keys.size(), right_keys.size());
-  }
-  const BatchSchema& left_schema = *left.schema();
-  const BatchSchema& right_schema = *right.schema();
-  std::vector<std::pair<int, int>> pairs;
-  for (size_t i = 0; i < left_keys.size(); ++i) pairs.emplace_back(left_keys[i], right_keys[i]);
-  if (in) pairs.push_back(*in);
-  for (const auto& [l, r] : pairs) {
-    FLOE_RETURN_IF_ERROR(CheckColumn(left_schema, l, "left"));
-    FLOE_RETURN_IF_ERROR(CheckColumn(right_schema, r, "right"));
-    const Field& a = left_schema.field(l);
-    const Field& b = right_schema.field(r);
-    if (!a.type->Equals(*b.type)) {
-      return InvalidArgument("mark join {}: key '{}' is {} but '{}' is {}: cast one side first",
-                             mark_name, a.name, a.type->ToString(), b.name, b.type->ToString());
-    }
-  }
-  std::vector<Field> fields = left_schema.fields();
+  FLOE_RETURN_IF_ERROR(CheckJoinInputs(left, right, left_columns, right_columns,
+                                       fmt::format("a subquery predicate ({})", mark_name)));
+  std::vector<Field> fields = left.schema()->fields();
   fields.push_back(Field{.name = std::move(mark_name), .type = DataType::Bool(), .nullable = true});
   auto output = std::make_shared<const BatchSchema>(std::move(fields));
   auto factory = [=](int) -> Result<std::unique_ptr<stream::Operator>> {
     return std::make_unique<MarkJoinOperator>(output, left_keys, right_keys, in);
   };
-  std::string name = NextOperatorName(left, "MarkJoin");
-  if (left_keys.empty()) {
-    // One group: every subtask of the left needs the whole right side.
-    return left.TransformWith({right.Broadcast()}, std::move(name), output, factory,
-                              left.parallelism());
-  }
-  return PartitionByColumns(left, left_keys)
-      .TransformWith({PartitionByColumns(right, right_keys)}, std::move(name), output, factory);
+  // Without keys there is one group: every subtask of the left needs the whole right side.
+  return ConnectJoin(left, right, left_keys, right_keys, left_keys.empty(),
+                     NextOperatorName(left, "MarkJoin"), output, factory);
 }
 
 }  // namespace floe::sql::exec

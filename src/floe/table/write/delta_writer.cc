@@ -217,17 +217,10 @@ Status DeltaWriter::Write(const RecordBatch& batch) {
   // Rows partition by partition (in order within each): a partition's files then open at most
   // once per batch, however the rows are interleaved. Rows of different partitions never delete
   // each other, so their relative order does not matter.
-  order_.resize(static_cast<size_t>(n));
-  if (partitioner_) {
-    uint32_t max_partition = 0;
-    for (uint32_t p : partition_of_row_) max_partition = std::max(max_partition, p);
-    std::vector<int64_t> start(max_partition + 2, 0);
-    for (uint32_t p : partition_of_row_) ++start[p + 1];
-    for (size_t p = 1; p < start.size(); ++p) start[p] += start[p - 1];
-    for (int64_t row = 0; row < n; ++row) order_[start[partition_of_row_[row]]++] = row;
-  } else {
-    for (int64_t row = 0; row < n; ++row) order_[row] = row;
-  }
+  uint32_t max_partition = 0;
+  for (uint32_t p : partition_of_row_) max_partition = std::max(max_partition, p);
+  std::vector<int64_t> starts;
+  GroupRows(partition_of_row_, max_partition + size_t{1}, starts, order_);
   touched_.clear();
   for (int64_t i = 0; i < n; ++i) {
     const int64_t row = order_[i];

@@ -1,5 +1,7 @@
 #include "floe/table/write/fanout_writer.h"
 
+#include "floe/batch/take.h"
+
 namespace floe::table {
 
 Result<std::unique_ptr<FanoutWriter>> FanoutWriter::Make(WriterContext context,
@@ -53,50 +55,32 @@ Status FanoutWriter::Write(const RecordBatch& batch) {
     return writer->Write(batch);
   }
   FLOE_RETURN_IF_ERROR(partitioner_->Assign(batch, partition_of_row_));
-  const size_t n = partition_of_row_.size();
+  // The batch's partitions numbered in the order it first names them, each row's number in place
+  // of its partition id; contiguous when no partition comes back after another.
   index_of_id_.resize(partitioner_->num_partitions(), kNotSeen);
   seen_.clear();
-  counts_.clear();
   bool contiguous = true;
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t id = partition_of_row_[i];
-    uint32_t& index = index_of_id_[id];
+  for (size_t i = 0; i < partition_of_row_.size(); ++i) {
+    uint32_t& index = index_of_id_[partition_of_row_[i]];
     if (index == kNotSeen) {
       index = static_cast<uint32_t>(seen_.size());
-      seen_.push_back(id);
-      counts_.push_back(0);
-    } else if (partition_of_row_[i - 1] != id) {
+      seen_.push_back(partition_of_row_[i]);
+    } else if (index != partition_of_row_[i - 1]) {
       contiguous = false;
     }
-    ++counts_[index];
-  }
-  if (!contiguous) {
-    // A counting sort of the rows by partition.
-    std::vector<int64_t> next(seen_.size());
-    for (size_t k = 1; k < seen_.size(); ++k) next[k] = next[k - 1] + counts_[k - 1];
-    order_.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-      order_[static_cast<size_t>(next[index_of_id_[partition_of_row_[i]]]++)] =
-          static_cast<int64_t>(i);
-    }
-  }
-  Status written;
-  int64_t start = 0;
-  for (size_t k = 0; k < seen_.size() && written; ++k) {
-    Result<DataFileWriter*> writer = WriterFor(seen_[k]);
-    if (!writer) {
-      written = std::unexpected(writer.error());
-    } else if (contiguous) {
-      written = (*writer)->Write(batch.Slice(start, counts_[k]));
-    } else {
-      written =
-          (*writer)->Write(batch, std::span<const int64_t>(order_).subspan(
-                                      static_cast<size_t>(start), static_cast<size_t>(counts_[k])));
-    }
-    start += counts_[k];
+    partition_of_row_[i] = index;
   }
   for (uint32_t id : seen_) index_of_id_[id] = kNotSeen;
-  return written;
+  GroupRows(partition_of_row_, seen_.size(), starts_, order_);
+  for (size_t k = 0; k < seen_.size(); ++k) {
+    FLOE_ASSIGN_OR_RETURN(DataFileWriter * writer, WriterFor(seen_[k]));
+    const int64_t start = starts_[k], count = starts_[k + 1] - start;
+    FLOE_RETURN_IF_ERROR(contiguous ? writer->Write(batch.Slice(start, count))
+                                    : writer->Write(batch, std::span<const int64_t>(order_).subspan(
+                                                               static_cast<size_t>(start),
+                                                               static_cast<size_t>(count))));
+  }
+  return {};
 }
 
 Result<WriteResult> FanoutWriter::Close() {

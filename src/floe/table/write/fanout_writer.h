@@ -44,14 +44,14 @@ class FanoutWriter {
   size_t open_ = 0;
   size_t max_open_files_ = 0;
   std::vector<manifest::DataFile> closed_files_;  // of partitions closed to bound memory
-  // Per batch (kept to reuse their memory): each row's partition id; the ids seen, first seen
-  // first, and their row counts; each id's index in them (kNotSeen outside a batch); the rows'
-  // order by partition.
+  // Per batch (kept to reuse their memory): each row's partition id, then its partition's number
+  // in the batch; the ids by number; each id's number (kNotSeen outside a batch); where each
+  // number's rows begin in the rows' order by partition, and that order (GroupRows).
   static constexpr uint32_t kNotSeen = UINT32_MAX;
   std::vector<uint32_t> partition_of_row_;
   std::vector<uint32_t> seen_;
-  std::vector<int64_t> counts_;
   std::vector<uint32_t> index_of_id_;
+  std::vector<int64_t> starts_;
   std::vector<int64_t> order_;
 };
 

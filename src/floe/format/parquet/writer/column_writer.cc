@@ -488,6 +488,9 @@ class TypedColumnWriter final : public ColumnWriter {
     }
   }
 
+  // The array row of the k-th entry of a top-level run: rows[k], or k itself without rows.
+  static int64_t Row(const int64_t* rows, int64_t k) { return rows == nullptr ? k : rows[k]; }
+
   // n rows of a top-level leaf: rows[k] of the array for the k-th (rows == nullptr: row k).
   void AddTopLevel(const Array& leaf, int64_t n, const int64_t* rows) {
     const bool nullable = spec_.max_def > 0;
@@ -501,7 +504,7 @@ class TypedColumnWriter final : public ColumnWriter {
       if (any_null) {
         MaterializeDefs();
         for (int64_t k = i; k < i + run; ++k) {
-          const int64_t idx = rows == nullptr ? k : rows[k];
+          const int64_t idx = Row(rows, k);
           if (leaf.IsNull(idx)) {
             defs_.push_back(0);
             ++page_.nulls;
@@ -569,16 +572,14 @@ class TypedColumnWriter final : public ColumnWriter {
       }
     }
     if constexpr (kBytes || std::is_same_v<P, bool>) {
-      for (int64_t k = begin; k < begin + count; ++k) AddValue(leaf, rows == nullptr ? k : rows[k]);
+      for (int64_t k = begin; k < begin + count; ++k) AddValue(leaf, Row(rows, k));
     } else {
       P buffer[kFlatRun];
       const P* values = RunValues(leaf, rows, begin, count, buffer);
       if constexpr (kFloating) {
         for (int64_t k = 0; k < count; ++k) {
           if (std::isnan(values[k])) {
-            for (int64_t j = begin; j < begin + count; ++j) {
-              AddValue(leaf, rows == nullptr ? j : rows[j]);
-            }
+            for (int64_t j = begin; j < begin + count; ++j) AddValue(leaf, Row(rows, j));
             return;
           }
         }
@@ -615,28 +616,20 @@ class TypedColumnWriter final : public ColumnWriter {
     page_.values += count;
     page_values_ += count;
     if (dict_active_) {
-      for (int64_t k = begin; k < begin + count; ++k) {
-        AddToDictionary(value(rows == nullptr ? k : rows[k]));
-      }
-      return;
-    }
-    if (rows == nullptr) {
-      for (int64_t k = begin; k < begin + count; ++k) {
-        std::string_view v = value(k);
-        UpdateBounds(v);
-        lengths_.push_back(static_cast<int32_t>(v.size()));
-        if (bloom_) bloom_->Insert(BloomHash(v));
-      }
-      page_data_.append(data + offsets[begin],
-                        static_cast<size_t>(offsets[begin + count] - offsets[begin]));
+      for (int64_t k = begin; k < begin + count; ++k) AddToDictionary(value(Row(rows, k)));
       return;
     }
     for (int64_t k = begin; k < begin + count; ++k) {
-      std::string_view v = value(rows[k]);
+      std::string_view v = value(Row(rows, k));
       UpdateBounds(v);
       lengths_.push_back(static_cast<int32_t>(v.size()));
       if (bloom_) bloom_->Insert(BloomHash(v));
-      page_data_.append(v);
+      if (rows != nullptr) page_data_.append(v);
+    }
+    // Consecutive rows' bytes are consecutive in the array too: one append.
+    if (rows == nullptr) {
+      page_data_.append(data + offsets[begin],
+                        static_cast<size_t>(offsets[begin + count] - offsets[begin]));
     }
   }
 
@@ -658,7 +651,7 @@ class TypedColumnWriter final : public ColumnWriter {
         const uint8_t* from = leaf.values().data() + leaf.offset() * 16;
         for (int64_t k = 0; k < count; ++k) {
           __int128 value;
-          std::memcpy(&value, from + 16 * (rows == nullptr ? begin + k : rows[begin + k]), 16);
+          std::memcpy(&value, from + 16 * Row(rows, begin + k), 16);
           buffer[k] = static_cast<P>(value);
         }
         return buffer;

@@ -168,22 +168,21 @@ class ParquetWriter::Impl {
         const int node = node_of_field[static_cast<size_t>(c)];
         if (node < 0) continue;
         const ShredNode& shred = nodes[static_cast<size_t>(node)];
-        ColumnWriter* leaf = shred.kind == ShredNode::Kind::kLeaf
-                                 ? writers[static_cast<size_t>(shred.leaf)].get()
-                                 : nullptr;
-        if (leaf != nullptr && rows == nullptr) {
-          leaf->AddFlat(batch.column(c).Slice(offset, length));
-        } else if (leaf != nullptr) {
-          leaf->AddRows(batch.column(c), chosen);
-        } else {
-          if (slots.empty()) {
-            for (int64_t k = 0; k < length; ++k) {
-              slots.push_back(
-                  {rows == nullptr ? offset + k : chosen[static_cast<size_t>(k)], 0, 0});
-            }
+        if (shred.kind == ShredNode::Kind::kLeaf) {
+          ColumnWriter& leaf = *writers[static_cast<size_t>(shred.leaf)];
+          if (rows == nullptr) {
+            leaf.AddFlat(batch.column(c).Slice(offset, length));
+          } else {
+            leaf.AddRows(batch.column(c), chosen);
           }
-          Shred(shred, batch.column(c), slots, writers);
+          continue;
         }
+        if (slots.empty()) {
+          for (int64_t k = 0; k < length; ++k) {
+            slots.push_back({rows == nullptr ? offset + k : chosen[static_cast<size_t>(k)], 0, 0});
+          }
+        }
+        Shred(shred, batch.column(c), slots, writers);
       }
       rows_in_group += length;
       if (Buffered() >= options.row_group_size_bytes) FLOE_RETURN_IF_ERROR(FlushRowGroup());

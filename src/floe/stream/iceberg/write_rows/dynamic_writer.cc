@@ -138,16 +138,7 @@ Status DynamicWriter::ProcessBatch(int /*input*/, RecordBatch batch, Output& /*o
   } else {
     // The rows' order by destination (first-seen keys first, arrival order within a key); each
     // destination buffers its run of it.
-    const std::vector<uint32_t>& key_of_row = row_keys_.key_of_row;
-    starts_.assign(keys.size() + 1, 0);
-    for (uint32_t key : key_of_row) ++starts_[key + 1];
-    for (size_t k = 0; k < keys.size(); ++k) starts_[k + 1] += starts_[k];
-    next_.assign(starts_.begin(), starts_.end() - 1);
-    std::vector<int64_t>& order = grouped->order;
-    order.resize(key_of_row.size());
-    for (size_t i = 0; i < key_of_row.size(); ++i) {
-      order[static_cast<size_t>(next_[key_of_row[i]]++)] = static_cast<int64_t>(i);
-    }
+    GroupRows(row_keys_.key_of_row, keys.size(), starts_, grouped->order);
     const double bytes_per_row = static_cast<double>(bytes) / static_cast<double>(num_rows);
     for (size_t k = 0; k < keys.size(); ++k) {
       const int64_t count = starts_[k + 1] - starts_[k];

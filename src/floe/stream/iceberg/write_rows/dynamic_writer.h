@@ -84,7 +84,6 @@ class DynamicWriter : public Operator {
   // reuse their memory).
   RowKeys row_keys_;
   std::vector<int64_t> starts_;
-  std::vector<int64_t> next_;
   // 0, 1, 2, ...: the indices of parts whose rows are in order.
   std::vector<int64_t> identity_;
 };
