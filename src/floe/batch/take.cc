@@ -7,6 +7,11 @@
 namespace floe {
 namespace {
 
+// How many rows ahead the gathering loops prefetch. A many-table writer gathers one row in a
+// hundred from batches that left the cache (and the core) long ago: without prefetching, each value
+// waits for its own cache miss.
+constexpr size_t kPrefetchRows = 16;
+
 // Rows `indices` of one array: the columns gathered are a list of these, so that rows of many
 // batches are copied in one pass.
 struct Piece {
@@ -46,7 +51,11 @@ Result<Array> TakeBinary(std::span<const Piece> pieces, int64_t rows, Buffer val
   int64_t bytes = 0;
   for (const Piece& piece : pieces) {
     const Offset* from = piece.array->values().template data_as<Offset>() + piece.array->offset();
-    for (int64_t i : piece.indices) bytes += static_cast<int64_t>(from[i + 1] - from[i]);
+    const std::span<const int64_t> rows = piece.indices;
+    for (size_t k = 0; k < rows.size(); ++k) {
+      if (k + kPrefetchRows < rows.size()) __builtin_prefetch(from + rows[k + kPrefetchRows]);
+      bytes += static_cast<int64_t>(from[rows[k] + 1] - from[rows[k]]);
+    }
   }
   if (bytes > static_cast<int64_t>(std::numeric_limits<Offset>::max())) {
     return InvalidArgument("take: {} bytes of values exceed the array's offsets", bytes);
@@ -61,7 +70,11 @@ Result<Array> TakeBinary(std::span<const Piece> pieces, int64_t rows, Buffer val
   for (const Piece& piece : pieces) {
     const Offset* from = piece.array->values().template data_as<Offset>() + piece.array->offset();
     const uint8_t* src = piece.array->data().data();
-    for (int64_t i : piece.indices) {
+    const std::span<const int64_t> rows = piece.indices;
+    for (size_t k = 0; k < rows.size(); ++k) {
+      // The offsets are in cache from the first pass; the bytes are not.
+      if (k + kPrefetchRows < rows.size()) __builtin_prefetch(src + from[rows[k + kPrefetchRows]]);
+      const int64_t i = rows[k];
       const Offset begin = from[i];
       const Offset length = from[i + 1] - begin;
       if (length > 0) std::memcpy(dst + at, src + begin, static_cast<size_t>(length));
@@ -123,8 +136,12 @@ template <int64_t kWidth>
 void CopyFixed(const Piece& piece, int64_t width, uint8_t*& dst) {
   const uint8_t* src = piece.array->values().data() + piece.array->offset() * width;
   if constexpr (kWidth > 0) {
-    for (int64_t i : piece.indices) {
-      std::memcpy(dst, src + i * kWidth, kWidth);
+    const std::span<const int64_t> rows = piece.indices;
+    for (size_t k = 0; k < rows.size(); ++k) {
+      if (k + kPrefetchRows < rows.size()) {
+        __builtin_prefetch(src + rows[k + kPrefetchRows] * kWidth);
+      }
+      std::memcpy(dst, src + rows[k] * kWidth, kWidth);
       dst += kWidth;
     }
   } else {
