@@ -317,6 +317,20 @@ TEST_P(FaultInjectingFileIOTest, CrashDuringOverwriteKeepsTheOldVersion) {
   EXPECT_EQ(OnDisk("version-hint.text"), "1");
 }
 
+// The unsynced replace syncs neither the file nor its folder: faults injected there never fire.
+TEST_P(FaultInjectingFileIOTest, ReplaceUnsyncedNeverSyncs) {
+  FLOE_ASSERT_OK(base_->WriteFile(At("version-hint.text"), "1", false));
+  for (FileOp step : {FileOp::kSync, FileOp::kSyncDirectory}) {
+    auto io = std::make_shared<FaultInjectingFileIO>(base_);
+    io->Inject({.op = step, .action = FaultAction::kFail});
+    FLOE_ASSERT_OK(io->ReplaceFileUnsynced(At("version-hint.text"), FileOpName(step)));
+    EXPECT_EQ(OnDisk("version-hint.text"), std::string(FileOpName(step)));
+  }
+  io_->Inject({.op = FileOp::kRename, .action = FaultAction::kCrash});
+  ExpectInjected(io_->ReplaceFileUnsynced(At("version-hint.text"), "2"), "crash at rename");
+  EXPECT_EQ(OnDisk("version-hint.text"), std::string(FileOpName(FileOp::kSyncDirectory)));
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, FaultInjectingFileIOTest, ::testing::Values(true, false),
                          [](const ::testing::TestParamInfo<bool>& info) {
                            return info.param ? "Local" : "Memory";

@@ -26,6 +26,16 @@ Result<std::string> InputFile::ReadAll() const {
 
 Status FileIO::WriteFileAtomically(std::string_view location, std::span<const std::byte> bytes,
                                    bool overwrite) {
+  return WriteByRename(location, bytes, overwrite, /*durable=*/true);
+}
+
+Status FileIO::ReplaceFileUnsynced(std::string_view location, std::string_view bytes) {
+  return WriteByRename(location, std::as_bytes(std::span(bytes)), /*overwrite=*/true,
+                       /*durable=*/false);
+}
+
+Status FileIO::WriteByRename(std::string_view location, std::span<const std::byte> bytes,
+                             bool overwrite, bool durable) {
   std::string context = fmt::format("writing {} atomically", location);
   std::string folder = ParentLocation(location);
   std::string temp =
@@ -36,7 +46,7 @@ Status FileIO::WriteFileAtomically(std::string_view location, std::span<const st
   auto writer = (*output)->Create();
   if (!writer) return std::unexpected(std::move(writer.error().AddContext(context)));
   Status written = (*writer)->Write(bytes);
-  if (written) written = (*writer)->Sync();
+  if (written && durable) written = (*writer)->Sync();
   if (written) {
     written = (*writer)->Close();
   } else {
@@ -50,6 +60,7 @@ Status FileIO::WriteFileAtomically(std::string_view location, std::span<const st
     (void)Delete(temp);
     return std::unexpected(std::move(written.error().AddContext(context)));
   }
+  if (!durable) return Ok();
   Status synced = SyncDirectory(folder.empty() ? std::string(".") : folder);
   if (!synced) {
     return CommitStateUnknown("{}: renamed into place, but syncing its folder failed: {}", context,

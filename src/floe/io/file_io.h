@@ -144,6 +144,10 @@ class FileIO {
   Status WriteFileAtomically(std::string_view location, std::string_view bytes, bool overwrite) {
     return WriteFileAtomically(location, std::as_bytes(std::span(bytes)), overwrite);
   }
+  // WriteFileAtomically with overwrite and without its two syncs: readers of a running system see
+  // the old file or all of the new one, but a crash may leave either, or the new one empty. For
+  // files that readers can do without (a version hint); two syncs fewer per write.
+  Status ReplaceFileUnsynced(std::string_view location, std::string_view bytes);
 
   // Whether a file or folder is at location.
   Result<bool> Exists(std::string_view location);
@@ -161,6 +165,11 @@ class FileIO {
 
   // Removes a folder and everything in it, or a single file: kNotFound when nothing is there.
   Status DeleteRecursive(std::string_view location);
+
+ private:
+  // A temporary file renamed onto location; durable: the file synced first, the folder after.
+  Status WriteByRename(std::string_view location, std::span<const std::byte> bytes, bool overwrite,
+                       bool durable);
 };
 
 }  // namespace floe::io

@@ -458,6 +458,15 @@ TEST_P(FileIOTest, WriteFileAtomically) {
   EXPECT_EQ(Read("new/folder/blob"), binary);
 }
 
+TEST_P(FileIOTest, ReplaceFileUnsynced) {
+  FLOE_ASSERT_OK(io_->CreateDirectories(At("metadata")));
+  FLOE_ASSERT_OK(io_->ReplaceFileUnsynced(At("metadata/version-hint.text"), "1"));
+  EXPECT_EQ(Read("metadata/version-hint.text"), "1");
+  FLOE_ASSERT_OK(io_->ReplaceFileUnsynced(At("metadata/version-hint.text"), "2"));
+  EXPECT_EQ(Read("metadata/version-hint.text"), "2");
+  EXPECT_EQ(Names(At("metadata")), std::vector<std::string>{"version-hint.text"});
+}
+
 TEST_P(FileIOTest, ConcurrentAtomicWritesHaveExactlyOneWinner) {
   constexpr int kThreads = 6;
   std::string target = At("v7.metadata.json");

@@ -172,6 +172,20 @@ TEST(HadoopCatalogTest, StaleHintIsPassedAndGzipWritten) {
   EXPECT_TRUE(fs::exists(metadata / "v4.gz.metadata.json"));
 }
 
+// The hint is not synced: a crash may leave it empty. The folder is listed instead.
+TEST(HadoopCatalogTest, EmptyHintFallsBackToListing) {
+  TempDir dir;
+  auto catalog = MakeCatalog(dir.path());
+  FLOE_ASSERT_OK(catalog->CreateTable(kTable, SimpleRequest()));
+  FLOE_ASSERT_OK(testing::AppendWithRetry(*catalog, kTable, "a"));
+  fs::path metadata = dir.path() / "db/events/metadata";
+  { std::ofstream hint(metadata / "version-hint.text", std::ios::trunc); }
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable loaded, catalog->LoadTable(kTable));
+  EXPECT_TRUE(loaded.metadata_location.ends_with("v2.metadata.json")) << loaded.metadata_location;
+  FLOE_ASSERT_OK(testing::AppendWithRetry(*catalog, kTable, "b"));
+  EXPECT_EQ(floe::testing::ReadFileOrDie(metadata / "version-hint.text"), "3");
+}
+
 TEST(HadoopCatalogTest, MetadataPathIsRefusedAsInJava) {
   TempDir dir;
   auto catalog = MakeCatalog(dir.path());

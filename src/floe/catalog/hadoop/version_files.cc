@@ -94,9 +94,10 @@ Result<std::string> CommitNextVersion(io::FileIO& io, const std::string& table_f
     }
     return std::unexpected(written.error());
   }
-  // Readers probe past a stale hint, so failing to update it loses nothing.
-  (void)io.WriteFileAtomically(io::JoinLocation(folder, "version-hint.text"),
-                               fmt::format("{}", version), /*overwrite=*/true);
+  // Readers probe past a stale hint and list the folder without a readable one, so failing to
+  // update it, or losing the update in a crash, loses nothing: it is not synced.
+  (void)io.ReplaceFileUnsynced(io::JoinLocation(folder, "version-hint.text"),
+                               fmt::format("{}", version));
   return location;
 }
 

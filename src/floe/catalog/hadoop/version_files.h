@@ -33,8 +33,8 @@ struct TableVersion {
 Result<TableVersion> ReadCurrentVersion(io::FileIO& io, const std::string& table_folder);
 
 // Writes metadata as version base_version + 1 (a temporary file synced, then renamed without
-// replacing, then the folder synced) and then, best effort, the version hint. Returns the new
-// file's location.
+// replacing, then the folder synced) and then, best effort and unsynced, the version hint.
+// Returns the new file's location.
 Result<std::string> CommitNextVersion(io::FileIO& io, const std::string& table_folder,
                                       int64_t base_version, const TableMetadata& metadata);
 
