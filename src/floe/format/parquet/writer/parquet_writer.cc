@@ -111,11 +111,35 @@ class ParquetWriter::Impl {
   std::vector<std::vector<ChunkIndexes>> indexes;
   std::vector<int64_t> split_offsets;
   bool closed = false;
+  // What this writer counts in page_buffers' held_bytes, and whether it counts in open_writers.
+  int64_t held = 0;
+  bool registered = false;
+
+  ~Impl() { Release(); }
 
   int64_t Buffered() const {
     int64_t total = 0;
     for (const auto& w : writers) total += w->BufferedBytes();
     return total;
+  }
+
+  void Hold(int64_t bytes) {
+    page_buffers->held_bytes += bytes - held;
+    held = bytes;
+  }
+  void Release() {
+    if (!registered) return;
+    Hold(0);
+    --page_buffers->open_writers;
+    registered = false;
+  }
+  // The row group closes at its size, or early when the writers sharing the page buffers hold more
+  // than their budget together and this one holds at least its share.
+  bool RowGroupFull(int64_t buffered) const {
+    if (buffered >= options.row_group_size_bytes) return true;
+    const PageBuffers& shared = *page_buffers;
+    return shared.open_writers > 1 && shared.held_bytes > shared.held_budget &&
+           buffered * shared.open_writers >= shared.held_bytes;
   }
 
   Status FlushRowGroup() {
@@ -185,7 +209,12 @@ class ParquetWriter::Impl {
         Shred(shred, batch.column(c), slots, writers);
       }
       rows_in_group += length;
-      if (Buffered() >= options.row_group_size_bytes) FLOE_RETURN_IF_ERROR(FlushRowGroup());
+      const int64_t buffered = Buffered();
+      Hold(buffered);
+      if (RowGroupFull(buffered)) {
+        FLOE_RETURN_IF_ERROR(FlushRowGroup());
+        Hold(Buffered());
+      }
     }
     return {};
   }
@@ -269,6 +298,8 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Make(std::unique_ptr<io::F
   impl->metadata.created_by = impl->options.created_by;
   impl->metadata.key_value_metadata = impl->options.key_value_metadata;
   FLOE_RETURN_IF_ERROR(impl->file->Write(std::string_view("PAR1")));
+  ++impl->page_buffers->open_writers;
+  impl->registered = true;
   return std::unique_ptr<ParquetWriter>(new ParquetWriter(std::move(impl)));
 }
 
@@ -289,7 +320,9 @@ Result<WriteResult> ParquetWriter::Close() {
   Impl& w = *impl_;
   if (w.closed) return InvalidArgument("{}: closed twice", w.file->location());
   w.closed = true;
-  FLOE_RETURN_IF_ERROR(w.FlushRowGroup());
+  Status flushed = w.FlushRowGroup();
+  w.Release();
+  FLOE_RETURN_IF_ERROR(flushed);
   FLOE_RETURN_IF_ERROR(w.WritePageIndex());
   std::vector<std::byte> footer = EncodeFileMetaData(w.metadata);
   auto length = static_cast<uint32_t>(footer.size());

@@ -301,6 +301,83 @@ TEST(ParquetWriter, DictionaryFallsBackToPlainAndRowGroupsAndPagesAreCut) {
   EXPECT_EQ(result.columns[1].upper_bound, Le64(6));
 }
 
+// Three writers sharing page buffers (one thread writing three files) with a small budget for the
+// pages they hold close row groups early: together they stay near the budget instead of holding
+// a row group each, and every file still reads back whole. A writer alone keeps its row-group
+// size; closing or dropping writers returns what they held.
+TEST(ParquetWriter, WritersSharingPageBuffersHoldPagesWithinTheirBudget) {
+  constexpr int64_t kRows = 4096, kBatches = 10;
+  auto batch_of = [](int64_t first) {
+    Int64Builder ids;
+    StringBuilder names(DataType::String());
+    for (int64_t i = first; i < first + kRows; ++i) {
+      ids.Append(i);
+      names.Append(fmt::format("row {:08} of the file", i * 7919 % 100003));
+    }
+    auto fields =
+        std::vector<Field>{F("id", DataType::Int64(), 1), F("name", DataType::String(), 2)};
+    return RecordBatch::Make(std::make_shared<BatchSchema>(std::move(fields)),
+                             {*ids.Finish(), *names.Finish()})
+        .value();
+  };
+  auto shared = std::make_shared<PageBuffers>();
+  shared->held_budget = 256 << 10;
+  WriterOptions options;
+  options.codec = Codec::kUncompressed;
+  options.page_buffers = shared;
+  TempDir dir;
+  io::LocalFileIO io;
+  auto create = [&](const std::string& name) {
+    auto file = io.NewOutputFile((dir.path() / name).string()).value()->CreateOrOverwrite().value();
+    return ParquetWriter::Make(std::move(file), batch_of(0).schema(), options).value();
+  };
+  std::vector<std::unique_ptr<ParquetWriter>> writers;
+  for (int w = 0; w < 3; ++w) writers.push_back(create(fmt::format("f{}.parquet", w)));
+  EXPECT_EQ(shared->open_writers, 3);
+  int64_t most_held = 0;
+  for (int64_t b = 0; b < kBatches; ++b) {
+    const RecordBatch batch = batch_of(b * kRows);
+    for (auto& writer : writers) {
+      FLOE_ASSERT_OK(writer->Write(batch));
+      most_held = std::max(most_held, shared->held_bytes);
+    }
+  }
+  EXPECT_LE(most_held, shared->held_budget);
+  int64_t file_bytes = 0;
+  for (int w = 0; w < 3; ++w) {
+    FLOE_ASSERT_OK_AND_ASSIGN(WriteResult result, writers[static_cast<size_t>(w)]->Close());
+    EXPECT_GT(result.metadata.row_groups.size(), 3u);
+    file_bytes += result.file_size;
+    FLOE_ASSERT_OK_AND_ASSIGN(auto reader,
+                              FileReader::OpenPath(dir.path() / fmt::format("f{}.parquet", w)));
+    auto ids = ReadAll<int64_t>(*reader, 0);
+    ASSERT_EQ(ids.values.size(), static_cast<size_t>(kRows * kBatches));
+    for (int64_t i = 0; i < kRows * kBatches; i += 4099) {
+      EXPECT_EQ(ids.values[static_cast<size_t>(i)], i);
+    }
+    auto names = ReadAll<ByteArray>(*reader, 1);
+    ASSERT_EQ(names.bytes.size(), static_cast<size_t>(kRows * kBatches));
+    EXPECT_EQ(names.bytes[12345], fmt::format("row {:08} of the file", 12345 * 7919 % 100003));
+  }
+  // Without the budget, the writers would have held all of their files' pages at the end.
+  EXPECT_GT(file_bytes, 4 * shared->held_budget);
+  EXPECT_EQ(shared->open_writers, 0);
+  EXPECT_EQ(shared->held_bytes, 0);
+
+  auto alone = create("alone.parquet");
+  for (int64_t b = 0; b < kBatches; ++b) FLOE_ASSERT_OK(alone->Write(batch_of(b * kRows)));
+  EXPECT_GT(shared->held_bytes, 2 * shared->held_budget);
+  FLOE_ASSERT_OK_AND_ASSIGN(WriteResult alone_result, alone->Close());
+  EXPECT_EQ(alone_result.metadata.row_groups.size(), 1u);
+
+  auto dropped = create("dropped.parquet");
+  FLOE_ASSERT_OK(dropped->Write(batch_of(0)));
+  EXPECT_GT(shared->held_bytes, 0);
+  dropped.reset();
+  EXPECT_EQ(shared->open_writers, 0);
+  EXPECT_EQ(shared->held_bytes, 0);
+}
+
 // A chunk smaller than one page (a file per table or partition): values distinct from the start
 // drop the dictionary at the early probe, while repeated values keep it, and everything reads
 // back.

@@ -16,11 +16,24 @@
 
 namespace floe::parquet {
 
+// The subtask-wide limit on the pages that writers sharing PageBuffers hold together: twice the
+// default row group, so that a single file, or two, keep their row-group size.
+inline constexpr int64_t kDefaultHeldPagesBudget = int64_t{256} << 20;
+
 // Buffers a page is encoded and compressed in. One page is written at a time, so the columns of a
 // file share one set, and so may the files of writers used by one thread at a time (a writer of
 // many tables or partitions then holds one page's scratch, not one per open file).
+//
+// Writers sharing them also share a budget for the pages they hold: a writer keeps its row group's
+// pages in memory until the row group closes (at row_group_size_bytes, or at the end of the file),
+// so a thread writing many files at once would hold a row group for each. When the open writers
+// hold more than held_budget together, one holding at least its share (held_bytes over
+// open_writers) closes its row group early. A writer alone always keeps its row-group size.
 struct PageBuffers {
   std::vector<std::byte> body, levels, compressed;
+  int64_t held_budget = kDefaultHeldPagesBudget;
+  int64_t held_bytes = 0;    // pages, open pages and dictionaries of the open writers
+  int64_t open_writers = 0;  // writers made and not yet closed or destroyed
 };
 
 // How much of a column's statistics the caller gets back (Iceberg's metrics modes).
