@@ -203,6 +203,183 @@ Result<Array> TakePieces(std::span<const Piece> pieces) {
   return Array(first.type(), rows, std::move(validity), values.Finish(), {}, {}, nulls);
 }
 
+// One source's column and each row's group, for PartitionBatches.
+struct Split {
+  const Array* array;
+  std::span<const uint32_t> group_of_row;
+};
+
+// Each group's validity (empty when none of its rows is null) and null count.
+void PartitionValidity(std::span<const Split> splits, std::span<const int64_t> counts,
+                       std::vector<Buffer>& validity, std::vector<int64_t>& nulls) {
+  const size_t groups = counts.size();
+  validity.assign(groups, Buffer());
+  nulls.assign(groups, 0);
+  bool any_nulls = false;
+  for (const Split& split : splits) any_nulls |= split.array->null_count() != 0;
+  if (!any_nulls) return;
+  std::vector<BitmapBuilder> bits(groups);
+  for (size_t g = 0; g < groups; ++g) bits[g].Reserve(counts[g]);
+  for (const Split& split : splits) {
+    for (size_t row = 0; row < split.group_of_row.size(); ++row) {
+      const uint32_t g = split.group_of_row[row];
+      if (g == kNoGroup) continue;
+      const bool valid = split.array->IsValid(static_cast<int64_t>(row));
+      nulls[g] += !valid;
+      bits[g].UnsafeAppend(valid);
+    }
+  }
+  for (size_t g = 0; g < groups; ++g) {
+    if (nulls[g] > 0) validity[g] = bits[g].Finish();
+  }
+}
+
+template <int64_t kWidth>
+void PartitionFixed(const Split& split, int64_t width, std::span<uint8_t*> dst) {
+  const uint8_t* src = split.array->values().data() + split.array->offset() * width;
+  const int64_t step = kWidth > 0 ? kWidth : width;
+  for (size_t row = 0; row < split.group_of_row.size(); ++row) {
+    const uint32_t g = split.group_of_row[row];
+    if (g == kNoGroup) continue;
+    std::memcpy(dst[g], src + static_cast<int64_t>(row) * step, static_cast<size_t>(step));
+    dst[g] += step;
+  }
+}
+
+template <typename Offset>
+Status PartitionBinary(std::span<const Split> splits, std::span<const int64_t> counts,
+                       std::vector<Buffer>& offsets, std::vector<Buffer>& data) {
+  const size_t groups = counts.size();
+  std::vector<int64_t> bytes(groups, 0);
+  for (const Split& split : splits) {
+    const Offset* from = split.array->values().template data_as<Offset>() + split.array->offset();
+    for (size_t row = 0; row < split.group_of_row.size(); ++row) {
+      const uint32_t g = split.group_of_row[row];
+      if (g != kNoGroup) bytes[g] += static_cast<int64_t>(from[row + 1] - from[row]);
+    }
+  }
+  std::vector<BufferBuilder> offset_builders(groups), data_builders(groups);
+  std::vector<Offset*> to(groups);
+  std::vector<uint8_t*> dst(groups);
+  std::vector<Offset> at(groups, 0);
+  for (size_t g = 0; g < groups; ++g) {
+    if (bytes[g] > static_cast<int64_t>(std::numeric_limits<Offset>::max())) {
+      return InvalidArgument("take: {} bytes of values exceed the array's offsets", bytes[g]);
+    }
+    offset_builders[g].ResizeUninitialized((counts[g] + 1) * static_cast<int64_t>(sizeof(Offset)));
+    data_builders[g].ResizeUninitialized(bytes[g]);
+    to[g] = offset_builders[g].mutable_data_as<Offset>();
+    *to[g]++ = 0;
+    dst[g] = data_builders[g].mutable_data();
+  }
+  for (const Split& split : splits) {
+    const Offset* from = split.array->values().template data_as<Offset>() + split.array->offset();
+    const uint8_t* src = split.array->data().data();
+    for (size_t row = 0; row < split.group_of_row.size(); ++row) {
+      const uint32_t g = split.group_of_row[row];
+      if (g == kNoGroup) continue;
+      const Offset begin = from[row];
+      const Offset length = from[row + 1] - begin;
+      if (length > 0) std::memcpy(dst[g] + at[g], src + begin, static_cast<size_t>(length));
+      at[g] += length;
+      *to[g]++ = at[g];
+    }
+  }
+  offsets.clear();
+  data.clear();
+  for (size_t g = 0; g < groups; ++g) {
+    offsets.push_back(offset_builders[g].Finish());
+    data.push_back(data_builders[g].Finish());
+  }
+  return Ok();
+}
+
+// One column of every source dealt out to the groups: flat types in one pass over each source,
+// nested ones gathered per group.
+Result<std::vector<Array>> PartitionColumn(std::span<const Split> splits,
+                                           std::span<const int64_t> counts) {
+  const size_t groups = counts.size();
+  const DataTypePtr& type = splits.front().array->type();
+  std::vector<Array> arrays;
+  arrays.reserve(groups);
+  if (type->kind() == TypeKind::kNull) {
+    for (int64_t count : counts) arrays.push_back(Array::MakeNulls(type, count));
+    return arrays;
+  }
+  if (type->is_nested()) {
+    std::vector<std::vector<std::vector<int64_t>>> rows(
+        groups, std::vector<std::vector<int64_t>>(splits.size()));
+    for (size_t s = 0; s < splits.size(); ++s) {
+      for (size_t row = 0; row < splits[s].group_of_row.size(); ++row) {
+        const uint32_t g = splits[s].group_of_row[row];
+        if (g != kNoGroup) rows[g][s].push_back(static_cast<int64_t>(row));
+      }
+    }
+    std::vector<Piece> pieces(splits.size());
+    for (size_t g = 0; g < groups; ++g) {
+      for (size_t s = 0; s < splits.size(); ++s) pieces[s] = {splits[s].array, rows[g][s]};
+      FLOE_ASSIGN_OR_RETURN(Array array, TakePieces(pieces));
+      arrays.push_back(std::move(array));
+    }
+    return arrays;
+  }
+  std::vector<Buffer> validity;
+  std::vector<int64_t> nulls;
+  PartitionValidity(splits, counts, validity, nulls);
+  std::vector<Buffer> values, data(groups);
+  switch (type->kind()) {
+    case TypeKind::kBool: {
+      std::vector<BitmapBuilder> bits(groups);
+      for (size_t g = 0; g < groups; ++g) bits[g].Reserve(counts[g]);
+      for (const Split& split : splits) {
+        for (size_t row = 0; row < split.group_of_row.size(); ++row) {
+          const uint32_t g = split.group_of_row[row];
+          if (g != kNoGroup) bits[g].UnsafeAppend(split.array->GetBool(static_cast<int64_t>(row)));
+        }
+      }
+      for (BitmapBuilder& builder : bits) values.push_back(builder.Finish());
+      break;
+    }
+    case TypeKind::kString:
+    case TypeKind::kBinary:
+      FLOE_RETURN_IF_ERROR(PartitionBinary<int32_t>(splits, counts, values, data));
+      break;
+    case TypeKind::kLargeString:
+    case TypeKind::kLargeBinary:
+      FLOE_RETURN_IF_ERROR(PartitionBinary<int64_t>(splits, counts, values, data));
+      break;
+    default: {  // fixed-width values, fixed-size binary included
+      const int64_t width = type->byte_width();
+      std::vector<BufferBuilder> builders(groups);
+      std::vector<uint8_t*> dst(groups);
+      for (size_t g = 0; g < groups; ++g) {
+        builders[g].ResizeUninitialized(counts[g] * width);
+        dst[g] = builders[g].mutable_data();
+      }
+      for (const Split& split : splits) {
+        switch (width) {
+          case 4:
+            PartitionFixed<4>(split, width, dst);
+            break;
+          case 8:
+            PartitionFixed<8>(split, width, dst);
+            break;
+          default:
+            PartitionFixed<0>(split, width, dst);
+            break;
+        }
+      }
+      for (BufferBuilder& builder : builders) values.push_back(builder.Finish());
+      break;
+    }
+  }
+  for (size_t g = 0; g < groups; ++g) {
+    arrays.emplace_back(type, counts[g], std::move(validity[g]), std::move(values[g]),
+                        std::move(data[g]), std::vector<Array>{}, nulls[g]);
+  }
+  return arrays;
+}
+
 }  // namespace
 
 void GroupRows(std::span<const uint32_t> group_of_row, size_t groups, std::vector<int64_t>& starts,
@@ -276,6 +453,60 @@ Result<RecordBatch> TakeBatches(std::span<const TakeSource> sources) {
     row_kinds = Buffer::CopyOf(bytes.data(), static_cast<int64_t>(bytes.size()));
   }
   return RecordBatch::Make(schema, std::move(columns), rows, std::move(row_kinds));
+}
+
+Result<std::vector<RecordBatch>> PartitionBatches(std::span<const PartitionSource> sources,
+                                                  size_t groups) {
+  if (sources.empty()) return InvalidArgument("partition: no batches");
+  const BatchSchemaPtr& schema = sources.front().batch->schema();
+  std::vector<int64_t> counts(groups, 0);
+  bool kinds = false;
+  for (const PartitionSource& source : sources) {
+    const RecordBatch& batch = *source.batch;
+    if (batch.schema() != schema && !(*batch.schema() == *schema)) {
+      return InvalidArgument("partition: a batch of ({}) among batches of ({})",
+                             batch.schema()->ToString(), schema->ToString());
+    }
+    if (static_cast<int64_t>(source.group_of_row.size()) != batch.num_rows()) {
+      return InvalidArgument("partition: {} groups for a batch of {} rows",
+                             source.group_of_row.size(), batch.num_rows());
+    }
+    for (uint32_t g : source.group_of_row) {
+      if (g == kNoGroup) continue;
+      if (g >= groups) return InvalidArgument("partition: group {} of {}", g, groups);
+      ++counts[g];
+    }
+    kinds |= batch.has_row_kinds();
+  }
+  std::vector<std::vector<Array>> columns(groups);
+  std::vector<Split> splits(sources.size());
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    for (size_t s = 0; s < sources.size(); ++s) {
+      splits[s] = {&sources[s].batch->column(c), sources[s].group_of_row};
+    }
+    FLOE_ASSIGN_OR_RETURN(std::vector<Array> arrays, PartitionColumn(splits, counts));
+    for (size_t g = 0; g < groups; ++g) columns[g].push_back(std::move(arrays[g]));
+  }
+  std::vector<std::vector<uint8_t>> row_kinds(kinds ? groups : 0);
+  for (const PartitionSource& source : sources) {
+    if (!kinds) break;
+    for (size_t row = 0; row < source.group_of_row.size(); ++row) {
+      const uint32_t g = source.group_of_row[row];
+      if (g == kNoGroup) continue;
+      row_kinds[g].push_back(
+          static_cast<uint8_t>(source.batch->row_kind(static_cast<int64_t>(row))));
+    }
+  }
+  std::vector<RecordBatch> batches;
+  batches.reserve(groups);
+  for (size_t g = 0; g < groups; ++g) {
+    std::optional<Buffer> group_kinds;
+    if (kinds) group_kinds = Buffer::CopyOf(row_kinds[g].data(), counts[g]);
+    FLOE_ASSIGN_OR_RETURN(RecordBatch batch, RecordBatch::Make(schema, std::move(columns[g]),
+                                                               counts[g], std::move(group_kinds)));
+    batches.push_back(std::move(batch));
+  }
+  return batches;
 }
 
 }  // namespace floe

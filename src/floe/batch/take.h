@@ -40,4 +40,23 @@ struct TakeSource {
 // equal schemas (kInvalidArgument otherwise); row kinds are kept when any batch has them.
 Result<RecordBatch> TakeBatches(std::span<const TakeSource> sources);
 
+// A row that goes to no group.
+inline constexpr uint32_t kNoGroup = UINT32_MAX;
+
+// A batch's rows and the group of each (group_of_row[i] for row i: below the groups count, or
+// kNoGroup for a row that goes nowhere).
+struct PartitionSource {
+  const RecordBatch* batch;
+  std::span<const uint32_t> group_of_row;
+};
+// The sources' rows dealt out to `groups` batches (one per group, empty when it has no rows):
+// each group's rows source after source, in row order within a source. Each source column is read
+// once, in order, whatever the number of groups: gathering each group's rows instead reads every
+// cache line of the sources once per group with a row in it, which is the cost of a writer of many
+// tables whose buffered batches have left the cache. Flat columns are dealt out directly; lists,
+// maps and structs are gathered per group. The batches must have equal schemas and every id lie
+// below `groups` (kInvalidArgument otherwise); row kinds are kept when any batch has them.
+Result<std::vector<RecordBatch>> PartitionBatches(std::span<const PartitionSource> sources,
+                                                  size_t groups);
+
 }  // namespace floe

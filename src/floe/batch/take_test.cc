@@ -105,6 +105,66 @@ TEST(Take, GathersFromSeveralBatchesInOneBatch) {
   EXPECT_FALSE(TakeBatches({}).has_value());
 }
 
+// Rows of three batches (one sliced, one without nulls or row kinds) dealt out to three groups, one
+// of which gets none, with some rows going nowhere: each group has its rows in order, equal to the
+// rows they came from, and no validity bitmap unless one of its rows is null.
+TEST(PartitionBatches, DealsRowsOutToGroupsInOrder) {
+  const BatchSchemaPtr schema = EveryKindSchema();
+  auto batch = EveryKindBatch(schema);
+  ASSERT_TRUE(batch.has_value()) << batch.error().ToString();
+  const RecordBatch sliced = batch->Slice(1, 2);
+  auto plain = MakeBatch(schema,
+                         {{Value(int64_t{7}), Value(int64_t{8})},
+                          {Value("cc"), Value("")},
+                          {Value(true), Value(true)},
+                          {Value(BinaryValue{"ab"}), Value(BinaryValue{"cd"})},
+                          {Value(ListValue{}), Value(ListValue{{Value(4), Value(5), Value(6)}})},
+                          {Value(StructValue{{{"x", Value(1.5)}, {"s", Value("r")}}}),
+                           Value(StructValue{{{"x", Value(2.5)}, {"s", Value("t")}}})},
+                          {Value(DecimalValue{1, 10, 2}), Value(DecimalValue{2, 10, 2})}},
+                         std::nullopt);
+  ASSERT_TRUE(plain.has_value()) << plain.error().ToString();
+  const std::vector<uint32_t> of_batch{2, kNoGroup, 0}, of_sliced{0, 2}, of_plain{2, 2};
+  const std::vector<PartitionSource> sources = {
+      {&*batch, of_batch}, {&sliced, of_sliced}, {&*plain, of_plain}};
+  auto parts = PartitionBatches(sources, 3);
+  ASSERT_TRUE(parts.has_value()) << parts.error().ToString();
+  ASSERT_EQ(parts->size(), 3u);
+  // (source, row) of each group's rows, in order.
+  const std::vector<std::vector<std::pair<size_t, int64_t>>> expected = {
+      {{0, 2}, {1, 0}}, {}, {{0, 0}, {1, 1}, {2, 0}, {2, 1}}};
+  for (size_t g = 0; g < 3; ++g) {
+    const RecordBatch& part = (*parts)[g];
+    ASSERT_EQ(part.num_rows(), static_cast<int64_t>(expected[g].size())) << g;
+    for (size_t k = 0; k < expected[g].size(); ++k) {
+      const auto [s, row] = expected[g][k];
+      EXPECT_EQ(RowView(part, static_cast<int64_t>(k)).ToJson(),
+                RowView(*sources[s].batch, row).ToJson())
+          << g << " " << k;
+      EXPECT_EQ(part.row_kind(static_cast<int64_t>(k)), sources[s].batch->row_kind(row));
+    }
+    for (const Array& column : part.columns()) EXPECT_TRUE(column.Validate().has_value());
+  }
+  // Group 0 holds batch's third row, whose id is set, and sliced's first (batch's second), whose
+  // id is null; group 2's ids are all set.
+  EXPECT_EQ((*parts)[0].column(0).null_count(), 1);
+  EXPECT_EQ((*parts)[2].column(0).validity().size(), 0);
+
+  const std::vector<uint32_t> too_high{3, 0, 0}, too_few{0, 0};
+  EXPECT_FALSE(PartitionBatches(std::vector<PartitionSource>{{&*batch, too_high}}, 3).has_value());
+  EXPECT_FALSE(PartitionBatches(std::vector<PartitionSource>{{&*batch, too_few}}, 3).has_value());
+  auto other_schema =
+      std::make_shared<const BatchSchema>(std::vector<Field>{{"i", DataType::Int64(), true}});
+  auto other = MakeBatch(other_schema, {{Value(int64_t{1})}}, std::nullopt);
+  ASSERT_TRUE(other.has_value());
+  const std::vector<uint32_t> one{0};
+  auto mixed =
+      PartitionBatches(std::vector<PartitionSource>{{&*batch, of_batch}, {&*other, one}}, 3);
+  ASSERT_FALSE(mixed.has_value());
+  EXPECT_EQ(mixed.error().kind(), ErrorKind::kInvalidArgument);
+  EXPECT_FALSE(PartitionBatches({}, 3).has_value());
+}
+
 // Groups in id order, each group's rows in row order; an empty group starts where the next does.
 TEST(GroupRows, CountingSortKeepsRowOrderWithinEachGroup) {
   const std::vector<uint32_t> group_of_row = {2, 0, 2, 3, 0, 2};

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "floe/batch/take.h"
@@ -117,10 +118,71 @@ Status DynamicWriter::WritePending(TableWriter& state) {
   state.pending_rows = 0;
   state.pending_bytes = 0;
   if (!rows) return std::unexpected(rows.error());
+  return WriteBatch(state, *rows);
+}
+
+Status DynamicWriter::WriteBatch(TableWriter& state, const RecordBatch& rows) {
   // The schema the writer was opened with: the rows were checked against it.
-  FLOE_ASSIGN_OR_RETURN(RecordBatch conformed, ConformToTable(*rows, *state.schema, state.columns));
+  FLOE_ASSIGN_OR_RETURN(RecordBatch conformed, ConformToTable(rows, *state.schema, state.columns));
   CapturingOutput unused;
   return state.writer->ProcessBatch(0, std::move(conformed), unused);
+}
+
+Status DynamicWriter::WriteAllPending() {
+  std::vector<TableWriter*> tables;
+  for (auto& [key, state] : writers_) {
+    if (!state->pending.empty()) tables.push_back(state.get());
+  }
+  if (tables.size() < 2) return tables.empty() ? Ok() : WritePending(*tables.front());
+  // The buffered input batches in arrival order, and each of their rows' table (by its place in
+  // `tables`).
+  std::vector<std::shared_ptr<const Grouped>> sources;
+  for (TableWriter* table : tables) {
+    for (const Part& part : table->pending) sources.push_back(part.source);
+  }
+  auto sequence = [](const std::shared_ptr<const Grouped>& grouped) { return grouped->sequence; };
+  std::ranges::sort(sources, {}, sequence);
+  sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+  std::vector<std::vector<uint32_t>> table_of_row(sources.size());
+  for (size_t s = 0; s < sources.size(); ++s) {
+    table_of_row[s].assign(static_cast<size_t>(sources[s]->rows.num_rows()), kNoGroup);
+  }
+  for (size_t t = 0; t < tables.size(); ++t) {
+    for (const Part& part : tables[t]->pending) {
+      const auto s = static_cast<size_t>(
+          std::ranges::lower_bound(sources, part.source->sequence, {}, sequence) - sources.begin());
+      const std::vector<int64_t>& order = part.source->order;
+      for (int64_t k = part.start; k < part.start + part.count; ++k) {
+        const int64_t row = order.empty() ? k : order[static_cast<size_t>(k)];
+        table_of_row[s][static_cast<size_t>(row)] = static_cast<uint32_t>(t);
+      }
+    }
+    tables[t]->pending.clear();
+    tables[t]->pending_rows = 0;
+    tables[t]->pending_bytes = 0;
+  }
+  // Batches of one column set at a time (a table's buffered rows all have one).
+  std::vector<bool> done(sources.size(), false);
+  std::vector<PartitionSource> same_columns;
+  for (size_t first = 0; first < sources.size(); ++first) {
+    if (done[first]) continue;
+    const BatchSchemaPtr& columns = sources[first]->rows.schema();
+    same_columns.clear();
+    for (size_t s = first; s < sources.size(); ++s) {
+      const BatchSchemaPtr& other = sources[s]->rows.schema();
+      if (done[s] || (other != columns && !(*other == *columns))) continue;
+      same_columns.push_back({&sources[s]->rows, table_of_row[s]});
+      done[s] = true;
+    }
+    FLOE_ASSIGN_OR_RETURN(std::vector<RecordBatch> parts,
+                          PartitionBatches(same_columns, tables.size()));
+    for (size_t t = 0; t < tables.size(); ++t) {
+      if (parts[t].num_rows() == 0) continue;
+      ++buffer_flushes_;
+      FLOE_RETURN_IF_ERROR(WriteBatch(*tables[t], parts[t]));
+    }
+  }
+  return Ok();
 }
 
 Status DynamicWriter::ProcessBatch(int /*input*/, RecordBatch batch, Output& /*output*/) {
@@ -132,6 +194,7 @@ Status DynamicWriter::ProcessBatch(int /*input*/, RecordBatch batch, Output& /*o
   const std::vector<std::string>& keys = row_keys_.keys;
   auto grouped = std::make_shared<Grouped>();
   grouped->rows = std::move(rows);
+  grouped->sequence = batches_seen_;
   const int64_t num_rows = grouped->rows.num_rows();
   if (keys.size() == 1) {
     FLOE_RETURN_IF_ERROR(WriteTo(keys.front(), Part{std::move(grouped), 0, num_rows}, bytes));
@@ -149,7 +212,7 @@ Status DynamicWriter::ProcessBatch(int /*input*/, RecordBatch batch, Output& /*o
   }
   for (auto& [key, state] : writers_) {
     if (!state->pending.empty() && batches_seen_ - state->pending_since >= kBufferBatches) {
-      FLOE_RETURN_IF_ERROR(WritePending(*state));
+      return WriteAllPending();
     }
   }
   return Ok();
@@ -157,10 +220,10 @@ Status DynamicWriter::ProcessBatch(int /*input*/, RecordBatch batch, Output& /*o
 
 Status DynamicWriter::Flush(int64_t checkpoint_id, Output& output) {
   DynamicWriteResult result{.checkpoint_id = checkpoint_id, .subtask = context_.subtask_index};
+  // Buffered rows belong to this checkpoint: they go into its files before they close.
+  FLOE_RETURN_IF_ERROR(WriteAllPending());
   for (auto& [key, state] : writers_) {
     if (state->writer) {
-      // Buffered rows belong to this checkpoint: they go into its files before they close.
-      FLOE_RETURN_IF_ERROR(WritePending(*state));
       FLOE_RETURN_IF_ERROR(state->writer->SnapshotState(checkpoint_id, state->flushed));
     }
     auto merged = std::make_shared<table::WriteResult>();

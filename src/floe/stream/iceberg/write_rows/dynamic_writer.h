@@ -36,9 +36,10 @@ class DynamicWriter : public Operator {
  public:
   // A destination's buffered rows go to its writer once they reach kBufferRows or kBufferBytes (a
   // datagen or file source batch holds 4096 rows, so such a batch for one table passes straight
-  // through), or once its oldest buffered slice is kBufferBatches input batches old: slices share
-  // the buffers of their input batch, so this bounds the input batches kept alive to about that
-  // many.
+  // through). Once the oldest buffered slice is kBufferBatches input batches old, every
+  // destination's rows go: slices share the buffers of their input batch, so this bounds the input
+  // batches kept alive to about that many, and all destinations at once take each batch's rows in
+  // one pass.
   static constexpr int64_t kBufferRows = 4096;
   static constexpr int64_t kBufferBytes = int64_t{4} << 20;
   static constexpr int64_t kBufferBatches = 64;
@@ -53,10 +54,12 @@ class DynamicWriter : public Operator {
 
  private:
   struct TableWriter;
-  // An input batch's rows and their order by destination (empty: as they are, one destination).
+  // An input batch's rows and their order by destination (empty: as they are, one destination);
+  // `sequence`: the batch's number in arrival order.
   struct Grouped {
     RecordBatch rows;
     std::vector<int64_t> order;
+    int64_t sequence = 0;
   };
   // A destination's buffered rows of one input batch: the run [start, start + count) of its
   // order. Parts share their input batch, so buffering copies nothing; the parts of a destination
@@ -70,6 +73,9 @@ class DynamicWriter : public Operator {
   Status WriteTo(const std::string& key, Part part, int64_t bytes);
   // Hands a destination's buffered rows to its writer as one batch.
   Status WritePending(TableWriter& state);
+  // WritePending for every destination, dealing each buffered input batch out to them in one pass.
+  Status WriteAllPending();
+  Status WriteBatch(TableWriter& state, const RecordBatch& rows);
   Status Flush(int64_t checkpoint_id, Output& output);
 
   WriteRowsSpec spec_;
