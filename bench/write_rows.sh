@@ -6,10 +6,13 @@
 # journal, creating files right after deleting many costs the kernel several ms per file (inode
 # allocation skips recently deleted inodes), which would charge one run for the previous one.
 #
+# ROWS defaults to 50M: 500,000 rows per table at 100 tables, so that what a table costs once
+# (creating it, its commit, its file) weighs about as it does in a long-running job.
+#
 #   bench/write_rows.sh [BUILD_DIR] [ROWS]
 set -euo pipefail
 build=${1:-build/bench}
-rows=${2:-2000000}
+rows=${2:-50000000}
 bin="$build/bench/floe_bench_write_rows"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
