@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace floe {
@@ -132,6 +133,23 @@ Result<Array> TakeStruct(std::span<const Piece> pieces, int64_t rows, Buffer val
   return Array(first.type(), rows, std::move(validity), {}, {}, std::move(fields), nulls);
 }
 
+// Calls f with the value width as a constant: 4 and 8 bytes get loops of their own, any other
+// width (0) the loop that reads it at run time.
+template <typename F>
+void WithWidth(int64_t width, F&& f) {
+  switch (width) {
+    case 4:
+      f(std::integral_constant<int64_t, 4>{});
+      break;
+    case 8:
+      f(std::integral_constant<int64_t, 8>{});
+      break;
+    default:
+      f(std::integral_constant<int64_t, 0>{});
+      break;
+  }
+}
+
 template <int64_t kWidth>
 void CopyFixed(const Piece& piece, int64_t width, uint8_t*& dst) {
   const uint8_t* src = piece.array->values().data() + piece.array->offset() * width;
@@ -188,17 +206,7 @@ Result<Array> TakePieces(std::span<const Piece> pieces) {
   values.ResizeUninitialized(rows * width);
   uint8_t* dst = values.mutable_data();
   for (const Piece& piece : pieces) {
-    switch (width) {
-      case 4:
-        CopyFixed<4>(piece, width, dst);
-        break;
-      case 8:
-        CopyFixed<8>(piece, width, dst);
-        break;
-      default:
-        CopyFixed<0>(piece, width, dst);
-        break;
-    }
+    WithWidth(width, [&](auto fixed) { CopyFixed<fixed()>(piece, width, dst); });
   }
   return Array(first.type(), rows, std::move(validity), values.Finish(), {}, {}, nulls);
 }
@@ -357,17 +365,7 @@ Result<std::vector<Array>> PartitionColumn(std::span<const Split> splits,
         dst[g] = builders[g].mutable_data();
       }
       for (const Split& split : splits) {
-        switch (width) {
-          case 4:
-            PartitionFixed<4>(split, width, dst);
-            break;
-          case 8:
-            PartitionFixed<8>(split, width, dst);
-            break;
-          default:
-            PartitionFixed<0>(split, width, dst);
-            break;
-        }
+        WithWidth(width, [&](auto fixed) { PartitionFixed<fixed()>(split, width, dst); });
       }
       for (BufferBuilder& builder : builders) values.push_back(builder.Finish());
       break;
@@ -378,6 +376,13 @@ Result<std::vector<Array>> PartitionColumn(std::span<const Split> splits,
                         std::move(data[g]), std::vector<Array>{}, nulls[g]);
   }
   return arrays;
+}
+
+// kInvalidArgument unless the batch has the schema of the others.
+Status CheckSchema(std::string_view what, const RecordBatch& batch, const BatchSchemaPtr& schema) {
+  if (batch.schema() == schema || *batch.schema() == *schema) return Ok();
+  return InvalidArgument("{}: a batch of ({}) among batches of ({})", what,
+                         batch.schema()->ToString(), schema->ToString());
 }
 
 }  // namespace
@@ -423,10 +428,7 @@ Result<RecordBatch> TakeBatches(std::span<const TakeSource> sources) {
   bool kinds = false;
   for (const TakeSource& source : sources) {
     const RecordBatch& batch = *source.batch;
-    if (batch.schema() != schema && !(*batch.schema() == *schema)) {
-      return InvalidArgument("take: a batch of ({}) among batches of ({})",
-                             batch.schema()->ToString(), schema->ToString());
-    }
+    FLOE_RETURN_IF_ERROR(CheckSchema("take", batch, schema));
     FLOE_RETURN_IF_ERROR(CheckRows(source.indices, batch.num_rows()));
     rows += static_cast<int64_t>(source.indices.size());
     kinds |= batch.has_row_kinds();
@@ -463,10 +465,7 @@ Result<std::vector<RecordBatch>> PartitionBatches(std::span<const PartitionSourc
   bool kinds = false;
   for (const PartitionSource& source : sources) {
     const RecordBatch& batch = *source.batch;
-    if (batch.schema() != schema && !(*batch.schema() == *schema)) {
-      return InvalidArgument("partition: a batch of ({}) among batches of ({})",
-                             batch.schema()->ToString(), schema->ToString());
-    }
+    FLOE_RETURN_IF_ERROR(CheckSchema("partition", batch, schema));
     if (static_cast<int64_t>(source.group_of_row.size()) != batch.num_rows()) {
       return InvalidArgument("partition: {} groups for a batch of {} rows",
                              source.group_of_row.size(), batch.num_rows());

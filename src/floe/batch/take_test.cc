@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "floe/batch/make_batch.h"
+#include "floe/testing/testing.h"
 
 namespace floe {
 namespace {
@@ -37,6 +38,20 @@ Result<RecordBatch> EveryKindBatch(const BatchSchemaPtr& schema) {
   return MakeBatch(schema, columns, Buffer::CopyOf(kinds, 3));
 }
 
+// Two rows of every kind, without nulls or row kinds.
+Result<RecordBatch> PlainBatch(const BatchSchemaPtr& schema) {
+  return MakeBatch(schema,
+                   {{Value(int64_t{7}), Value(int64_t{8})},
+                    {Value("cc"), Value("")},
+                    {Value(true), Value(true)},
+                    {Value(BinaryValue{"ab"}), Value(BinaryValue{"cd"})},
+                    {Value(ListValue{}), Value(ListValue{{Value(4), Value(5), Value(6)}})},
+                    {Value(StructValue{{{"x", Value(1.5)}, {"s", Value("r")}}}),
+                     Value(StructValue{{{"x", Value(2.5)}, {"s", Value("t")}}})},
+                    {Value(DecimalValue{1, 10, 2}), Value(DecimalValue{2, 10, 2})}},
+                   std::nullopt);
+}
+
 TEST(Take, GathersEveryKindInOrderWithRepeats) {
   const BatchSchemaPtr schema = EveryKindSchema();
   auto batch = EveryKindBatch(schema);
@@ -57,27 +72,24 @@ TEST(Take, GathersEveryKindInOrderWithRepeats) {
   EXPECT_EQ(empty->num_rows(), 0);
 }
 
+// A batch of every kind with nulls and row kinds, a slice of it, and one without either.
+class SeveralBatches : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    FLOE_ASSERT_OK_AND_ASSIGN(batch, EveryKindBatch(schema));
+    FLOE_ASSERT_OK_AND_ASSIGN(plain, PlainBatch(schema));
+    sliced = batch.Slice(1, 2);
+  }
+  const BatchSchemaPtr schema = EveryKindSchema();
+  RecordBatch batch, plain, sliced;
+};
+
 // Rows of several batches (one sliced, one without nulls or row kinds) come out source after
 // source, each equal to the row it was taken from, kinds kept; an empty source adds nothing.
-TEST(Take, GathersFromSeveralBatchesInOneBatch) {
-  const BatchSchemaPtr schema = EveryKindSchema();
-  auto batch = EveryKindBatch(schema);
-  ASSERT_TRUE(batch.has_value()) << batch.error().ToString();
-  const RecordBatch sliced = batch->Slice(1, 2);
-  auto plain = MakeBatch(schema,
-                         {{Value(int64_t{7}), Value(int64_t{8})},
-                          {Value("cc"), Value("")},
-                          {Value(true), Value(true)},
-                          {Value(BinaryValue{"ab"}), Value(BinaryValue{"cd"})},
-                          {Value(ListValue{}), Value(ListValue{{Value(4), Value(5), Value(6)}})},
-                          {Value(StructValue{{{"x", Value(1.5)}, {"s", Value("r")}}}),
-                           Value(StructValue{{{"x", Value(2.5)}, {"s", Value("t")}}})},
-                          {Value(DecimalValue{1, 10, 2}), Value(DecimalValue{2, 10, 2})}},
-                         std::nullopt);
-  ASSERT_TRUE(plain.has_value()) << plain.error().ToString();
+TEST_F(SeveralBatches, TakeGathersTheirRowsInOneBatch) {
   const std::vector<int64_t> from_sliced{1, 0}, from_plain{1, 1, 0}, from_batch{2};
   const std::vector<TakeSource> sources = {
-      {&sliced, from_sliced}, {&*plain, from_plain}, {&*batch, {}}, {&*batch, from_batch}};
+      {&sliced, from_sliced}, {&plain, from_plain}, {&batch, {}}, {&batch, from_batch}};
   auto taken = TakeBatches(sources);
   ASSERT_TRUE(taken.has_value()) << taken.error().ToString();
   ASSERT_EQ(taken->num_rows(), 6);
@@ -96,37 +108,22 @@ TEST(Take, GathersFromSeveralBatchesInOneBatch) {
   auto other = MakeBatch(other_schema, {{Value(int64_t{1})}}, std::nullopt);
   ASSERT_TRUE(other.has_value());
   const std::vector<int64_t> first{0};
-  auto mixed = TakeBatches(std::vector<TakeSource>{{&*batch, first}, {&*other, first}});
+  auto mixed = TakeBatches(std::vector<TakeSource>{{&batch, first}, {&*other, first}});
   ASSERT_FALSE(mixed.has_value());
   EXPECT_EQ(mixed.error().kind(), ErrorKind::kInvalidArgument);
   const std::vector<int64_t> outside{3};
   EXPECT_FALSE(
-      TakeBatches(std::vector<TakeSource>{{&sliced, first}, {&*plain, outside}}).has_value());
+      TakeBatches(std::vector<TakeSource>{{&sliced, first}, {&plain, outside}}).has_value());
   EXPECT_FALSE(TakeBatches({}).has_value());
 }
 
 // Rows of three batches (one sliced, one without nulls or row kinds) dealt out to three groups, one
 // of which gets none, with some rows going nowhere: each group has its rows in order, equal to the
 // rows they came from, and no validity bitmap unless one of its rows is null.
-TEST(PartitionBatches, DealsRowsOutToGroupsInOrder) {
-  const BatchSchemaPtr schema = EveryKindSchema();
-  auto batch = EveryKindBatch(schema);
-  ASSERT_TRUE(batch.has_value()) << batch.error().ToString();
-  const RecordBatch sliced = batch->Slice(1, 2);
-  auto plain = MakeBatch(schema,
-                         {{Value(int64_t{7}), Value(int64_t{8})},
-                          {Value("cc"), Value("")},
-                          {Value(true), Value(true)},
-                          {Value(BinaryValue{"ab"}), Value(BinaryValue{"cd"})},
-                          {Value(ListValue{}), Value(ListValue{{Value(4), Value(5), Value(6)}})},
-                          {Value(StructValue{{{"x", Value(1.5)}, {"s", Value("r")}}}),
-                           Value(StructValue{{{"x", Value(2.5)}, {"s", Value("t")}}})},
-                          {Value(DecimalValue{1, 10, 2}), Value(DecimalValue{2, 10, 2})}},
-                         std::nullopt);
-  ASSERT_TRUE(plain.has_value()) << plain.error().ToString();
+TEST_F(SeveralBatches, PartitionDealsTheirRowsOutToGroupsInOrder) {
   const std::vector<uint32_t> of_batch{2, kNoGroup, 0}, of_sliced{0, 2}, of_plain{2, 2};
   const std::vector<PartitionSource> sources = {
-      {&*batch, of_batch}, {&sliced, of_sliced}, {&*plain, of_plain}};
+      {&batch, of_batch}, {&sliced, of_sliced}, {&plain, of_plain}};
   auto parts = PartitionBatches(sources, 3);
   ASSERT_TRUE(parts.has_value()) << parts.error().ToString();
   ASSERT_EQ(parts->size(), 3u);
@@ -151,15 +148,15 @@ TEST(PartitionBatches, DealsRowsOutToGroupsInOrder) {
   EXPECT_EQ((*parts)[2].column(0).validity().size(), 0);
 
   const std::vector<uint32_t> too_high{3, 0, 0}, too_few{0, 0};
-  EXPECT_FALSE(PartitionBatches(std::vector<PartitionSource>{{&*batch, too_high}}, 3).has_value());
-  EXPECT_FALSE(PartitionBatches(std::vector<PartitionSource>{{&*batch, too_few}}, 3).has_value());
+  EXPECT_FALSE(PartitionBatches(std::vector<PartitionSource>{{&batch, too_high}}, 3).has_value());
+  EXPECT_FALSE(PartitionBatches(std::vector<PartitionSource>{{&batch, too_few}}, 3).has_value());
   auto other_schema =
       std::make_shared<const BatchSchema>(std::vector<Field>{{"i", DataType::Int64(), true}});
   auto other = MakeBatch(other_schema, {{Value(int64_t{1})}}, std::nullopt);
   ASSERT_TRUE(other.has_value());
   const std::vector<uint32_t> one{0};
   auto mixed =
-      PartitionBatches(std::vector<PartitionSource>{{&*batch, of_batch}, {&*other, one}}, 3);
+      PartitionBatches(std::vector<PartitionSource>{{&batch, of_batch}, {&*other, one}}, 3);
   ASSERT_FALSE(mixed.has_value());
   EXPECT_EQ(mixed.error().kind(), ErrorKind::kInvalidArgument);
   EXPECT_FALSE(PartitionBatches({}, 3).has_value());
