@@ -1,5 +1,5 @@
 // DynamicWriter driven by hand with a DynamicCommitter: Beam's keep / drop / only field filters,
-// drop_unused_columns, and the per-destination buffer limits (rows, bytes, input batches). Tables
+// drop_unused_columns, and the buffer limits (rows, bytes, input batches). Tables
 // are read back by floe's scan and, for the filters, by ClickHouse (icebergLocal), an engine
 // independent of floe.
 
@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -79,8 +80,9 @@ class DynamicWriterTest : public ::testing::Test {
     return columns;
   }
 
-  // Every row of the table as floe's scan reads it, as JSON values joined by '|', sorted.
-  std::vector<std::string> ScanRows(const std::string& name) const {
+  // Every row of the table as floe's scan reads it, as JSON values joined by '|', sorted unless
+  // asked for in the order read (files in planning order, rows in file order).
+  std::vector<std::string> ScanRows(const std::string& name, bool sorted = true) const {
     auto table = Load(name);
     table::TableScan scan(table->metadata(), table->io());
     auto tasks = scan.PlanTasks();
@@ -102,7 +104,7 @@ class DynamicWriterTest : public ::testing::Test {
       });
       EXPECT_TRUE(read.has_value()) << read.error().ToString();
     }
-    std::sort(rows.begin(), rows.end());
+    if (sorted) std::sort(rows.begin(), rows.end());
     return rows;
   }
 
@@ -272,6 +274,42 @@ TEST_F(BufferLimitsTest, AgeLimitFlushesSlowDestinations) {
   for (const std::string name : {"db.a", "db.b"}) {
     EXPECT_EQ(ScanIds(name).size(), static_cast<size_t>(2 * kPerFlush + 3)) << name;
   }
+}
+
+// At the age limit every destination's rows go at once, dealt out from the buffered batches:
+// each table gets its rows in arrival order, also when the buffered batches have two column sets
+// (a column added half way: table a only had rows before, table b only after, table c both).
+TEST_F(BufferLimitsTest, AgeLimitDealsEveryTableItsRowsInArrivalOrder) {
+  constexpr int64_t kBatches = DynamicWriter::kBufferBatches + 20, kChanged = 30;
+  std::vector<RecordBatch> batches;
+  std::map<std::string, std::vector<int64_t>> expected;
+  int64_t id = 0;
+  for (int64_t b = 0; b < kBatches; ++b) {
+    const bool changed = b >= kChanged;
+    std::vector<Value> ids, ts, strings, extras;
+    for (int64_t k = 0; k < 3 + b % 4; ++k) {
+      const std::string table = (k + b) % 2 == 0 ? "c" : (changed ? "b" : "a");
+      expected[table].push_back(id);
+      ids.emplace_back(id++);
+      ts.emplace_back(table);
+      strings.emplace_back("s");
+      extras.emplace_back(int32_t{7});
+    }
+    const Field id_field{"id", DataType::Int64(), false}, t_field{"t", DataType::String(), false},
+        s_field{"s", DataType::String(), false}, extra_field{"extra", DataType::Int32(), true};
+    batches.push_back(
+        changed ? MakeBatch({id_field, t_field, s_field, extra_field}, {ids, ts, strings, extras})
+                : MakeBatch({id_field, t_field, s_field}, {ids, ts, strings}));
+  }
+  FLOE_ASSERT_OK(Write(Spec("db.{t}"), batches));
+  for (const auto& [table, ids] : expected) {
+    std::vector<int64_t> read;
+    for (const std::string& row : ScanRows("db." + table, /*sorted=*/false)) {
+      read.push_back(std::stoll(row.substr(0, row.find('|'))));
+    }
+    EXPECT_EQ(read, ids) << table;
+  }
+  EXPECT_EQ(Columns("db.b"), (std::vector<std::string>{"id", "t", "s", "extra"}));
 }
 
 }  // namespace
