@@ -217,28 +217,47 @@ struct Split {
   std::span<const uint32_t> group_of_row;
 };
 
+// Calls f(row, group) for each row that goes to a group, in row order.
+template <typename F>
+void ForEachGroupedRow(std::span<const uint32_t> group_of_row, F&& f) {
+  for (size_t row = 0; row < group_of_row.size(); ++row) {
+    const uint32_t g = group_of_row[row];
+    if (g != kNoGroup) f(static_cast<int64_t>(row), g);
+  }
+}
+
+// Each group's bits, bit(array, row) for each of its rows.
+template <typename Bit>
+std::vector<Buffer> PartitionBits(std::span<const Split> splits, std::span<const int64_t> counts,
+                                  Bit bit) {
+  std::vector<BitmapBuilder> bits(counts.size());
+  for (size_t g = 0; g < counts.size(); ++g) bits[g].Reserve(counts[g]);
+  for (const Split& split : splits) {
+    ForEachGroupedRow(split.group_of_row, [&](int64_t row, uint32_t g) {
+      bits[g].UnsafeAppend(bit(*split.array, row));
+    });
+  }
+  std::vector<Buffer> buffers;
+  buffers.reserve(counts.size());
+  for (BitmapBuilder& builder : bits) buffers.push_back(builder.Finish());
+  return buffers;
+}
+
 // Each group's validity (empty when none of its rows is null) and null count.
 void PartitionValidity(std::span<const Split> splits, std::span<const int64_t> counts,
                        std::vector<Buffer>& validity, std::vector<int64_t>& nulls) {
-  const size_t groups = counts.size();
-  validity.assign(groups, Buffer());
-  nulls.assign(groups, 0);
+  nulls.assign(counts.size(), 0);
   bool any_nulls = false;
   for (const Split& split : splits) any_nulls |= split.array->null_count() != 0;
-  if (!any_nulls) return;
-  std::vector<BitmapBuilder> bits(groups);
-  for (size_t g = 0; g < groups; ++g) bits[g].Reserve(counts[g]);
-  for (const Split& split : splits) {
-    for (size_t row = 0; row < split.group_of_row.size(); ++row) {
-      const uint32_t g = split.group_of_row[row];
-      if (g == kNoGroup) continue;
-      const bool valid = split.array->IsValid(static_cast<int64_t>(row));
-      nulls[g] += !valid;
-      bits[g].UnsafeAppend(valid);
-    }
+  if (!any_nulls) {
+    validity.assign(counts.size(), Buffer());
+    return;
   }
-  for (size_t g = 0; g < groups; ++g) {
-    if (nulls[g] > 0) validity[g] = bits[g].Finish();
+  validity = PartitionBits(splits, counts,
+                           [](const Array& array, int64_t row) { return array.IsValid(row); });
+  for (size_t g = 0; g < counts.size(); ++g) {
+    nulls[g] = counts[g] - bit_util::CountSetBits(validity[g].data(), 0, counts[g]);
+    if (nulls[g] == 0) validity[g] = Buffer();
   }
 }
 
@@ -246,12 +265,10 @@ template <int64_t kWidth>
 void PartitionFixed(const Split& split, int64_t width, std::span<uint8_t*> dst) {
   const uint8_t* src = split.array->values().data() + split.array->offset() * width;
   const int64_t step = kWidth > 0 ? kWidth : width;
-  for (size_t row = 0; row < split.group_of_row.size(); ++row) {
-    const uint32_t g = split.group_of_row[row];
-    if (g == kNoGroup) continue;
-    std::memcpy(dst[g], src + static_cast<int64_t>(row) * step, static_cast<size_t>(step));
+  ForEachGroupedRow(split.group_of_row, [&](int64_t row, uint32_t g) {
+    std::memcpy(dst[g], src + row * step, static_cast<size_t>(step));
     dst[g] += step;
-  }
+  });
 }
 
 template <typename Offset>
@@ -261,10 +278,9 @@ Status PartitionBinary(std::span<const Split> splits, std::span<const int64_t> c
   std::vector<int64_t> bytes(groups, 0);
   for (const Split& split : splits) {
     const Offset* from = split.array->values().template data_as<Offset>() + split.array->offset();
-    for (size_t row = 0; row < split.group_of_row.size(); ++row) {
-      const uint32_t g = split.group_of_row[row];
-      if (g != kNoGroup) bytes[g] += static_cast<int64_t>(from[row + 1] - from[row]);
-    }
+    ForEachGroupedRow(split.group_of_row, [&](int64_t row, uint32_t g) {
+      bytes[g] += static_cast<int64_t>(from[row + 1] - from[row]);
+    });
   }
   std::vector<BufferBuilder> offset_builders(groups), data_builders(groups);
   std::vector<Offset*> to(groups);
@@ -272,7 +288,7 @@ Status PartitionBinary(std::span<const Split> splits, std::span<const int64_t> c
   std::vector<Offset> at(groups, 0);
   for (size_t g = 0; g < groups; ++g) {
     if (bytes[g] > static_cast<int64_t>(std::numeric_limits<Offset>::max())) {
-      return InvalidArgument("take: {} bytes of values exceed the array's offsets", bytes[g]);
+      return InvalidArgument("partition: {} bytes of values exceed the array's offsets", bytes[g]);
     }
     offset_builders[g].ResizeUninitialized((counts[g] + 1) * static_cast<int64_t>(sizeof(Offset)));
     data_builders[g].ResizeUninitialized(bytes[g]);
@@ -283,15 +299,13 @@ Status PartitionBinary(std::span<const Split> splits, std::span<const int64_t> c
   for (const Split& split : splits) {
     const Offset* from = split.array->values().template data_as<Offset>() + split.array->offset();
     const uint8_t* src = split.array->data().data();
-    for (size_t row = 0; row < split.group_of_row.size(); ++row) {
-      const uint32_t g = split.group_of_row[row];
-      if (g == kNoGroup) continue;
+    ForEachGroupedRow(split.group_of_row, [&](int64_t row, uint32_t g) {
       const Offset begin = from[row];
       const Offset length = from[row + 1] - begin;
       if (length > 0) std::memcpy(dst[g] + at[g], src + begin, static_cast<size_t>(length));
       at[g] += length;
       *to[g]++ = at[g];
-    }
+    });
   }
   offsets.clear();
   data.clear();
@@ -318,10 +332,8 @@ Result<std::vector<Array>> PartitionColumn(std::span<const Split> splits,
     std::vector<std::vector<std::vector<int64_t>>> rows(
         groups, std::vector<std::vector<int64_t>>(splits.size()));
     for (size_t s = 0; s < splits.size(); ++s) {
-      for (size_t row = 0; row < splits[s].group_of_row.size(); ++row) {
-        const uint32_t g = splits[s].group_of_row[row];
-        if (g != kNoGroup) rows[g][s].push_back(static_cast<int64_t>(row));
-      }
+      ForEachGroupedRow(splits[s].group_of_row,
+                        [&](int64_t row, uint32_t g) { rows[g][s].push_back(row); });
     }
     std::vector<Piece> pieces(splits.size());
     for (size_t g = 0; g < groups; ++g) {
@@ -336,18 +348,10 @@ Result<std::vector<Array>> PartitionColumn(std::span<const Split> splits,
   PartitionValidity(splits, counts, validity, nulls);
   std::vector<Buffer> values, data(groups);
   switch (type->kind()) {
-    case TypeKind::kBool: {
-      std::vector<BitmapBuilder> bits(groups);
-      for (size_t g = 0; g < groups; ++g) bits[g].Reserve(counts[g]);
-      for (const Split& split : splits) {
-        for (size_t row = 0; row < split.group_of_row.size(); ++row) {
-          const uint32_t g = split.group_of_row[row];
-          if (g != kNoGroup) bits[g].UnsafeAppend(split.array->GetBool(static_cast<int64_t>(row)));
-        }
-      }
-      for (BitmapBuilder& builder : bits) values.push_back(builder.Finish());
+    case TypeKind::kBool:
+      values = PartitionBits(splits, counts,
+                             [](const Array& array, int64_t row) { return array.GetBool(row); });
       break;
-    }
     case TypeKind::kString:
     case TypeKind::kBinary:
       FLOE_RETURN_IF_ERROR(PartitionBinary<int32_t>(splits, counts, values, data));
@@ -487,13 +491,11 @@ Result<std::vector<RecordBatch>> PartitionBatches(std::span<const PartitionSourc
     for (size_t g = 0; g < groups; ++g) columns[g].push_back(std::move(arrays[g]));
   }
   std::vector<std::vector<uint8_t>> row_kinds(kinds ? groups : 0);
-  for (const PartitionSource& source : sources) {
-    if (!kinds) break;
-    for (size_t row = 0; row < source.group_of_row.size(); ++row) {
-      const uint32_t g = source.group_of_row[row];
-      if (g == kNoGroup) continue;
-      row_kinds[g].push_back(
-          static_cast<uint8_t>(source.batch->row_kind(static_cast<int64_t>(row))));
+  if (kinds) {
+    for (const PartitionSource& source : sources) {
+      ForEachGroupedRow(source.group_of_row, [&](int64_t row, uint32_t g) {
+        row_kinds[g].push_back(static_cast<uint8_t>(source.batch->row_kind(row)));
+      });
     }
   }
   std::vector<RecordBatch> batches;

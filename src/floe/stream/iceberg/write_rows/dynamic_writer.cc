@@ -24,7 +24,14 @@ struct DynamicWriter::TableWriter {
   std::vector<Part> pending;
   int64_t pending_rows = 0;
   int64_t pending_bytes = 0;
-  int64_t pending_since = 0;  // the input batch number of the oldest pending slice
+
+  void ClearPending() {
+    pending.clear();
+    pending_rows = 0;
+    pending_bytes = 0;
+  }
+  // The number of the oldest input batch with pending rows.
+  int64_t PendingSince() const { return pending.front().source->sequence; }
 };
 
 DynamicWriter::DynamicWriter(WriteRowsSpec spec) : spec_(std::move(spec)) {}
@@ -76,7 +83,6 @@ Status DynamicWriter::WriteTo(const std::string& key, Part part, int64_t bytes) 
       FLOE_RETURN_IF_ERROR(WritePending(state));
     }
   }
-  if (state.pending.empty()) state.pending_since = batches_seen_;
   state.pending_rows += part.count;
   state.pending_bytes += bytes;
   state.pending.push_back(std::move(part));
@@ -114,9 +120,7 @@ Status DynamicWriter::WritePending(TableWriter& state) {
     }
     return TakeBatches(sources);
   }();
-  state.pending.clear();
-  state.pending_rows = 0;
-  state.pending_bytes = 0;
+  state.ClearPending();
   if (!rows) return std::unexpected(rows.error());
   return WriteBatch(state, *rows);
 }
@@ -157,9 +161,7 @@ Status DynamicWriter::WriteAllPending() {
         table_of_row[s][static_cast<size_t>(row)] = static_cast<uint32_t>(t);
       }
     }
-    tables[t]->pending.clear();
-    tables[t]->pending_rows = 0;
-    tables[t]->pending_bytes = 0;
+    tables[t]->ClearPending();
   }
   // Batches of one column set at a time (a table's buffered rows all have one).
   std::vector<bool> done(sources.size(), false);
@@ -211,7 +213,7 @@ Status DynamicWriter::ProcessBatch(int /*input*/, RecordBatch batch, Output& /*o
     }
   }
   for (auto& [key, state] : writers_) {
-    if (!state->pending.empty() && batches_seen_ - state->pending_since >= kBufferBatches) {
+    if (!state->pending.empty() && batches_seen_ - state->PendingSince() >= kBufferBatches) {
       return WriteAllPending();
     }
   }
