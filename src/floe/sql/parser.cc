@@ -365,9 +365,9 @@ class Parser {
       Next();
       return ParsePrimaryKey(create.primary_key);
     }
-    if (PeekKeyword("WATERMARK") && PeekIdentifier(1) && PeekKeyword("FOR", 2)) {
-      return Unsupported(
-          "{}", AtPosition(Peek().position, "watermarks are not supported in Iceberg tables"));
+    if (PeekKeyword("WATERMARK") && PeekKeyword("FOR", 1)) {
+      return Unsupported("{}", AtPosition(Peek().position,
+                                          "watermarks are not supported by floe's Iceberg tables"));
     }
     FLOE_ASSIGN_OR_RETURN(ColumnDef column, ParseColumn());
     if (column.primary_key) {
@@ -384,8 +384,9 @@ class Parser {
     ColumnDef column;
     FLOE_ASSIGN_OR_RETURN(column.name, ParseIdentifier("column name"));
     if (PeekKeyword("AS")) {
-      return Unsupported("{}", AtPosition(Peek().position,
-                                          "computed columns are not supported in Iceberg tables"));
+      return Unsupported("{}",
+                         AtPosition(Peek().position,
+                                    "computed columns are not supported by floe's Iceberg tables"));
     }
     FLOE_ASSIGN_OR_RETURN(column.type, ParseType());
     while (true) {

@@ -248,7 +248,12 @@ TEST(ParserTest, ErrorsNameLineColumnExpectedAndFound) {
             "line 1, column 39: expected NOT ENFORCED after PRIMARY KEY (Flink does not enforce "
             "keys), found ')'");
   EXPECT_EQ(ErrorOf("CREATE TABLE t (a INT, b AS a + 1)"),
-            "line 1, column 26: computed columns are not supported in Iceberg tables");
+            "line 1, column 26: computed columns are not supported by floe's Iceberg tables");
+  EXPECT_EQ(ErrorOf("CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FOR ts AS ts)"),
+            "line 1, column 34: watermarks are not supported by floe's Iceberg tables");
+  EXPECT_EQ(
+      ErrorOf("CREATE TABLE t (ts TIMESTAMP(3),\n  WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)"),
+      "line 2, column 3: watermarks are not supported by floe's Iceberg tables");
   EXPECT_EQ(ErrorOf("CREATE CATALOG c WITH ('type'=iceberg)"),
             "line 1, column 31: expected option value string for option 'type', found 'iceberg'");
   EXPECT_EQ(ErrorOf("SELECT a FROM t WHERE"),
