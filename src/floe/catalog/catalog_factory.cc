@@ -8,12 +8,15 @@
 #include "floe/catalog/hadoop/hadoop_catalog.h"
 #include "floe/catalog/plugin/plugin_catalog.h"
 #include "floe/catalog/sql/sql_catalog.h"
+#include "floe/io/location.h"
 
 namespace floe::catalog {
 namespace {
 
 constexpr std::string_view kCatalogType = "catalog-type";
 constexpr std::string_view kCatalogImpl = "catalog-impl";
+constexpr std::string_view kPropertyVersion = "property-version";
+constexpr std::string_view kWarehouse = "warehouse";
 
 // Properties the factory consumes and a plugin therefore does not see.
 StringMap PluginProperties(const StringMap& properties) {
@@ -58,12 +61,27 @@ Result<std::shared_ptr<Catalog>> MakeUncached(const std::string& name,
       name, type_it->second);
 }
 
+// The properties as the catalog sees them: a relative warehouse made absolute once, here, so that
+// every location the catalog derives from it (table folders, its rows) is absolute.
+Result<StringMap> CheckedProperties(const std::string& name, const StringMap& properties) {
+  StringMap out = properties;
+  if (auto it = out.find(kPropertyVersion); it != out.end() && it->second != "1") {
+    return InvalidArgument(
+        "catalog {}: property-version '{}' is not supported (the only property version is 1)", name,
+        it->second);
+  }
+  if (auto it = out.find(kWarehouse); it != out.end())
+    it->second = io::AbsoluteLocation(it->second);
+  return out;
+}
+
 }  // namespace
 
 Result<std::shared_ptr<Catalog>> CreateCatalog(const std::string& name,
                                                const StringMap& properties) {
-  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<Catalog> catalog, MakeUncached(name, properties));
-  return CachingCatalog::Wrap(std::move(catalog), properties);
+  FLOE_ASSIGN_OR_RETURN(StringMap checked, CheckedProperties(name, properties));
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<Catalog> catalog, MakeUncached(name, checked));
+  return CachingCatalog::Wrap(std::move(catalog), checked);
 }
 
 }  // namespace floe::catalog

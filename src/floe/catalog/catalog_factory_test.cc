@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "floe/catalog/caching_catalog.h"
 #include "floe/catalog/catalog.h"
 #include "floe/catalog/hadoop/hadoop_catalog.h"
@@ -48,6 +50,49 @@ TEST(CatalogFactoryTest, PluginByPath) {
   request.schema = testing::SimpleSchema();
   FLOE_ASSERT_OK(catalog->CreateTable({{{"db"}}, "t"}, request));
   FLOE_ASSERT_OK(testing::AppendWithRetry(*catalog, {{{"db"}}, "t"}, "a"));
+}
+
+TEST(CatalogFactoryTest, PropertyVersionIsOne) {
+  floe::testing::TempDir dir;
+  const std::string warehouse = dir.path().string();
+  FLOE_ASSERT_OK(CreateCatalog(
+      "c", {{"catalog-type", "hadoop"}, {"warehouse", warehouse}, {"property-version", "1"}}));
+  auto other = CreateCatalog(
+      "c", {{"catalog-type", "hadoop"}, {"warehouse", warehouse}, {"property-version", "99"}});
+  ASSERT_FALSE(other.has_value());
+  EXPECT_EQ(other.error().kind(), ErrorKind::kInvalidArgument);
+  EXPECT_NE(other.error().message().find("property-version '99' is not supported"),
+            std::string::npos)
+      << other.error().message();
+}
+
+// A relative warehouse is resolved once, when the catalog is made: the table's metadata names
+// absolute locations that hold wherever the table is read from later.
+TEST(CatalogFactoryTest, RelativeWarehouseGivesAbsoluteLocations) {
+  floe::testing::TempDir dir;
+  struct InFolder {
+    std::filesystem::path before = std::filesystem::current_path();
+    explicit InFolder(const std::filesystem::path& folder) {
+      std::filesystem::current_path(folder);
+    }
+    ~InFolder() { std::filesystem::current_path(before); }
+  } in_folder(dir.path());
+  for (std::string type : {"hadoop", "sql"}) {
+    auto catalog =
+        CreateCatalog("c", {{"catalog-type", type}, {"warehouse", "./wh-" + type + "/"}});
+    ASSERT_TRUE(catalog.has_value()) << catalog.error().message();
+    FLOE_ASSERT_OK((*catalog)->CreateNamespace({{"db"}}, {}));
+    CreateTableRequest request;
+    request.schema = testing::SimpleSchema();
+    request.properties = {{"write.data.path", "elsewhere/data"}};
+    auto created = (*catalog)->CreateTable({{{"db"}}, "t"}, request);
+    ASSERT_TRUE(created.has_value()) << created.error().message();
+    const std::string root = std::filesystem::current_path().string();
+    EXPECT_EQ(created->metadata->location(), root + "/wh-" + type + "/db/t");
+    EXPECT_TRUE(created->metadata_location.starts_with(root + "/wh-" + type + "/db/t/metadata/"))
+        << created->metadata_location;
+    EXPECT_EQ(created->metadata->property("write.data.path"), root + "/elsewhere/data");
+  }
 }
 
 TEST(CatalogFactoryTest, RefusesWhatItCannotBuild) {

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "floe/io/location.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
 #include "floe/spec/sort_order.h"
@@ -10,6 +11,11 @@
 
 namespace floe::catalog {
 namespace {
+
+// Table properties that name folders for the table's files.
+constexpr std::string_view kPathProperties[] = {"write.data.path", "write.metadata.path",
+                                                "write.object-storage.path",
+                                                "write.folder-storage.path"};
 
 // The id a source column has in the fresh schema, found through its name in the request's schema.
 Result<std::vector<int32_t>> MapSources(const std::vector<int32_t>& source_ids, const Schema& from,
@@ -45,7 +51,7 @@ Result<TableMetadataPtr> NewTableMetadata(const CreateTableRequest& request, std
                                           int64_t now_ms) {
   if (!request.schema) return InvalidArgument("create table without a schema");
   if (location.empty()) return InvalidArgument("create table without a location");
-  while (location.size() > 1 && location.back() == '/') location.pop_back();
+  location = io::AbsoluteLocation(location);
   FLOE_ASSIGN_OR_RETURN(int version, ParseFormatVersion(request.properties));
 
   int32_t last_column_id = 0;
@@ -82,6 +88,11 @@ Result<TableMetadataPtr> NewTableMetadata(const CreateTableRequest& request, std
 
   StringMap properties = request.properties;
   properties.erase("format-version");
+  for (std::string_view key : kPathProperties) {
+    if (auto it = properties.find(key); it != properties.end()) {
+      it->second = io::AbsoluteLocation(it->second);
+    }
+  }
 
   TableMetadataBuilder builder(version);
   builder.SetTableUuid(RandomUuid())

@@ -1,5 +1,7 @@
 #include "floe/io/location.h"
 
+#include <filesystem>
+#include <system_error>
 #include <vector>
 
 namespace floe::io {
@@ -133,6 +135,17 @@ std::string FileName(std::string_view location) {
   if (path == "/") return "";
   size_t slash = path.rfind('/');
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+std::string AbsoluteLocation(std::string_view location) {
+  if (location.empty() || !LocationScheme(location).empty() || location.front() == '/') {
+    return NormalizeLocation(location);
+  }
+  std::error_code error;
+  std::filesystem::path cwd = std::filesystem::current_path(error);
+  // Without a working directory (deleted under us) the path stays relative, as it was given.
+  if (error) return NormalizeLocation(location);
+  return NormalizeLocation((cwd / std::string(location)).string());
 }
 
 }  // namespace floe::io

@@ -22,6 +22,12 @@ std::string_view LocationScheme(std::string_view location);
 // kInvalidArgument for an empty location.
 Result<std::string> ToLocalPath(std::string_view location);
 
+// A plain relative path made absolute against the working directory ("warehouse" ->
+// "/home/u/warehouse"), normalized; absolute paths and locations with a scheme are returned
+// normalized but otherwise unchanged. Locations floe writes into metadata and catalogs pass here
+// once, so that a table reads the same from any working directory.
+std::string AbsoluteLocation(std::string_view location);
+
 // Collapses repeated '/', drops "." segments and resolves "x/.." pairs lexically, and drops a
 // trailing '/' (but keeps a root "/"). The prefix is kept as written.
 std::string NormalizeLocation(std::string_view location);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "floe/testing/testing.h"
 
 namespace floe::io {
@@ -44,6 +46,18 @@ TEST(LocationTest, ToLocalPath) {
   EXPECT_NE(remote.error().message().find("otherhost"), std::string::npos);
   EXPECT_EQ(ToLocalPath("").error().kind(), ErrorKind::kInvalidArgument);
   EXPECT_EQ(ToLocalPath("file://").error().kind(), ErrorKind::kInvalidArgument);
+}
+
+TEST(LocationTest, Absolute) {
+  const std::string cwd = std::filesystem::current_path().string();
+  EXPECT_EQ(AbsoluteLocation("warehouse"), cwd + "/warehouse");
+  EXPECT_EQ(AbsoluteLocation("./warehouse/db/"), cwd + "/warehouse/db");
+  EXPECT_EQ(AbsoluteLocation("../wh"),
+            (std::filesystem::current_path().parent_path() / "wh").string());
+  EXPECT_EQ(AbsoluteLocation("/data//wh/"), "/data/wh");
+  EXPECT_EQ(AbsoluteLocation("file:/data/wh"), "file:/data/wh");
+  EXPECT_EQ(AbsoluteLocation("s3://bucket/wh"), "s3://bucket/wh");
+  EXPECT_EQ(AbsoluteLocation(""), "");
 }
 
 TEST(LocationTest, Normalize) {
