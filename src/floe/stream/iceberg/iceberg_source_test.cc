@@ -659,7 +659,7 @@ TEST(SourceOptionsTest, ParsesDurationsAsFlinkWritesThem) {
   EXPECT_FALSE(ParseDurationMs("9999999999999999 d").has_value());
   auto defaults = IcebergSourceOptions::Parse({});
   ASSERT_TRUE(defaults.has_value());
-  EXPECT_EQ(defaults->monitor_interval_ms, 60'000);
+  EXPECT_EQ(defaults->monitor_interval_ms, 10'000);
   EXPECT_EQ(defaults->starting_strategy, StartingStrategy::kTableScanThenIncremental);
   EXPECT_FALSE(defaults->streaming);
 }

@@ -6,7 +6,7 @@
 //   snapshot-id, as-of-timestamp (ms), branch, tag   batch: which snapshot to read
 //   streaming                                        "true": keep reading new snapshots
 //   monitor-interval                                 how often to look for them: "10s", "1 min",
-//                                                    "500 ms", a plain number is ms; default 60s
+//                                                    "500 ms", a plain number is ms; default 10s
 //   starting-strategy                                where a streaming read starts (below)
 //   start-snapshot-id, start-snapshot-timestamp     the strategy's snapshot; in batch mode
 //                                                    start-snapshot-id makes an incremental read
@@ -71,7 +71,7 @@ struct IcebergSourceOptions {
   std::optional<std::string> branch;
   std::optional<std::string> tag;
   bool streaming = false;
-  int64_t monitor_interval_ms = 60'000;
+  int64_t monitor_interval_ms = 10'000;
   StartingStrategy starting_strategy = StartingStrategy::kTableScanThenIncremental;
   std::optional<int64_t> start_snapshot_id;
   bool start_snapshot_exclusive = false;
