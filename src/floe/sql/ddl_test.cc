@@ -70,8 +70,8 @@ class DdlTest : public ::testing::Test {
     return result.has_value() ? "" : result.error().message();
   }
 
-  // The embedded catalog's SQLite file, beside its warehouse folder.
-  std::string EmbeddedDb() const { return (dir_.path() / "warehouse.catalog.db").string(); }
+  // The embedded catalog's SQLite file, inside its warehouse folder.
+  std::string EmbeddedDb() const { return (dir_.path() / "warehouse" / "catalog.db").string(); }
 
   floe::testing::TempDir dir_;
   std::unique_ptr<Session> session_;

@@ -1,8 +1,22 @@
 #include "floe/sql/iceberg_tables.h"
 
+#include <fmt/format.h>
+
 #include "floe/sql/catalog_statements.h"
+#include "floe/table/table.h"
 
 namespace floe::sql {
+namespace {
+
+// kIO rather than kNotFound: the table exists, so IF EXISTS / IF NOT EXISTS must not pass over it.
+Error MissingMetadata(const ResolvedName& name, const Error& cause) {
+  return Error(ErrorKind::kIO,
+               fmt::format("table '{}' is in the catalog but its metadata file is missing ({}); "
+                           "DROP TABLE {} removes it from the catalog",
+                           name.ToString(), cause.message(), name.ToString()));
+}
+
+}  // namespace
 
 Result<ResolvedName> ResolvePlainTable(Session& session, const ObjectName& name) {
   FLOE_ASSIGN_OR_RETURN(ResolvedName resolved, session.ResolveTable(name));
@@ -16,8 +30,11 @@ Result<ResolvedName> ResolvePlainTable(Session& session, const ObjectName& name)
 
 Result<std::shared_ptr<table::Table>> LoadIcebergTable(Session& session, const ResolvedName& name) {
   FLOE_ASSIGN_OR_RETURN(auto catalog, session.IcebergCatalog(name));
-  auto table = table::Table::Load(std::move(catalog), name.ident());
+  auto table = table::Table::Load(catalog, name.ident());
   if (!table && table.error().kind() == ErrorKind::kNotFound) {
+    // The catalog may still list a table whose metadata file is gone (its folder was deleted).
+    FLOE_ASSIGN_OR_RETURN(bool listed, catalog->TableExists(name.ident()));
+    if (listed) return MissingMetadata(name, table.error());
     FLOE_RETURN_IF_ERROR(RequireDatabase(session, name));
     return NotFound("table '{}' does not exist", name.ToString());
   }
@@ -25,8 +42,14 @@ Result<std::shared_ptr<table::Table>> LoadIcebergTable(Session& session, const R
 }
 
 Status DropIcebergTable(catalog::Catalog& catalog, const catalog::TableIdentifier& ident) {
-  FLOE_ASSIGN_OR_RETURN(catalog::LoadedTable loaded, catalog.LoadTable(ident));
-  const StringMap& properties = loaded.metadata->properties();
+  auto loaded = catalog.LoadTable(ident);
+  // Without its metadata file nothing names the table's files: the catalog forgets it.
+  if (!loaded && loaded.error().kind() == ErrorKind::kNotFound) {
+    FLOE_ASSIGN_OR_RETURN(bool listed, catalog.TableExists(ident));
+    if (listed) return catalog.DropTable(ident, /*purge=*/false);
+  }
+  if (!loaded) return std::unexpected(std::move(loaded).error());
+  const StringMap& properties = loaded->metadata->properties();
   auto gc = properties.find("gc.enabled");
   bool purge = gc == properties.end() || gc->second != "false";
   return catalog.DropTable(ident, purge);

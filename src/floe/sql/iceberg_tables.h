@@ -14,11 +14,13 @@ namespace floe::sql {
 // The table a written name resolves to, with no metadata-table suffix allowed.
 Result<ResolvedName> ResolvePlainTable(Session& session, const ObjectName& name);
 
+// kNotFound naming the table (or its database) when the catalog has no such table; kIO naming the
+// table and the missing file when the catalog lists it but its metadata file is gone.
 Result<std::shared_ptr<table::Table>> LoadIcebergTable(Session& session, const ResolvedName& name);
 
 // Drops an Iceberg table as Flink's catalog does, through Iceberg's dropTable(ident), which
 // purges the table's files; with 'gc.enabled' = 'false' the files may be shared with other tables
-// and are kept.
+// and are kept. A table whose metadata file is gone is dropped from the catalog alone.
 Status DropIcebergTable(catalog::Catalog& catalog, const catalog::TableIdentifier& ident);
 
 // "database.table", the key of Session::connector_tables().

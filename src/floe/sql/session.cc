@@ -6,6 +6,7 @@
 #include "floe/catalog/identifier.h"
 #include "floe/sql/call_statements.h"
 #include "floe/sql/catalog_statements.h"
+#include "floe/sql/embedded_catalog.h"
 #include "floe/sql/jobs.h"
 #include "floe/sql/parser.h"
 #include "floe/sql/query_statements.h"
@@ -75,8 +76,10 @@ Session::~Session() = default;
 
 Status Session::Open() {
   if (options_.embedded_warehouse.empty()) return {};
-  StringMap properties{
-      {"type", "iceberg"}, {"catalog-type", "sql"}, {"warehouse", options_.embedded_warehouse}};
+  FLOE_ASSIGN_OR_RETURN(EmbeddedCatalogPlace place,
+                        PrepareEmbeddedCatalog(options_.embedded_warehouse));
+  notes_ = std::move(place.notes);
+  StringMap properties = std::move(place.properties);
   FLOE_ASSIGN_OR_RETURN(auto catalog,
                         catalog::CreateCatalog(std::string(kEmbeddedCatalog), properties));
   catalog::Namespace ns{{std::string(kEmbeddedDatabase)}};

@@ -28,7 +28,8 @@ class JobManager;
 
 inline constexpr std::string_view kDefaultCatalog = "default_catalog";
 inline constexpr std::string_view kDefaultDatabase = "default_database";
-// The catalog a session opens when it is given no configuration: SQLite in ./warehouse.
+// The catalog a session opens when it is given no configuration: SQLite in ./warehouse, its file
+// inside that folder.
 inline constexpr std::string_view kEmbeddedCatalog = "floe";
 inline constexpr std::string_view kEmbeddedDatabase = "default";
 
@@ -79,8 +80,11 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  // Opens the embedded catalog when the options ask for one, and makes it current.
+  // Opens the embedded catalog when the options ask for one (sql/embedded_catalog.h), and makes
+  // it current.
   Status Open();
+  // What Open did that the user should hear of (an older catalog file moved), one line each.
+  const std::vector<std::string>& notes() const { return notes_; }
 
   // Runs one statement. Errors say what failed; the caller adds the statement's position.
   Result<StatementResult> Execute(const Statement& statement);
@@ -125,6 +129,7 @@ class Session {
   std::string current_catalog_;
   std::map<std::string, ConnectorTable, std::less<>> connector_tables_;
   std::unique_ptr<JobManager> jobs_;
+  std::vector<std::string> notes_;
 };
 
 }  // namespace floe::sql

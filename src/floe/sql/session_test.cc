@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include "floe/catalog/catalog.h"
+#include "floe/catalog/test_commits.h"
 #include "floe/testing/testing.h"
 
 namespace floe::sql {
@@ -51,6 +53,54 @@ TEST(SessionTest, OpensTheEmbeddedCatalogAndResolvesNamesAgainstIt) {
   auto quit = session.ExecuteSql("QUIT");
   ASSERT_TRUE(quit.has_value());
   EXPECT_EQ(quit->kind, StatementResult::Kind::kQuit);
+}
+
+// A warehouse made before the catalog moved inside it keeps its tables: the old SQLite file
+// beside the folder is moved in, with a note.
+TEST(SessionTest, MovesAnOlderCatalogFileIntoItsWarehouse) {
+  testing::TempDir dir;
+  const std::filesystem::path warehouse = dir.path() / "warehouse";
+  {
+    FLOE_ASSERT_OK_AND_ASSIGN(
+        auto old, catalog::CreateCatalog(
+                      "floe", {{"catalog-type", "sql"}, {"warehouse", warehouse.string()}}));
+    FLOE_ASSERT_OK(old->CreateNamespace({{"default"}}, {}));
+    catalog::CreateTableRequest request;
+    request.schema = catalog::testing::SimpleSchema();
+    FLOE_ASSERT_OK(old->CreateTable({{{"default"}}, "t"}, request));
+  }
+  ASSERT_TRUE(std::filesystem::exists(dir.path() / "warehouse.catalog.db"));
+  Session session({.embedded_warehouse = warehouse.string()});
+  FLOE_ASSERT_OK(session.Open());
+  ASSERT_EQ(session.notes().size(), 1u);
+  EXPECT_NE(session.notes()[0].find("Moved the catalog file"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "warehouse.catalog.db"));
+  EXPECT_TRUE(std::filesystem::exists(warehouse / "catalog.db"));
+  auto described = session.ExecuteSql("DESCRIBE t");
+  EXPECT_TRUE(described.has_value()) << described.error().message();
+}
+
+// A table whose folder was deleted is reported with its name and missing file, and can be
+// dropped (and then made again).
+TEST(SessionTest, ATableWithoutItsMetadataFileIsReportedAndDroppable) {
+  testing::TempDir dir;
+  const std::filesystem::path warehouse = dir.path() / "warehouse";
+  Session session({.embedded_warehouse = warehouse.string()});
+  FLOE_ASSERT_OK(session.Open());
+  FLOE_ASSERT_OK(session.ExecuteSql("CREATE TABLE t (id BIGINT)"));
+  std::filesystem::remove_all(warehouse / "default" / "t");
+  auto read = session.ExecuteSql("SELECT * FROM t");
+  ASSERT_FALSE(read.has_value());
+  const std::string& message = read.error().message();
+  EXPECT_NE(message.find("table 'floe.default.t' is in the catalog but its metadata file is "
+                         "missing"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find((warehouse / "default" / "t" / "metadata").string()), std::string::npos)
+      << message;
+  FLOE_ASSERT_OK(session.ExecuteSql("DROP TABLE t"));
+  FLOE_ASSERT_OK(session.ExecuteSql("CREATE TABLE t (id BIGINT)"));
+  FLOE_ASSERT_OK(session.ExecuteSql("DESCRIBE t"));
 }
 
 }  // namespace

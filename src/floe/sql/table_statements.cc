@@ -28,9 +28,11 @@ Result<StatementResult> Execute(Session& session, const DropTable& statement) {
     if (statement.if_exists && table.error().kind() == ErrorKind::kNotFound) {
       return StatementResult::Message(std::string(kStatementSucceeded));
     }
-    return std::unexpected(std::move(table).error());
+    // A table whose metadata file is gone can still be dropped: the catalog forgets it.
+    if (table.error().kind() != ErrorKind::kIO) return std::unexpected(std::move(table).error());
   }
-  FLOE_RETURN_IF_ERROR(DropIcebergTable((*table)->catalog(), name.ident()));
+  FLOE_ASSIGN_OR_RETURN(auto catalog, session.IcebergCatalog(name));
+  FLOE_RETURN_IF_ERROR(DropIcebergTable(*catalog, name.ident()));
   return StatementResult::Message(std::string(kStatementSucceeded));
 }
 
