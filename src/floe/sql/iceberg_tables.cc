@@ -28,6 +28,12 @@ Result<ResolvedName> ResolvePlainTable(Session& session, const ObjectName& name)
   return resolved;
 }
 
+stream::TableLoader LoaderFor(const SessionCatalog& catalog, const ResolvedName& name) {
+  auto loader = stream::TableLoader::FromCatalog(catalog.name, catalog.properties, name.ident());
+  if (catalog.properties.contains("catalog-impl")) loader.ShareCatalog(catalog.catalog);
+  return loader;
+}
+
 Result<std::shared_ptr<table::Table>> LoadIcebergTable(Session& session, const ResolvedName& name) {
   FLOE_ASSIGN_OR_RETURN(auto catalog, session.IcebergCatalog(name));
   auto table = table::Table::Load(catalog, name.ident());

@@ -7,12 +7,18 @@
 #include <string>
 
 #include "floe/sql/session.h"
+#include "floe/stream/iceberg/table_loader.h"
 #include "floe/table/table.h"
 
 namespace floe::sql {
 
 // The table a written name resolves to, with no metadata-table suffix allowed.
 Result<ResolvedName> ResolvePlainTable(Session& session, const ObjectName& name);
+
+// How a job's sources and sinks reach the table `name` of the session catalog `catalog`: a new
+// instance made from its properties, except for plugin catalogs (`catalog-impl`), whose tables
+// may live in the session's instance alone, which the job then shares.
+stream::TableLoader LoaderFor(const SessionCatalog& catalog, const ResolvedName& name);
 
 // kNotFound naming the table (or its database) when the catalog has no such table; kIO naming the
 // table and the missing file when the catalog lists it but its metadata file is gone.

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "floe/io/local_file_io.h"
+#include "floe/sql/iceberg_tables.h"
 #include "floe/sql/metadata_tables.h"
 #include "floe/sql/plan/join.h"
 #include "floe/sql/plan/select.h"
@@ -244,8 +245,7 @@ Result<Relation> PlanTable(PlannerContext& context, const TableRef& ref, const C
   }
   if (!name.metadata.empty()) return PlanMetadataTable(context, name, qualifier);
   FLOE_ASSIGN_OR_RETURN(SessionCatalog * catalog, context.session().FindCatalog(name.catalog));
-  stream::TableLoader loader =
-      stream::TableLoader::FromCatalog(catalog->name, catalog->properties, name.ident());
+  stream::TableLoader loader = LoaderFor(*catalog, name);
   return PlanIcebergTable(context, std::move(loader), ref, qualifier, use, where);
 }
 

@@ -22,7 +22,13 @@ TableLoader TableLoader::FromFolder(std::string table_folder) {
   return loader;
 }
 
+TableLoader& TableLoader::ShareCatalog(std::shared_ptr<catalog::Catalog> catalog) {
+  shared_ = std::move(catalog);
+  return *this;
+}
+
 Result<std::shared_ptr<catalog::Catalog>> TableLoader::LoadCatalog() const {
+  if (shared_ != nullptr) return shared_;
   if (!folder_.empty()) {
     FLOE_ASSIGN_OR_RETURN(catalog::FolderTable table, catalog::OpenTableFolder(folder_));
     return std::move(table.catalog);
@@ -31,7 +37,7 @@ Result<std::shared_ptr<catalog::Catalog>> TableLoader::LoadCatalog() const {
 }
 
 Result<std::shared_ptr<table::Table>> TableLoader::Load() const {
-  if (!folder_.empty()) {
+  if (!folder_.empty() && shared_ == nullptr) {
     FLOE_ASSIGN_OR_RETURN(catalog::FolderTable table, catalog::OpenTableFolder(folder_));
     return table::Table::Load(std::move(table.catalog), table.ident);
   }
