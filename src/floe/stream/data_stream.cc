@@ -158,6 +158,9 @@ void StreamEnvironment::Cancel() {
   if (run_) run_->Cancel();
 }
 
+// The coordinator sees the flag at its next tick.
+void StreamEnvironment::Drain() { drain_requested_ = true; }
+
 Result<std::string> StreamEnvironment::TriggerSavepoint(std::string folder) {
   std::future<Result<std::string>> taken;
   {
@@ -172,11 +175,11 @@ Result<std::string> StreamEnvironment::TriggerSavepoint(std::string folder) {
 Result<JobResult> StreamEnvironment::Execute(std::string job_name) {
   if (job_name.empty()) return InvalidArgument("the job needs a name");
   FLOE_RETURN_IF_ERROR(graph_->Validate(config_));
-  // A Cancel holds for the Execute it came before or during, not for later ones.
+  // A Cancel or Drain holds for the Execute it came before or during, not for later ones.
   struct ClearCancel {
     std::atomic<bool>& flag;
     ~ClearCancel() { flag = false; }
-  } clear_cancel{cancel_requested_};
+  } clear_cancel{cancel_requested_}, clear_drain{drain_requested_};
 
   io::LocalFileIO io;
   std::unique_ptr<CheckpointStorage> storage;
@@ -202,7 +205,8 @@ Result<JobResult> StreamEnvironment::Execute(std::string job_name) {
                          .storage = storage.get(),
                          .restore = restore ? &*restore : nullptr,
                          .metrics = &metrics_,
-                         .cancel_requested = &cancel_requested_});
+                         .cancel_requested = &cancel_requested_,
+                         .drain_requested = &drain_requested_});
     {
       std::lock_guard lock(run_mutex_);
       run_ = &run;

@@ -133,6 +133,10 @@ class StreamEnvironment {
   // starts holds for that Execute), or, while Execute runs, take a savepoint into `folder` and
   // return its path once it is complete.
   void Cancel();
+  // From another thread: the sources stop reading where they are and the job ends as a bounded
+  // job does, with its final checkpoint and the sinks' last commit; Execute then succeeds. Holds
+  // for the Execute running now or the next one. Returns at once.
+  void Drain();
   Result<std::string> TriggerSavepoint(std::string folder);
 
   JobGraph& graph() { return *graph_; }
@@ -147,6 +151,7 @@ class StreamEnvironment {
   ExecutionConfig config_;
   std::unique_ptr<JobGraph> graph_;
   std::atomic<bool> cancel_requested_{false};
+  std::atomic<bool> drain_requested_{false};
   std::mutex run_mutex_;
   runtime::JobRun* run_ = nullptr;  // the attempt running now, guarded by run_mutex_
   MetricGroup metrics_;

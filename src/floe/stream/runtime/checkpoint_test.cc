@@ -651,5 +651,44 @@ TEST(CheckpointTest, BatchModeEndsWithoutACheckpoint) {
   EXPECT_EQ(CommittedLines(out), ExpectedLines(kBatches * kRows));
 }
 
+// A drain ends an unbounded job as if its input had ended: what the source emitted is committed,
+// under the final checkpoint when the job checkpoints, by the sink's end of input when it does
+// not, and Execute succeeds.
+TEST(CheckpointTest, ADrainCommitsWhatAnEndlessSourceEmitted) {
+  for (bool checkpoints : {true, false}) {
+    SCOPED_TRACE(checkpoints ? "with checkpoints" : "without checkpoints");
+    floe::testing::TempDir dir;
+    fs::path out = dir.path() / "out";
+    fs::create_directories(out);
+    ExecutionConfig config{.parallelism = 1};
+    if (checkpoints) {
+      config.checkpoint_interval_ms = 3'600'000;  // none but the final one
+      config.checkpoint_dir = (dir.path() / "checkpoints").string();
+    }
+    StreamEnvironment env(config);
+    std::atomic<int64_t> seen = 0;
+    DataStream rows = env.FromSource(std::make_shared<testing::EndlessSource>(10), "endless");
+    DataStream counted =
+        rows.Transform("count", RowSchema(),
+                       Lambda([&](int, RecordBatch batch) -> Result<std::optional<RecordBatch>> {
+                         seen += batch.num_rows();
+                         return batch;
+                       }));
+    counted.SinkTo("sink", TwoPhaseSinkFactory(out));
+    std::thread drainer([&] {
+      while (seen.load() < 1000) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      env.Drain();
+    });
+    auto result = env.Execute("drained");
+    drainer.join();
+    ASSERT_TRUE(result.has_value()) << result.error().message();
+    EXPECT_EQ(result->checkpoints_completed, checkpoints ? 1 : 0);
+    std::vector<std::string> committed = CommittedLines(out);
+    EXPECT_GE(committed.size(), 1000u);
+    EXPECT_EQ(static_cast<int64_t>(committed.size()), seen.load());
+    EXPECT_EQ(committed, ExpectedLines(static_cast<int64_t>(committed.size())));
+  }
+}
+
 }  // namespace
 }  // namespace floe::stream

@@ -264,6 +264,10 @@ Status JobRun::Coordinate() {
       return Cancelled("job '{}' was cancelled", options_.job_name);
     }
     if (finished_subtasks_ == total_subtasks_) return {};
+    if (!draining_ && options_.drain_requested != nullptr && options_.drain_requested->load()) {
+      draining_ = true;
+      DrainSources();
+    }
 
     Clock::time_point now = Clock::now();
     if (now >= next_tick) {
@@ -425,6 +429,19 @@ Status JobRun::CompleteCheckpoint() {
     for (const auto& [node, subtask] : sources_at_end_) EndSourceInput(node, subtask);
   }
   return {};
+}
+
+void JobRun::DrainSources() {
+  for (const JobNode& node : graph_.nodes()) {
+    if (!node.source) continue;
+    for (auto& task : tasks_[node.id]) {
+      auto* source_task = static_cast<SourceTask*>(task.get());
+      source_task->gate().PostMail([source_task] {
+        source_task->Drain();
+        return Status();
+      });
+    }
+  }
 }
 
 void JobRun::EndSourceInput(int node, int subtask) {

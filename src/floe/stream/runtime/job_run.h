@@ -34,6 +34,9 @@ struct JobRunOptions {
   const CompletedCheckpoint* restore = nullptr;  // null: a fresh start
   MetricGroup* metrics = nullptr;
   const std::atomic<bool>* cancel_requested = nullptr;
+  // Once set, every source stops reading and the job ends as a bounded one: final checkpoint,
+  // end of input, the sinks' last commit.
+  const std::atomic<bool>* drain_requested = nullptr;
 };
 
 // The share of an operator's state that subtask `subtask` of `parallelism` restores: the old
@@ -119,6 +122,8 @@ class JobRun : private JobControl {
   void DeliverToReader(int node, int subtask, Mail mail);
   void OpenValve(int node, int subtask);
   void EndSourceInput(int node, int subtask);
+  // Tells every source subtask to stop reading (a drain).
+  void DrainSources();
 
   JobRunOptions options_;
   const JobGraph& graph_;
@@ -138,6 +143,7 @@ class JobRun : private JobControl {
   std::vector<std::pair<int, int>> sources_at_end_;
   bool final_checkpoint_done_ = false;
   bool final_checkpoint_tried_ = false;
+  bool draining_ = false;  // the sources were told to drain
 
   std::mutex mutex_;
   std::condition_variable cv_;

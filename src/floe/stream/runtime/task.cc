@@ -89,6 +89,7 @@ Status SourceTask::Run() {
       if (!next.mail) break;
       FLOE_RETURN_IF_ERROR((*next.mail)());
     }
+    if (draining_) break;
     FLOE_ASSIGN_OR_RETURN(PollStatus status, reader_->PollNext(*output_));
     if (status == PollStatus::kEnd) break;
     if (status == PollStatus::kNothingNow) {

@@ -78,6 +78,8 @@ class SourceTask : public Task, private SourceReaderContext {
   // After ReachedEnd: the subtask may send EndOfInput and finish. `enumerator_position` is the
   // source's enumerator's final position, sent with the reader's in the EndOfInput.
   void EndInput(std::optional<std::string> enumerator_position);
+  // The reader reads no more: the subtask reaches its end where it is, as a bounded one does.
+  void Drain() { draining_ = true; }
 
  protected:
   Status Run() override;
@@ -87,6 +89,7 @@ class SourceTask : public Task, private SourceReaderContext {
 
   std::shared_ptr<Source> source_;
   std::unique_ptr<SourceReader> reader_;
+  bool draining_ = false;
   bool end_input_ = false;
   std::optional<std::string> enumerator_position_;
 };
