@@ -8,7 +8,6 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -21,8 +20,6 @@
 #include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
 #include "floe/util/json.h"
-
-extern char** environ;
 
 namespace floe::cli {
 namespace {
@@ -46,16 +43,7 @@ int MetadataVersions(const std::filesystem::path& table) {
 
 // Starts `floe run` in the background; its output goes to files in dir.
 pid_t StartRun(const std::filesystem::path& dir, const std::string& script) {
-  const std::string command = "cd " + Quote(dir.string()) + " && exec " + Quote(FLOE_BINARY) +
-                              " run " + Quote(script) + " --warehouse wh --checkpoint-dir cp >> " +
-                              Quote((dir / "out.txt").string()) + " 2>> " +
-                              Quote((dir / "err.txt").string());
-  const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
-  pid_t pid = 0;
-  if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ) != 0) {
-    return -1;
-  }
-  return pid;
+  return testing::StartFloe(dir, "run " + Quote(script) + " --warehouse wh --checkpoint-dir cp");
 }
 
 // Waits until the table has at least `versions` metadata versions or the process has ended;
@@ -68,12 +56,6 @@ bool WaitForCommits(pid_t pid, const std::filesystem::path& table, int versions)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return false;
-}
-
-int Wait(pid_t pid) {
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 std::string ReadFile(const std::filesystem::path& path) {
@@ -110,7 +92,7 @@ TEST(RunCommandTest, StreamingInsertResumesAfterStopAndKillWithoutLossOrDuplicat
   ASSERT_GT(pid, 0);
   ASSERT_TRUE(WaitForCommits(pid, table, 2)) << ReadFile(dir.path() / "err.txt");
   kill(pid, SIGTERM);
-  EXPECT_EQ(Wait(pid), kExitOk) << ReadFile(dir.path() / "err.txt");
+  EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << ReadFile(dir.path() / "err.txt");
   EXPECT_NE(ReadFile(dir.path() / "out.txt").find("(insert-into_lake.db.events): CANCELED"),
             std::string::npos)
       << ReadFile(dir.path() / "out.txt");
@@ -121,12 +103,12 @@ TEST(RunCommandTest, StreamingInsertResumesAfterStopAndKillWithoutLossOrDuplicat
   ASSERT_GT(pid, 0);
   ASSERT_TRUE(WaitForCommits(pid, table, after_first + 1)) << ReadFile(dir.path() / "err.txt");
   kill(pid, SIGKILL);
-  Wait(pid);
+  testing::WaitFloe(pid);
 
   // Third run: to the end of the bounded source.
   pid = StartRun(dir.path(), script);
   ASSERT_GT(pid, 0);
-  EXPECT_EQ(Wait(pid), kExitOk) << ReadFile(dir.path() / "err.txt");
+  EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << ReadFile(dir.path() / "err.txt");
   EXPECT_NE(ReadFile(dir.path() / "out.txt").find("(insert-into_lake.db.events): FINISHED"),
             std::string::npos)
       << ReadFile(dir.path() / "out.txt");

@@ -103,6 +103,7 @@ Result<bool> SqlClient::Show(sql::StatementResult& result) {
     case Kind::kJob:
       if (!result.message.empty()) fmt::print(out_, "{}\n", result.message);
       fmt::print(out_, "Job ID: {}\n", result.job_id);
+      background_jobs_.push_back(result.job_id);
       break;
     case Kind::kRows:
       FLOE_RETURN_IF_ERROR(ShowRows(result));

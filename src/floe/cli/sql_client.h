@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "floe/sql/lexer.h"
 #include "floe/sql/session.h"
@@ -34,6 +35,8 @@ class SqlClient {
   Outcome RunScript(std::string_view script);
   // Prints an error in the client's form.
   void PrintError(std::string_view text);
+  // The jobs statements submitted and left running (streaming INSERTs), in order.
+  const std::vector<std::string>& background_jobs() const { return background_jobs_; }
 
  private:
   Outcome RunStatement(std::string_view text, sql::Position start);
@@ -43,6 +46,7 @@ class SqlClient {
   sql::Session& session_;
   std::FILE* out_;
   std::FILE* err_;
+  std::vector<std::string> background_jobs_;
 };
 
 }  // namespace floe::cli

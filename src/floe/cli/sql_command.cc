@@ -10,8 +10,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "floe/cli/commands.h"
+#include "floe/cli/job_wait.h"
 #include "floe/cli/sql_client.h"
 #include "floe/cli/sql_interrupt.h"
 #include "floe/sql/parser.h"
@@ -174,12 +176,19 @@ int RunSql(const SqlArgs& args, std::FILE* out, std::FILE* err) {
     client.PrintError(opened.error().message());
     return kExitFailure;
   }
+  for (const std::string& note : session.notes()) fmt::print(out, "{}\n", note);
   InstallInterruptHandler();
-  if (init && client.RunScript(*init) == SqlClient::Outcome::kFailed) return kExitFailure;
-  if (script) {
-    return client.RunScript(*script) == SqlClient::Outcome::kFailed ? kExitFailure : kExitOk;
+  int code = kExitOk;
+  if (init && client.RunScript(*init) == SqlClient::Outcome::kFailed) {
+    code = kExitFailure;
+  } else if (script) {
+    code = client.RunScript(*script) == SqlClient::Outcome::kFailed ? kExitFailure : kExitOk;
+  } else {
+    code = RunInteractive(client, out);
   }
-  return RunInteractive(client, out);
+  // The session's jobs run in this process: they end, and commit, before it does.
+  const int jobs = FinishJobs(session, client.background_jobs(), out, err);
+  return code != kExitOk ? code : jobs;
 }
 
 void AddSqlCommand(CLI::App& app, int& exit_code) {

@@ -1,5 +1,7 @@
 #include "floe/sql/jobs.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <thread>
 
@@ -39,6 +41,7 @@ std::string_view JobStateName(JobState state) {
 struct JobManager::Job {
   std::unique_ptr<stream::StreamEnvironment> env;
   std::string savepoint_dir;
+  JobInfo info;
   std::thread thread;
   std::mutex mutex;
   std::condition_variable ended;
@@ -62,10 +65,12 @@ JobManager::~JobManager() {
 }
 
 std::string JobManager::Submit(std::string name, std::unique_ptr<stream::StreamEnvironment> env,
-                               std::string savepoint_dir) {
+                               std::string savepoint_dir, JobInfo info) {
   auto job = std::make_shared<Job>();
   job->env = std::move(env);
   job->savepoint_dir = std::move(savepoint_dir);
+  job->status.bounded = info.bounded;
+  job->info = std::move(info);
   job->status.id = NewJobId();
   job->status.name = std::move(name);
   job->status.start_time_ms = NowMs();
@@ -211,6 +216,45 @@ void JobManager::WaitAll() {
     jobs = jobs_;
   }
   for (const auto& job : jobs) WaitFor(*job);
+}
+
+void JobManager::WaitBounded() {
+  std::vector<std::shared_ptr<Job>> jobs;
+  {
+    std::lock_guard lock(mutex_);
+    jobs = jobs_;
+  }
+  for (const auto& job : jobs) {
+    if (job->info.bounded) WaitFor(*job);
+  }
+}
+
+void JobManager::DrainUnbounded() {
+  std::vector<std::shared_ptr<Job>> jobs;
+  {
+    std::lock_guard lock(mutex_);
+    jobs = jobs_;
+  }
+  for (const auto& job : jobs) {
+    if (!job->info.bounded) job->env->Drain();
+  }
+  for (const auto& job : jobs) {
+    if (!job->info.bounded) WaitFor(*job);
+  }
+}
+
+std::string JobManager::Summary(const JobStatus& status) const {
+  std::string line =
+      fmt::format("Job {} ({}): {}", status.id, status.name, JobStateName(status.state));
+  if (status.state != JobState::kFinished) {
+    if (!status.error.empty()) line += ": " + status.error;
+    return line;
+  }
+  auto found = Find(status.id);
+  if (!found.has_value() || !(*found)->info.summary) return line;
+  Result<std::string> summary = (*found)->info.summary();
+  return summary.has_value() ? fmt::format("{}. {}", line, *summary)
+                             : fmt::format("{} (its result: {})", line, summary.error().message());
 }
 
 void JobManager::CancelAll() {

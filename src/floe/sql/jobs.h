@@ -1,8 +1,9 @@
 #pragma once
 
 // The background jobs of a session: streaming INSERTs keep running after their statement returns,
-// until STOP JOB (optionally with a savepoint), the end of their sources, or the session's end.
-// SHOW JOBS lists them with their state.
+// until STOP JOB (optionally with a savepoint), the end of their sources, or a drain. SHOW JOBS
+// lists them with their state. A bounded job (all its sources end by themselves) is one the
+// session waits for: before a later statement that touches tables (WaitBounded), and at its end.
 //
 // Each job owns its StreamEnvironment and runs it on its own thread. A job that fails keeps its
 // error (state FAILED) for SHOW JOBS; a stopped one is CANCELED. What can go wrong: an unknown job
@@ -11,6 +12,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -38,6 +40,15 @@ struct JobStatus {
   std::string error;  // kFailed: why; kCanceled: the cancellation
   ErrorKind error_kind = ErrorKind::kInternal;
   std::optional<stream::JobResult> result;  // kFinished: the runtime's summary
+  bool bounded = true;                      // every source of the job ends by itself
+};
+
+// What the session knows of a job besides its graph.
+struct JobInfo {
+  bool bounded = true;
+  // Once the job has FINISHED: one line saying what it committed ("[INFO] Inserted 2 rows into
+  // floe.default.t (snapshot 123)."). Called on the thread that asks (Summary).
+  std::function<Result<std::string>()> summary;
 };
 
 class JobManager {
@@ -52,7 +63,7 @@ class JobManager {
   // SAVEPOINT writes into a new folder under `savepoint_dir` (absolute; empty: the job cannot
   // take one).
   std::string Submit(std::string name, std::unique_ptr<stream::StreamEnvironment> env,
-                     std::string savepoint_dir = {});
+                     std::string savepoint_dir = {}, JobInfo info = {});
 
   // The progress of the newest job still running that was submitted at or after `since_ms` (the
   // clock of JobStatus::start_time_ms); nullopt when there is none. Thread-safe.
@@ -69,6 +80,13 @@ class JobManager {
   Result<JobStatus> Wait(std::string_view id);
   // Waits until every job has ended.
   void WaitAll();
+  // Waits until every bounded job has ended.
+  void WaitBounded();
+  // The running unbounded jobs: their sources stop reading and each job ends with its final
+  // commit (StreamEnvironment::Drain); waits for their ends.
+  void DrainUnbounded();
+  // The summary line of a FINISHED job (JobInfo::summary), else its state and error.
+  std::string Summary(const JobStatus& status) const;
   // Cancels every running job and waits for each to end.
   void CancelAll();
 

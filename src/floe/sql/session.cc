@@ -54,6 +54,22 @@ Result<StatementResult> ExecuteReset(Session& session, const ResetOption& statem
   return StatementResult::Message("[INFO] Execute statement succeeded.");
 }
 
+// Statements that read or change tables or their metadata (and so must see the writes of the
+// jobs before them); SET, SHOW JOBS, STOP JOB and the like do not wait.
+bool TouchesTables(const Statement& statement) {
+  return std::visit(
+      [](const auto& body) {
+        using T = std::decay_t<decltype(body)>;
+        return std::is_same_v<T, CreateTable> || std::is_same_v<T, AlterTable> ||
+               std::is_same_v<T, DropTable> || std::is_same_v<T, ShowCreateTable> ||
+               std::is_same_v<T, DescribeTable> || std::is_same_v<T, Insert> ||
+               std::is_same_v<T, QueryStatement> || std::is_same_v<T, Call> ||
+               std::is_same_v<T, Explain> || std::is_same_v<T, DropDatabase> ||
+               std::is_same_v<T, DropCatalog>;
+      },
+      statement.body);
+}
+
 }  // namespace
 
 std::string ResolvedName::ToString() const {
@@ -94,6 +110,9 @@ Status Session::Open() {
 }
 
 Result<StatementResult> Session::Execute(const Statement& statement) {
+  // The session's statements take effect in order: one that reads or changes tables sees what
+  // the bounded jobs started before it wrote.
+  if (TouchesTables(statement)) jobs_->WaitBounded();
   return std::visit(
       [&](const auto& body) -> Result<StatementResult> {
         using T = std::decay_t<decltype(body)>;

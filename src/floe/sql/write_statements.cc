@@ -28,6 +28,7 @@ namespace floe::sql {
 namespace {
 
 constexpr std::string_view kDmlSync = "table.dml-sync";
+constexpr std::string_view kInfoPrefix = "[INFO] ";
 constexpr std::string_view kSavepointDir = "state.savepoints.dir";
 
 // The target of a write: where it lives and how job tasks load it again.
@@ -179,7 +180,8 @@ struct WriteRequest {
 Result<StatementResult> SubmitWrite(Session& session, const stream::ExecutionConfig& config,
                                     std::unique_ptr<stream::StreamEnvironment> env,
                                     const std::string& table_name, const std::string& verb,
-                                    const std::function<Result<StatementResult>()>& finished);
+                                    bool bounded,
+                                    std::function<Result<StatementResult>()> finished);
 
 Result<StatementResult> RunWrite(Session& session, const Target& target,
                                  const WriteRequest& request) {
@@ -228,20 +230,24 @@ Result<StatementResult> RunWrite(Session& session, const Target& target,
   FLOE_RETURN_IF_ERROR(
       stream::IcebergSink::ForRows(projected).TableLoader(target.loader).SetAll(options).Append());
 
+  // The message may be made after this statement returned (a background job's, at the session's
+  // end): it holds what it needs by value.
   return SubmitWrite(
-      session, config, std::move(env), table_name, request.verb, [&]() -> Result<StatementResult> {
-        FLOE_RETURN_IF_ERROR(target.table->Refresh());
-        const TableMetadataPtr after = target.table->metadata();
-        const SnapshotRef* ref = after->FindRef(resolved->branch);
+      session, config, std::move(env), table_name, request.verb, planned.bounded,
+      [table = target.table, metadata, resolved = *resolved, rows,
+       table_name]() -> Result<StatementResult> {
+        FLOE_RETURN_IF_ERROR(table->Refresh());
+        const TableMetadataPtr after = table->metadata();
+        const SnapshotRef* ref = after->FindRef(resolved.branch);
         std::string snapshot = "no new snapshot";
         if (ref != nullptr &&
-            (metadata->FindRef(resolved->branch) == nullptr ||
-             metadata->FindRef(resolved->branch)->snapshot_id != ref->snapshot_id)) {
+            (metadata->FindRef(resolved.branch) == nullptr ||
+             metadata->FindRef(resolved.branch)->snapshot_id != ref->snapshot_id)) {
           snapshot = fmt::format("snapshot {}", ref->snapshot_id);
         }
         const int64_t written = rows->load();
         const std::string_view noun = written == 1 ? "row" : "rows";
-        if (resolved->overwrite) {
+        if (resolved.overwrite) {
           return StatementResult::Message(fmt::format("[INFO] Overwrote {} with {} {} ({}).",
                                                       table_name, written, noun, snapshot));
         }
@@ -279,28 +285,28 @@ Result<StatementResult> RunDynamicWrite(Session& session, const ResolvedName& na
   stream::DataStream projected = ProjectToTable(planned.stream, std::move(mapping), rows);
   FLOE_ASSIGN_OR_RETURN(stream::DataStream snapshots,
                         AddDynamicSink(ConnectorKey(name), table, hints, projected));
-  // The committed snapshots make the message of a write that is waited for; a background job's
-  // are not kept (they would pile up while it runs).
+  // The committed snapshots make the message of a write that is waited for or that ends by itself;
+  // an unbounded job's are not kept (they would pile up while it runs).
   FLOE_ASSIGN_OR_RETURN(bool sync, OptionIsTrue(session.config(), kDmlSync));
   auto committed = std::make_shared<stream::CollectedBatches>();
-  if (config.mode == stream::RuntimeMode::kBatch || sync) {
+  if (config.mode == stream::RuntimeMode::kBatch || sync || planned.bounded) {
     committed = env->Collect(snapshots, "snapshots");
   }
-  return SubmitWrite(
-      session, config, std::move(env), table_name, "INSERT INTO", [&]() -> Result<StatementResult> {
-        std::set<std::string> tables;
-        for (const RecordBatch& batch : committed->batches()) {
-          for (int64_t i = 0; i < batch.num_rows(); ++i) {
-            tables.emplace(batch.column(0).GetString(i));
-          }
-        }
-        const int64_t written = rows->load();
-        return StatementResult::Message(
-            fmt::format("[INFO] Inserted {} {} into {} ({} {} in {} {}).", written,
-                        written == 1 ? "row" : "rows", table_name, committed->num_rows(),
-                        committed->num_rows() == 1 ? "snapshot" : "snapshots", tables.size(),
-                        tables.size() == 1 ? "table" : "tables"));
-      });
+  return SubmitWrite(session, config, std::move(env), table_name, "INSERT INTO", planned.bounded,
+                     [committed, rows, table_name]() -> Result<StatementResult> {
+                       std::set<std::string> tables;
+                       for (const RecordBatch& batch : committed->batches()) {
+                         for (int64_t i = 0; i < batch.num_rows(); ++i) {
+                           tables.emplace(batch.column(0).GetString(i));
+                         }
+                       }
+                       const int64_t written = rows->load();
+                       return StatementResult::Message(fmt::format(
+                           "[INFO] Inserted {} {} into {} ({} {} in {} {}).", written,
+                           written == 1 ? "row" : "rows", table_name, committed->num_rows(),
+                           committed->num_rows() == 1 ? "snapshot" : "snapshots", tables.size(),
+                           tables.size() == 1 ? "table" : "tables"));
+                     });
 }
 
 // Submits a write's job: every write is a job of the session (SHOW JOBS lists it); batch and
@@ -309,20 +315,29 @@ Result<StatementResult> RunDynamicWrite(Session& session, const ResolvedName& na
 Result<StatementResult> SubmitWrite(Session& session, const stream::ExecutionConfig& config,
                                     std::unique_ptr<stream::StreamEnvironment> env,
                                     const std::string& table_name, const std::string& verb,
-                                    const std::function<Result<StatementResult>()>& finished) {
+                                    bool bounded,
+                                    std::function<Result<StatementResult>()> finished) {
   const bool streaming = config.mode == stream::RuntimeMode::kStreaming;
   const std::string job_name = session.jobs().UniqueName(
       session.config().Get(option::kPipelineName).value_or("insert-into_" + table_name));
   FLOE_ASSIGN_OR_RETURN(bool sync, OptionIsTrue(session.config(), kDmlSync));
-  std::string id = session.jobs().Submit(job_name, std::move(env), SavepointDir(session, config));
+  JobInfo info{.bounded = bounded, .summary = [finished]() -> Result<std::string> {
+                 FLOE_ASSIGN_OR_RETURN(StatementResult result, finished());
+                 std::string_view message = result.message;
+                 if (message.starts_with(kInfoPrefix)) message.remove_prefix(kInfoPrefix.size());
+                 return std::string(message);
+               }};
+  std::string id = session.jobs().Submit(job_name, std::move(env), SavepointDir(session, config),
+                                         std::move(info));
   if (streaming && !sync) {
     std::string message =
         fmt::format("[INFO] Submitted job {} ({}): SHOW JOBS lists it, STOP JOB '{}' stops it.", id,
                     job_name, id);
-    if (config.checkpoint_interval_ms == 0) {
+    if (!bounded && config.checkpoint_interval_ms == 0) {
       // As in Flink, the Iceberg sink commits at checkpoints: without them, only at the end.
       message += fmt::format(
-          "\n[WARNING] '{}' is not set: the sink commits only when the job's input ends.",
+          "\n[WARNING] '{}' is not set: the sink commits only when the job ends (STOP JOB, or "
+          "SIGINT/SIGTERM once the client has run its statements).",
           option::kCheckpointInterval);
     }
     StatementResult result = StatementResult::Message(std::move(message));
