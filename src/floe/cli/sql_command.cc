@@ -15,6 +15,7 @@
 #include "floe/cli/commands.h"
 #include "floe/cli/job_wait.h"
 #include "floe/cli/sql_client.h"
+#include "floe/cli/sql_defaults.h"
 #include "floe/cli/sql_interrupt.h"
 #include "floe/sql/parser.h"
 
@@ -154,6 +155,12 @@ int RunInteractive(SqlClient& client, std::FILE* out) {
 int RunSql(const SqlArgs& args, std::FILE* out, std::FILE* err) {
   std::optional<std::string> init;
   std::optional<std::string> script;
+  std::vector<sql::Statement> defaults;
+  if (args.defaults_file) {
+    auto read = ReadSqlDefaults(*args.defaults_file);
+    if (!read.has_value()) return ReportBadInput(err, "sql", read.error());
+    defaults = std::move(*read);
+  }
   if (args.init_file) {
     auto text = ReadScript(*args.init_file);
     if (!text.has_value()) return ReportBadInput(err, "sql", text.error());
@@ -177,6 +184,13 @@ int RunSql(const SqlArgs& args, std::FILE* out, std::FILE* err) {
     return kExitFailure;
   }
   for (const std::string& note : session.notes()) fmt::print(out, "{}\n", note);
+  for (const sql::Statement& statement : defaults) {
+    if (auto result = session.Execute(statement); !result) {
+      client.PrintError(fmt::format("{}: line {}: {}", *args.defaults_file, statement.position.line,
+                                    result.error().message()));
+      return kExitFailure;
+    }
+  }
   InstallInterruptHandler();
   int code = kExitOk;
   if (init && client.RunScript(*init) == SqlClient::Outcome::kFailed) {
@@ -197,6 +211,9 @@ void AddSqlCommand(CLI::App& app, int& exit_code) {
       "sql", "Flink's SQL client for Iceberg tables: interactive, or a script with -f or -e");
   command->add_option("--warehouse", args->warehouse,
                       "Folder of the embedded catalog 'floe' (SQLite); default ./warehouse");
+  command->add_option("-d,--defaults", args->defaults_file,
+                      "YAML file of catalogs and configuration (Flink's sql-client-defaults.yaml), "
+                      "read before -i");
   command->add_option("-i,--init", args->init_file, "SQL file to run before anything else");
   auto* file = command->add_option("-f,--file", args->script_file,
                                    "SQL file to run; exits at the end or at the first error");

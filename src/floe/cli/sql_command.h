@@ -1,7 +1,7 @@
 #pragma once
 
 // `floe sql`: Flink's SQL client for floe. It opens a session (sql/session.h) whose embedded
-// catalog lives in --warehouse (default ./warehouse), runs -i's file,
+// catalog lives in --warehouse (default ./warehouse), applies -d's YAML defaults, runs -i's file,
 // then either -f's file or -e's statements (code 1 at the first failing statement, reported with
 // its line and column), or reads statements interactively: line editing and history with libedit
 // on a terminal (history in $FLOE_SQL_HISTORY, else ~/.floe_sql_history), plain lines when stdin
@@ -20,6 +20,7 @@ namespace floe::cli {
 
 struct SqlArgs {
   std::string warehouse = "warehouse";
+  std::optional<std::string> defaults_file;  // cli/sql_defaults.h
   std::optional<std::string> init_file;
   std::optional<std::string> script_file;
   std::optional<std::string> statements;

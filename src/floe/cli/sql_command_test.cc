@@ -249,5 +249,58 @@ TEST_F(SqlCommandTest, BadArguments) {
   EXPECT_EQ(run.exit_code, kExitBadInput);
 }
 
+// --defaults reads the documentation's sql-client-defaults.yaml form: the catalog is there, and
+// the configuration is SET, before -e runs.
+TEST_F(SqlCommandTest, DefaultsFileCreatesCatalogsAndSetsOptions) {
+  const std::string lake = (dir_.path() / "lake").string();
+  std::string yaml = WriteFile("defaults.yaml",
+                               "catalogs:\n"
+                               "  - name: my_catalog\n"
+                               "    type: iceberg\n"
+                               "    catalog-type: hadoop\n"
+                               "    warehouse: " +
+                                   lake +
+                                   "\n"
+                                   "configuration:\n"
+                                   "  execution.runtime-mode: batch\n"
+                                   "  sql-client.execution.result-mode: jsonl\n");
+  CommandRun run = Sql("--defaults " + Quote(yaml) + " -e " +
+                       Quote("SHOW CATALOGS; CREATE TABLE my_catalog.`default`.t (id BIGINT); "
+                             "INSERT INTO my_catalog.`default`.t VALUES (7); "
+                             "SELECT id FROM my_catalog.`default`.t;"));
+  ASSERT_EQ(run.exit_code, kExitOk) << run.err;
+  EXPECT_NE(run.out.find(R"({"catalog name":"my_catalog"})"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find(R"({"id":7})"), std::string::npos) << run.out;
+  EXPECT_TRUE(std::filesystem::exists(dir_.path() / "lake" / "default" / "t" / "metadata"));
+}
+
+TEST_F(SqlCommandTest, BadDefaultsFilesNameTheirLine) {
+  std::string yaml = WriteFile("bad.yaml", "catalogs:\n  - name: a\n    type: [iceberg\n");
+  CommandRun run = Sql("-d " + Quote(yaml) + " -e " + Quote("SHOW CATALOGS;"));
+  EXPECT_EQ(run.exit_code, kExitBadInput);
+  EXPECT_NE(run.err.find("bad.yaml: line "), std::string::npos) << run.err;
+
+  yaml = WriteFile("nameless.yaml", "catalogs:\n  - type: iceberg\n    catalog-type: hadoop\n");
+  run = Sql("-d " + Quote(yaml) + " -e " + Quote("SHOW CATALOGS;"));
+  EXPECT_EQ(run.exit_code, kExitBadInput);
+  EXPECT_NE(run.err.find("nameless.yaml: line 2: a catalog without a name"), std::string::npos)
+      << run.err;
+
+  yaml = WriteFile("tables.yaml", "tables:\n  - name: t\n");
+  run = Sql("-d " + Quote(yaml) + " -e " + Quote("SHOW CATALOGS;"));
+  EXPECT_EQ(run.exit_code, kExitBadInput);
+  EXPECT_NE(run.err.find("tables.yaml: line 1: unknown section 'tables'"), std::string::npos)
+      << run.err;
+
+  // A catalog the YAML describes but floe cannot make fails with the entry's line.
+  yaml = WriteFile("version.yaml",
+                   "catalogs:\n  - name: c\n    type: iceberg\n    catalog-type: hadoop\n"
+                   "    warehouse: /tmp/x\n    property-version: 99\n");
+  run = Sql("-d " + Quote(yaml) + " -e " + Quote("SHOW CATALOGS;"));
+  EXPECT_EQ(run.exit_code, kExitFailure);
+  EXPECT_NE(run.err.find("version.yaml: line 2: "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("property-version '99' is not supported"), std::string::npos) << run.err;
+}
+
 }  // namespace
 }  // namespace floe::cli
