@@ -1,14 +1,19 @@
 // CreateCatalog (catalog.h): the Flink connector's catalog properties to a catalog.
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 
 #include "floe/catalog/caching_catalog.h"
 #include "floe/catalog/catalog.h"
 #include "floe/catalog/hadoop/hadoop_catalog.h"
 #include "floe/catalog/plugin/plugin_catalog.h"
 #include "floe/catalog/sql/sql_catalog.h"
+#include "floe/io/local_file_io.h"
 #include "floe/io/location.h"
+#include "floe/io/mapped_file_io.h"
 
 namespace floe::catalog {
 namespace {
@@ -25,6 +30,22 @@ StringMap PluginProperties(const StringMap& properties) {
     if (auto it = out.find(key); it != out.end()) out.erase(it);
   }
   return out;
+}
+
+// The local filesystem, where tables written by an older floe with a relative warehouse hold paths
+// relative to the folder it ran in: those are read under the warehouse, with a warning
+// (io::ResolveRelativeToWarehouse). Other warehouses keep the catalog's default FileIO (nullptr).
+std::shared_ptr<io::FileIO> LocalFileIO(const std::string& name, const StringMap& properties) {
+  auto it = properties.find(kWarehouse);
+  if (it == properties.end() || it->second.empty() || it->second.front() != '/') return nullptr;
+  return io::ResolveRelativeToWarehouse(
+      std::make_shared<io::LocalFileIO>(), it->second,
+      [name](std::string_view relative, std::string_view resolved) {
+        fmt::print(stderr,
+                   "[WARNING] catalog {}: '{}' is a relative location (written by an older floe); "
+                   "reading it as '{}'. New files get absolute locations.\n",
+                   name, relative, resolved);
+      });
 }
 
 Result<std::shared_ptr<Catalog>> MakeUncached(const std::string& name,
@@ -44,10 +65,13 @@ Result<std::shared_ptr<Catalog>> MakeUncached(const std::string& name,
   std::string type = type_it != properties.end() ? type_it->second : "hive";
   std::ranges::transform(type, type.begin(), [](unsigned char c) { return std::tolower(c); });
   if (type == "hadoop") {
-    FLOE_ASSIGN_OR_RETURN(auto hadoop, HadoopCatalog::Make(name, properties));
+    FLOE_ASSIGN_OR_RETURN(auto hadoop,
+                          HadoopCatalog::Make(name, properties, LocalFileIO(name, properties)));
     return std::shared_ptr<Catalog>(std::move(hadoop));
   }
-  if (type == "sql" || type == "jdbc") return CreateSqlCatalog(name, properties);
+  if (type == "sql" || type == "jdbc") {
+    return CreateSqlCatalog(name, properties, LocalFileIO(name, properties));
+  }
   if (type == "hive" || type == "rest") {
     return Unsupported("catalog {}: catalog-type {} is not yet supported{}", name, type,
                        type_it == properties.end()

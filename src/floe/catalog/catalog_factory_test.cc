@@ -11,6 +11,13 @@
 namespace floe::catalog {
 namespace {
 
+// The working directory changed for a scope.
+struct InFolder {
+  std::filesystem::path before = std::filesystem::current_path();
+  explicit InFolder(const std::filesystem::path& folder) { std::filesystem::current_path(folder); }
+  ~InFolder() { std::filesystem::current_path(before); }
+};
+
 ErrorKind KindOf(const StringMap& properties) {
   auto catalog = CreateCatalog("c", properties);
   EXPECT_FALSE(catalog.has_value());
@@ -70,13 +77,7 @@ TEST(CatalogFactoryTest, PropertyVersionIsOne) {
 // absolute locations that hold wherever the table is read from later.
 TEST(CatalogFactoryTest, RelativeWarehouseGivesAbsoluteLocations) {
   floe::testing::TempDir dir;
-  struct InFolder {
-    std::filesystem::path before = std::filesystem::current_path();
-    explicit InFolder(const std::filesystem::path& folder) {
-      std::filesystem::current_path(folder);
-    }
-    ~InFolder() { std::filesystem::current_path(before); }
-  } in_folder(dir.path());
+  InFolder in_folder(dir.path());
   for (std::string type : {"hadoop", "sql"}) {
     auto catalog =
         CreateCatalog("c", {{"catalog-type", type}, {"warehouse", "./wh-" + type + "/"}});
@@ -93,6 +94,39 @@ TEST(CatalogFactoryTest, RelativeWarehouseGivesAbsoluteLocations) {
         << created->metadata_location;
     EXPECT_EQ(created->metadata->property("write.data.path"), root + "/elsewhere/data");
   }
+}
+
+// An older floe wrote the locations of a table made with a relative warehouse as it was given,
+// relative to the folder it ran in. Such a table still reads, from any folder, under the
+// warehouse; without that, its relative paths would name files under the reader's folder.
+TEST(CatalogFactoryTest, RelativeLocationsOfOlderTablesReadUnderTheWarehouse) {
+  floe::testing::TempDir dir;
+  const std::string warehouse = (dir.path() / "wh").string();
+  const TableIdentifier ident{{{"db"}}, "t"};
+  {
+    InFolder in_folder(dir.path());
+    FLOE_ASSERT_OK_AND_ASSIGN(auto catalog,
+                              CreateCatalog("c", {{"catalog-type", "sql"}, {"warehouse", "wh"}}));
+    FLOE_ASSERT_OK(catalog->CreateNamespace({{"db"}}, {}));
+    CreateTableRequest request;
+    request.schema = testing::SimpleSchema();
+    FLOE_ASSERT_OK(catalog->CreateTable(ident, request));
+    // The location as the older floe recorded it; what is written next lies under it.
+    FLOE_ASSERT_OK(catalog->CommitTable(ident, TableCommit{{}, {SetLocation{"wh/db/t"}}}));
+    FLOE_ASSERT_OK(testing::AppendWithRetry(*catalog, ident, "old"));
+  }
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      auto catalog, CreateCatalog("c", {{"catalog-type", "sql"}, {"warehouse", warehouse}}));
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable loaded, catalog->LoadTable(ident));
+  EXPECT_EQ(loaded.metadata->location(), "wh/db/t");
+  EXPECT_TRUE(loaded.metadata_location.starts_with("wh/db/t/metadata/"))
+      << loaded.metadata_location;
+  ASSERT_NE(loaded.metadata->current_snapshot(), nullptr);
+  EXPECT_TRUE(loaded.metadata->current_snapshot()->manifest_list.starts_with("wh/db/t/metadata/"));
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / loaded.metadata_location));
+  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<std::string> files,
+                            testing::CurrentDataFiles(*catalog->file_io(), *loaded.metadata));
+  EXPECT_EQ(files, (std::vector<std::string>{"wh/db/t/data/old.parquet"}));
 }
 
 TEST(CatalogFactoryTest, RefusesWhatItCannotBuild) {

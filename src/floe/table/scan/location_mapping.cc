@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "floe/io/mapped_file_io.h"
 #include "floe/spec/table_metadata.h"
 
 namespace floe::table {
@@ -13,44 +14,6 @@ std::string_view TrimSlashes(std::string_view s) {
   while (s.size() > 1 && s.back() == '/') s.remove_suffix(1);
   return s;
 }
-
-class MappedFileIO final : public io::FileIO {
- public:
-  MappedFileIO(std::shared_ptr<io::FileIO> base, LocationMapping mapping)
-      : base_(std::move(base)), mapping_(std::move(mapping)) {}
-
-  Result<std::unique_ptr<io::InputFile>> NewInputFile(std::string_view location) override {
-    return base_->NewInputFile(mapping_.Apply(location));
-  }
-  Result<std::unique_ptr<io::OutputFile>> NewOutputFile(std::string_view location) override {
-    return base_->NewOutputFile(mapping_.Apply(location));
-  }
-  Result<io::FileEntry> GetInfo(std::string_view location) override {
-    return base_->GetInfo(mapping_.Apply(location));
-  }
-  Status Delete(std::string_view location) override {
-    return base_->Delete(mapping_.Apply(location));
-  }
-  Result<std::vector<io::FileEntry>> List(std::string_view folder) override {
-    return base_->List(mapping_.Apply(folder));
-  }
-  Status CreateDirectories(std::string_view folder) override {
-    return base_->CreateDirectories(mapping_.Apply(folder));
-  }
-  Status Rename(std::string_view from, std::string_view to) override {
-    return base_->Rename(mapping_.Apply(from), mapping_.Apply(to));
-  }
-  Status RenameNoReplace(std::string_view from, std::string_view to) override {
-    return base_->RenameNoReplace(mapping_.Apply(from), mapping_.Apply(to));
-  }
-  Status SyncDirectory(std::string_view folder) override {
-    return base_->SyncDirectory(mapping_.Apply(folder));
-  }
-
- private:
-  std::shared_ptr<io::FileIO> base_;
-  LocationMapping mapping_;
-};
 
 }  // namespace
 
@@ -74,7 +37,10 @@ std::string LocationMapping::Apply(std::string_view location) const {
 std::shared_ptr<io::FileIO> MapLocations(std::shared_ptr<io::FileIO> base,
                                          LocationMapping mapping) {
   if (mapping.empty()) return base;
-  return std::make_shared<MappedFileIO>(std::move(base), std::move(mapping));
+  return io::MapFileLocations(std::move(base),
+                              [mapping = std::move(mapping)](std::string_view location) {
+                                return mapping.Apply(location);
+                              });
 }
 
 }  // namespace floe::table
