@@ -98,9 +98,7 @@ class Catalog {
 // Creates a catalog from Flink-style properties: `catalog-type` = hadoop | sql, or `catalog-impl`
 // = path of a plugin shared library; `warehouse`, `uri`, `cache-enabled`,
 // `cache.expiration-interval-ms`, and whatever else the implementation takes. `hive` and `rest`
-// give kUnsupported ("not yet supported"); unknown types kInvalidArgument, as is a
-// `property-version` other than 1. A relative `warehouse` is made absolute against the working
-// directory.
+// give kUnsupported ("not yet supported"); unknown types kInvalidArgument.
 Result<std::shared_ptr<Catalog>> CreateCatalog(const std::string& name,
                                                const StringMap& properties);
 

@@ -1,4 +1,6 @@
-// CreateCatalog (catalog.h): the Flink connector's catalog properties to a catalog.
+// CreateCatalog (catalog.h): the Flink connector's catalog properties to a catalog. Besides what
+// catalog.h says: a `property-version` other than 1 is kInvalidArgument, and a relative
+// `warehouse` is made absolute against the working directory.
 
 #include <fmt/format.h>
 
