@@ -11,6 +11,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
 #include <thread>
 
 #include "floe/cli/commands.h"
@@ -101,7 +104,9 @@ TEST_F(FirstMinutesTest, AnInsertInTheDefaultModeIsCommittedWhenTheScriptEnds) {
             std::string::npos)
       << run.out;
   EXPECT_EQ(FloeCount(elsewhere_, Warehouse(), "t"), 2);
-  if (auto n = ClickHouseCount(Table("t"))) EXPECT_EQ(*n, 2);
+  if (auto n = ClickHouseCount(Table("t"))) {
+    EXPECT_EQ(*n, 2);
+  }
 }
 
 TEST_F(FirstMinutesTest, QuitWaitsForTheSessionsInserts) {
@@ -113,7 +118,9 @@ TEST_F(FirstMinutesTest, QuitWaitsForTheSessionsInserts) {
   ASSERT_EQ(run.exit_code, kExitOk) << run.err;
   EXPECT_NE(run.out.find("Inserted 3 rows into floe.default.t"), std::string::npos) << run.out;
   EXPECT_EQ(FloeCount(elsewhere_, Warehouse(), "t"), 3);
-  if (auto n = ClickHouseCount(Table("t"))) EXPECT_EQ(*n, 3);
+  if (auto n = ClickHouseCount(Table("t"))) {
+    EXPECT_EQ(*n, 3);
+  }
 }
 
 // Statements of one session take effect in order: the OVERWRITE after a streaming INSERT waits
@@ -159,7 +166,9 @@ TEST_F(FirstMinutesTest, SigtermStopsAnEndlessInsertWithAFinalCommit) {
       std::stoll(out.substr(at + std::string_view("FINISHED. Inserted ").size()));
   EXPECT_GT(inserted, 0);
   EXPECT_EQ(FloeCount(elsewhere_, Warehouse(), "t"), inserted);
-  if (auto n = ClickHouseCount(Table("t"))) EXPECT_EQ(*n, inserted);
+  if (auto n = ClickHouseCount(Table("t"))) {
+    EXPECT_EQ(*n, inserted);
+  }
 }
 
 TEST_F(FirstMinutesTest, AFailedJobMakesTheExitCodeNonZero) {
@@ -192,7 +201,9 @@ TEST_F(FirstMinutesTest, ARelativeWarehouseGivesATableReadableFromAnywhere) {
       FloeRows(elsewhere_, "../work/wh", "SELECT id, data FROM t ORDER BY id;");
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[2].GetString("data").value_or(""), "a");
-  if (auto n = ClickHouseCount(table)) EXPECT_EQ(*n, 3);
+  if (auto n = ClickHouseCount(table)) {
+    EXPECT_EQ(*n, 3);
+  }
   if (!floe::testing::PeerInstalled("icebird")) {
     std::cerr << "icebird not installed: its cross-check is skipped\n";
     return;

@@ -46,8 +46,8 @@ TEST(PluginCatalogSqlTest, AnInMemoryPluginServesEveryStatement) {
       "SELECT COUNT(*) AS files FROM t$files;\n"
       "DROP TABLE t;\n"
       "SHOW TABLES;\n";
-  CommandRun run = testing::Floe("sql --warehouse " + Quote((dir.path() / "wh").string()) +
-                                 " -e " + Quote(script) + " </dev/null");
+  CommandRun run = testing::Floe("sql --warehouse " + Quote((dir.path() / "wh").string()) + " -e " +
+                                 Quote(script) + " </dev/null");
   ASSERT_EQ(run.exit_code, kExitOk) << run.out << run.err;
   // The rows of both INSERTs, the streaming one waited for by the SELECT after it.
   EXPECT_NE(run.out.find("+I[1, a]\n+I[2, b]\n+I[3, c]\n"), std::string::npos) << run.out;

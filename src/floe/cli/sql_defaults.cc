@@ -11,25 +11,24 @@ sql::Position PositionOf(const YAML::Node& node) {
   return {.line = mark.line + 1, .column = mark.column + 1};
 }
 
-Error At(const std::string& path, const YAML::Node& node, std::string_view message) {
+std::unexpected<Error> At(const std::string& path, const YAML::Node& node,
+                          std::string_view message) {
   return InvalidArgument("{}: line {}: {}", path, PositionOf(node).line, message);
 }
 
 Result<std::string> Scalar(const std::string& path, const YAML::Node& node, std::string_view what) {
-  if (!node.IsScalar())
-    return std::unexpected(At(path, node, fmt::format("{} is not a value", what)));
+  if (!node.IsScalar()) return At(path, node, fmt::format("{} is not a value", what));
   return node.Scalar();
 }
 
 Status AddCatalogs(const std::string& path, const YAML::Node& catalogs,
                    std::vector<sql::Statement>& out) {
   if (!catalogs.IsSequence()) {
-    return std::unexpected(
-        At(path, catalogs, "'catalogs' is a list of catalogs, each starting with '- name: ...'"));
+    return At(path, catalogs, "'catalogs' is a list of catalogs, each starting with '- name: ...'");
   }
   for (const YAML::Node& entry : catalogs) {
     if (!entry.IsMap()) {
-      return std::unexpected(At(path, entry, "a catalog is a map of its properties"));
+      return At(path, entry, "a catalog is a map of its properties");
     }
     sql::CreateCatalog create;
     for (const auto& item : entry) {
@@ -42,7 +41,7 @@ Status AddCatalogs(const std::string& path, const YAML::Node& catalogs,
         create.options.emplace_back(std::move(key), std::move(value));
       }
     }
-    if (create.name.empty()) return std::unexpected(At(path, entry, "a catalog without a name"));
+    if (create.name.empty()) return At(path, entry, "a catalog without a name");
     out.push_back(sql::Statement{.body = std::move(create), .position = PositionOf(entry)});
   }
   return {};
@@ -51,7 +50,7 @@ Status AddCatalogs(const std::string& path, const YAML::Node& catalogs,
 Status AddConfiguration(const std::string& path, const YAML::Node& configuration,
                         std::vector<sql::Statement>& out) {
   if (!configuration.IsMap()) {
-    return std::unexpected(At(path, configuration, "'configuration' is a map of option: value"));
+    return At(path, configuration, "'configuration' is a map of option: value");
   }
   for (const auto& item : configuration) {
     FLOE_ASSIGN_OR_RETURN(std::string key, Scalar(path, item.first, "an option name"));
@@ -68,7 +67,7 @@ Result<std::vector<sql::Statement>> Read(const std::string& path) {
   std::vector<sql::Statement> statements;
   if (root.IsNull()) return statements;
   if (!root.IsMap()) {
-    return std::unexpected(At(path, root, "expected the sections 'catalogs' and 'configuration'"));
+    return At(path, root, "expected the sections 'catalogs' and 'configuration'");
   }
   for (const auto& section : root) {
     FLOE_ASSIGN_OR_RETURN(std::string name, Scalar(path, section.first, "a section name"));
@@ -77,9 +76,9 @@ Result<std::vector<sql::Statement>> Read(const std::string& path) {
     } else if (name == "configuration") {
       FLOE_RETURN_IF_ERROR(AddConfiguration(path, section.second, statements));
     } else {
-      return std::unexpected(At(
+      return At(
           path, section.first,
-          fmt::format("unknown section '{}' (floe reads 'catalogs' and 'configuration')", name)));
+          fmt::format("unknown section '{}' (floe reads 'catalogs' and 'configuration')", name));
     }
   }
   return statements;

@@ -9,11 +9,12 @@ namespace floe::sql {
 namespace {
 
 // kIO rather than kNotFound: the table exists, so IF EXISTS / IF NOT EXISTS must not pass over it.
-Error MissingMetadata(const ResolvedName& name, const Error& cause) {
-  return Error(ErrorKind::kIO,
-               fmt::format("table '{}' is in the catalog but its metadata file is missing ({}); "
-                           "DROP TABLE {} removes it from the catalog",
-                           name.ToString(), cause.message(), name.ToString()));
+std::unexpected<Error> MissingMetadata(const ResolvedName& name, const Error& cause) {
+  return std::unexpected<Error>(
+      std::in_place, ErrorKind::kIO,
+      fmt::format("table '{}' is in the catalog but its metadata file is missing ({}); "
+                  "DROP TABLE {} removes it from the catalog",
+                  name.ToString(), cause.message(), name.ToString()));
 }
 
 }  // namespace
