@@ -12,10 +12,10 @@
 #include <thread>
 
 #include "floe/cli/commands.h"
-#include "floe/sql/jobs.h"
-#include "floe/sql/parser.h"
 #include "floe/sql/result_printer.h"
 #include "floe/sql/session.h"
+#include "floe/sql/statements/jobs.h"
+#include "floe/sql/syntax/parser.h"
 
 namespace floe::cli {
 namespace {

@@ -6,9 +6,9 @@
 #include <charconv>
 
 #include "floe/cli/sql_interrupt.h"
-#include "floe/sql/jobs.h"
-#include "floe/sql/parser.h"
 #include "floe/sql/result_printer.h"
+#include "floe/sql/statements/jobs.h"
+#include "floe/sql/syntax/parser.h"
 #include "floe/util/clock.h"
 
 namespace floe::cli {

@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "floe/sql/lexer.h"
 #include "floe/sql/session.h"
+#include "floe/sql/syntax/lexer.h"
 #include "floe/util/error.h"
 
 namespace floe::cli {

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "floe/batch/value.h"
-#include "floe/sql/result_format.h"
+#include "floe/sql/scalar/result_format.h"
 #include "floe/util/json.h"
 
 namespace floe::sql {

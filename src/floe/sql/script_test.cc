@@ -33,10 +33,10 @@
 #include <string>
 #include <vector>
 
-#include "floe/sql/parser.h"
-#include "floe/sql/result_format.h"
 #include "floe/sql/result_printer.h"
+#include "floe/sql/scalar/result_format.h"
 #include "floe/sql/session.h"
+#include "floe/sql/syntax/parser.h"
 #include "floe/testing/testing.h"
 #include "floe/util/strings.h"
 

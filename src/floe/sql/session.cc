@@ -4,13 +4,13 @@
 #include <type_traits>
 
 #include "floe/catalog/identifier.h"
-#include "floe/sql/call_statements.h"
-#include "floe/sql/catalog_statements.h"
-#include "floe/sql/jobs.h"
-#include "floe/sql/parser.h"
-#include "floe/sql/query_statements.h"
-#include "floe/sql/table_statements.h"
-#include "floe/sql/write_statements.h"
+#include "floe/sql/statements/call_statements.h"
+#include "floe/sql/statements/catalog_statements.h"
+#include "floe/sql/statements/jobs.h"
+#include "floe/sql/statements/query_statements.h"
+#include "floe/sql/statements/table_statements.h"
+#include "floe/sql/statements/write_statements.h"
+#include "floe/sql/syntax/parser.h"
 
 namespace floe::sql {
 namespace {

@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "floe/catalog/catalog.h"
-#include "floe/sql/ast.h"
 #include "floe/sql/session_config.h"
 #include "floe/sql/statement_result.h"
+#include "floe/sql/syntax/ast.h"
 
 namespace floe::sql {
 

@@ -8,15 +8,15 @@
 #include <map>
 
 #include "floe/io/local_file_io.h"
-#include "floe/sql/metadata_tables.h"
 #include "floe/sql/plan/join.h"
 #include "floe/sql/plan/select.h"
-#include "floe/sql/printer.h"
-#include "floe/sql/table_statements.h"
+#include "floe/sql/statements/table_statements.h"
+#include "floe/sql/syntax/printer.h"
 #include "floe/stream/collection_source.h"
 #include "floe/stream/connectors/datagen_source.h"
 #include "floe/stream/connectors/file_source.h"
 #include "floe/stream/iceberg/iceberg_source.h"
+#include "floe/table/inspect/metadata_tables.h"
 #include "floe/table/table.h"
 #include "floe/util/strings.h"
 

@@ -8,10 +8,10 @@
 #include <limits>
 
 #include "floe/batch/builder.h"
-#include "floe/sql/result_format.h"
 #include "floe/sql/scalar/columns.h"
 #include "floe/sql/scalar/decimal.h"
 #include "floe/sql/scalar/node.h"
+#include "floe/sql/scalar/result_format.h"
 #include "floe/sql/scalar/temporal.h"
 #include "floe/sql/scalar/type_rules.h"
 #include "floe/util/calendar.h"

@@ -22,7 +22,7 @@
 #include "floe/batch/record_batch.h"
 #include "floe/batch/value.h"
 #include "floe/expr/expression.h"
-#include "floe/sql/ast.h"
+#include "floe/sql/syntax/ast.h"
 #include "floe/util/error.h"
 
 namespace floe::sql {

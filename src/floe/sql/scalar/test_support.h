@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "floe/batch/value.h"
-#include "floe/sql/parser.h"
 #include "floe/sql/scalar/decimal.h"
 #include "floe/sql/scalar/names.h"
 #include "floe/sql/scalar/scalar_expr.h"
+#include "floe/sql/syntax/parser.h"
 #include "floe/testing/peers.h"
 #include "floe/util/calendar.h"
 #include "floe/util/json.h"
