@@ -7,7 +7,6 @@
 
 #include "floe/batch/value.h"
 #include "floe/sql/scalar/result_format.h"
-#include "floe/util/json.h"
 
 namespace floe::sql {
 namespace {
@@ -103,21 +102,6 @@ std::vector<int> WidthsFromTypes(const BatchSchema& schema, int max_column_width
     widths.push_back(std::max(width, DisplayWidth(field.name)));
   }
   return widths;
-}
-
-std::string JsonLine(const BatchSchema& schema, const RecordBatch& batch, int64_t row,
-                     bool row_kind) {
-  std::string json = "{";
-  if (row_kind) json += fmt::format(R"("op":"{}")", RowKindSymbol(batch.row_kind(row)));
-  for (int c = 0; c < batch.num_columns(); ++c) {
-    if (json.size() > 1) json += ',';
-    const Field& field = schema.field(c);
-    AppendJsonString(json, field.name);
-    json += ':';
-    AppendJson(GetValue(batch.column(c), row), *field.type, json);
-  }
-  json += '}';
-  return json;
 }
 
 ResultPrinter::ResultPrinter(std::FILE* out, BatchSchemaPtr schema, bool changelog,

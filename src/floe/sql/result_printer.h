@@ -39,11 +39,6 @@ int DisplayWidth(std::string_view text);
 // <NULL>; with `row_kind`, a first column as wide as "op".
 std::vector<int> WidthsFromTypes(const BatchSchema& schema, int max_column_width, bool row_kind);
 
-// One row of the jsonl mode: a JSON object by the schema's column names, "op" first with
-// `row_kind`; times and timestamps with the fraction digits of their column's type (FormatCell).
-std::string JsonLine(const BatchSchema& schema, const RecordBatch& batch, int64_t row,
-                     bool row_kind);
-
 class ResultPrinter {
  public:
   ResultPrinter(std::FILE* out, BatchSchemaPtr schema, bool changelog, PrintOptions options);

@@ -1,11 +1,14 @@
 #include "floe/sql/scalar/result_format.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <variant>
 
 #include "floe/batch/value.h"
 #include "floe/util/calendar.h"
+#include "floe/util/json.h"
 
 namespace floe::sql {
 namespace {
@@ -158,6 +161,21 @@ std::string FormatCell(const Array& column, int64_t row, const floe::DataType& t
 
 std::string FormatCell(const Array& column, int64_t row, std::string_view null_text) {
   return FormatCell(column, row, *column.type(), null_text);
+}
+
+std::string JsonLine(const BatchSchema& schema, const RecordBatch& batch, int64_t row,
+                     bool row_kind) {
+  std::string json = "{";
+  if (row_kind) json += fmt::format(R"("op":"{}")", RowKindSymbol(batch.row_kind(row)));
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    if (json.size() > 1) json += ',';
+    const Field& field = schema.field(c);
+    AppendJsonString(json, field.name);
+    json += ':';
+    AppendJson(GetValue(batch.column(c), row), *field.type, json);
+  }
+  json += '}';
+  return json;
 }
 
 }  // namespace floe::sql

@@ -4,8 +4,8 @@
 // collection or row, as Flink's CAST to STRING writes it), booleans TRUE and
 // FALSE, floating point numbers as Java prints them (1.0, 1.5E10), timestamps
 // "2024-01-02 10:30:00.123" (as many fraction digits as the type's precision; TIMESTAMP_LTZ in
-// UTC), binary as x'0a0b', arrays [1, 2], maps {k=v}, rows (1, a). The client's tableau and
-// changelog views and the SQL script tests use it.
+// UTC), binary as x'0a0b', arrays [1, 2], maps {k=v}, rows (1, a); and one row as a JSON line.
+// CAST to STRING, the client's tableau, changelog and jsonl views and the SQL script tests use it.
 
 #include <cstdint>
 #include <string>
@@ -30,5 +30,10 @@ std::string FormatCell(const Array& column, int64_t row, const floe::DataType& t
                        std::string_view null_text = kNullText);
 // The array's own type as the declared one.
 std::string FormatCell(const Array& column, int64_t row, std::string_view null_text = kNullText);
+
+// One row of the jsonl mode: a JSON object by the schema's column names, "op" first with
+// `row_kind`; times and timestamps with the fraction digits of their column's type (FormatCell).
+std::string JsonLine(const BatchSchema& schema, const RecordBatch& batch, int64_t row,
+                     bool row_kind);
 
 }  // namespace floe::sql
