@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "floe/cli/commands.h"
-#include "floe/sql/result_printer.h"
+#include "floe/cli/result_printer.h"
 #include "floe/sql/session.h"
 #include "floe/sql/statements/jobs.h"
 #include "floe/sql/syntax/parser.h"

@@ -5,8 +5,8 @@
 
 #include <charconv>
 
+#include "floe/cli/result_printer.h"
 #include "floe/cli/sql_interrupt.h"
-#include "floe/sql/result_printer.h"
 #include "floe/sql/statements/jobs.h"
 #include "floe/sql/syntax/parser.h"
 #include "floe/util/clock.h"

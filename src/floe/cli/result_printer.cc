@@ -1,4 +1,4 @@
-#include "floe/sql/result_printer.h"
+#include "floe/cli/result_printer.h"
 
 #include <fmt/format.h>
 
