@@ -55,14 +55,6 @@ Result<StatementResult> ExecuteReset(Session& session, const ResetOption& statem
 
 }  // namespace
 
-std::string ResolvedName::ToString() const {
-  std::string text = catalog;
-  for (const auto& level : ns.levels) text += "." + level;
-  if (!table.empty()) text += "." + table;
-  if (!metadata.empty()) text += "$" + metadata;
-  return text;
-}
-
 Session::Session(SessionOptions options)
     : options_(std::move(options)), jobs_(std::make_unique<JobManager>()) {
   catalogs_.emplace(kDefaultCatalog,
@@ -213,6 +205,16 @@ Result<std::shared_ptr<catalog::Catalog>> Session::IcebergCatalog(const Resolved
         name.ToString(), kDefaultCatalog);
   }
   return found->catalog;
+}
+
+Result<stream::TableLoader> Session::CatalogTableLoader(const ResolvedName& name) {
+  FLOE_ASSIGN_OR_RETURN(SessionCatalog * catalog, FindCatalog(name.catalog));
+  return stream::TableLoader::FromCatalog(catalog->name, catalog->properties, name.ident());
+}
+
+Result<stream::TableLoader> Session::ConnectorTableLoader(std::string_view key,
+                                                          const ConnectorTable& table) {
+  return IcebergConnectorLoader(key, table);
 }
 
 }  // namespace floe::sql

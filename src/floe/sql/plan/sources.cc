@@ -10,7 +10,6 @@
 #include "floe/io/local_file_io.h"
 #include "floe/sql/plan/join.h"
 #include "floe/sql/plan/select.h"
-#include "floe/sql/statements/table_statements.h"
 #include "floe/sql/syntax/printer.h"
 #include "floe/stream/collection_source.h"
 #include "floe/stream/connectors/datagen_source.h"
@@ -208,7 +207,8 @@ Result<Relation> PlanConnectorTable(PlannerContext& context, const ResolvedName&
   std::string connector = options["connector"];
   options.erase("connector");
   if (connector == "iceberg") {
-    FLOE_ASSIGN_OR_RETURN(stream::TableLoader loader, IcebergConnectorLoader(key, table));
+    FLOE_ASSIGN_OR_RETURN(stream::TableLoader loader,
+                          context.session().ConnectorTableLoader(key, table));
     return PlanIcebergTable(context, std::move(loader), ref, qualifier, use, where);
   }
   for (const auto& [option, value] : ref.hints) options[option] = value;
@@ -243,9 +243,7 @@ Result<Relation> PlanTable(PlannerContext& context, const TableRef& ref, const C
     return PlanConnectorTable(context, name, ref, qualifier, use, where);
   }
   if (!name.metadata.empty()) return PlanMetadataTable(context, name, qualifier);
-  FLOE_ASSIGN_OR_RETURN(SessionCatalog * catalog, context.session().FindCatalog(name.catalog));
-  stream::TableLoader loader =
-      stream::TableLoader::FromCatalog(catalog->name, catalog->properties, name.ident());
+  FLOE_ASSIGN_OR_RETURN(stream::TableLoader loader, context.session().CatalogTableLoader(name));
   return PlanIcebergTable(context, std::move(loader), ref, qualifier, use, where);
 }
 

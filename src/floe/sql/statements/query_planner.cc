@@ -6,7 +6,7 @@
 
 namespace floe::sql {
 
-Result<PlannedQuery> PlanQuery(Session& session, const Query& query,
+Result<PlannedQuery> PlanQuery(plan::PlannerSession& session, const Query& query,
                                stream::StreamEnvironment& env) {
   plan::PlannerContext context(session, env);
   FLOE_ASSIGN_OR_RETURN(plan::Relation relation, plan::PlanQueryNode(context, query));

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "floe/sql/session.h"
+#include "floe/sql/plan/planner_session.h"
 #include "floe/stream/data_stream.h"
 
 namespace floe::sql {
@@ -30,7 +30,7 @@ struct PlannedQuery {
 
 // `env` must have been made from the session's job configuration (SessionConfig::JobConfig), as
 // batch and streaming plans differ.
-Result<PlannedQuery> PlanQuery(Session& session, const Query& query,
+Result<PlannedQuery> PlanQuery(plan::PlannerSession& session, const Query& query,
                                stream::StreamEnvironment& env);
 
 }  // namespace floe::sql
