@@ -4,7 +4,7 @@
 
 #include <atomic>
 
-#include "floe/sql/statements/query_planner.h"
+#include "floe/sql/plan/query_planner.h"
 #include "floe/sql/statements/result_stream.h"
 #include "floe/sql/syntax/printer.h"
 

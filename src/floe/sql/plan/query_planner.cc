@@ -1,4 +1,4 @@
-#include "floe/sql/statements/query_planner.h"
+#include "floe/sql/plan/query_planner.h"
 
 #include "floe/sql/plan/planner_context.h"
 #include "floe/sql/plan/select.h"
