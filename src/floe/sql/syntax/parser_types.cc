@@ -1,0 +1,133 @@
+#include <fmt/format.h>
+
+#include "floe/sql/syntax/parser_internal.h"
+
+namespace floe::sql::parser_internal {
+
+Result<std::vector<int64_t>> Parser::ParseTypeParams(std::string_view name, std::size_t max) {
+  std::vector<int64_t> params;
+  if (!AcceptSymbol("(")) return params;
+  do {
+    FLOE_ASSIGN_OR_RETURN(int64_t value, ParseInteger("integer", fmt::format("in {}(...)", name)));
+    if (value < 0 || value > INT32_MAX) {
+      return ErrorAt(tokens_[pos_ - 1], fmt::format("{} parameter {} out of range", name, value));
+    }
+    params.push_back(value);
+  } while (params.size() < max && AcceptSymbol(","));
+  FLOE_RETURN_IF_ERROR(ExpectSymbol(")", fmt::format("after {} parameters", name)));
+  return params;
+}
+
+Result<DataType> Parser::ParseType() {
+  if (++depth_ > kMaxDepth) {
+    return ErrorAt(Peek(), fmt::format("type nested deeper than {} levels", kMaxDepth));
+  }
+  auto type = ParseTypeInner();
+  --depth_;
+  return type;
+}
+
+Result<DataType> Parser::ParseTypeInner() {
+  const Token& token = Peek();
+  if (token.kind != TokenKind::kIdentifier) return Expected("a type", "");
+  std::string name = AsciiUpper(token.text);
+  Next();
+  DataType type;
+  struct Simple {
+    std::string_view name;
+    TypeKind kind;
+    std::size_t max_params;
+  };
+  static constexpr Simple kSimple[] = {
+      {"BOOLEAN", TypeKind::kBoolean, 0},
+      {"TINYINT", TypeKind::kTinyInt, 0},
+      {"SMALLINT", TypeKind::kSmallInt, 0},
+      {"INT", TypeKind::kInt, 0},
+      {"INTEGER", TypeKind::kInt, 0},
+      {"BIGINT", TypeKind::kBigInt, 0},
+      {"FLOAT", TypeKind::kFloat, 0},
+      {"DOUBLE", TypeKind::kDouble, 0},
+      {"DECIMAL", TypeKind::kDecimal, 2},
+      {"DEC", TypeKind::kDecimal, 2},
+      {"NUMERIC", TypeKind::kDecimal, 2},
+      {"CHAR", TypeKind::kChar, 1},
+      {"VARCHAR", TypeKind::kVarChar, 1},
+      {"STRING", TypeKind::kString, 0},
+      {"BINARY", TypeKind::kBinary, 1},
+      {"VARBINARY", TypeKind::kVarBinary, 1},
+      {"BYTES", TypeKind::kBytes, 0},
+      {"DATE", TypeKind::kDate, 0},
+      {"TIME", TypeKind::kTime, 1},
+      {"TIMESTAMP", TypeKind::kTimestamp, 1},
+      {"TIMESTAMP_LTZ", TypeKind::kTimestampLtz, 1},
+  };
+  auto simple = std::ranges::find(kSimple, name, &Simple::name);
+  if (simple != std::end(kSimple)) {
+    type.kind = simple->kind;
+    if (type.kind == TypeKind::kDouble) AcceptKeyword("PRECISION");
+    if (simple->max_params > 0) {
+      FLOE_ASSIGN_OR_RETURN(type.params, ParseTypeParams(name, simple->max_params));
+    }
+    bool without_zone = (type.kind == TypeKind::kTime || type.kind == TypeKind::kTimestamp) &&
+                        AcceptKeywords({"WITHOUT", "TIME", "ZONE"});
+    if (type.kind == TypeKind::kTimestamp && !without_zone) {
+      if (AcceptKeywords({"WITH", "LOCAL", "TIME", "ZONE"})) {
+        type.kind = TypeKind::kTimestampLtz;
+      } else if (AcceptKeywords({"WITH", "TIME", "ZONE"})) {
+        type.kind = TypeKind::kTimestampTz;
+      }
+    }
+  } else if (name == "ARRAY" || name == "MULTISET") {
+    type.kind = name == "ARRAY" ? TypeKind::kArray : TypeKind::kMultiset;
+    FLOE_RETURN_IF_ERROR(ExpectSymbol("<", fmt::format("after {}", name)));
+    FLOE_ASSIGN_OR_RETURN(DataType element, ParseType());
+    type.elements.push_back(std::move(element));
+    FLOE_RETURN_IF_ERROR(ExpectSymbol(">", fmt::format("to close {}<", name)));
+  } else if (name == "MAP") {
+    type.kind = TypeKind::kMap;
+    FLOE_RETURN_IF_ERROR(ExpectSymbol("<", "after MAP"));
+    FLOE_ASSIGN_OR_RETURN(DataType key, ParseType());
+    FLOE_RETURN_IF_ERROR(ExpectSymbol(",", "after MAP key type"));
+    FLOE_ASSIGN_OR_RETURN(DataType value, ParseType());
+    FLOE_RETURN_IF_ERROR(ExpectSymbol(">", "to close MAP<"));
+    type.elements.push_back(std::move(key));
+    type.elements.push_back(std::move(value));
+  } else if (name == "ROW") {
+    type.kind = TypeKind::kRow;
+    std::string_view close = ">";
+    if (AcceptSymbol("(")) {
+      close = ")";
+    } else {
+      FLOE_RETURN_IF_ERROR(ExpectSymbol("<", "after ROW"));
+    }
+    if (!AcceptSymbol(close)) {
+      do {
+        RowField field;
+        FLOE_ASSIGN_OR_RETURN(field.name, ParseIdentifier("ROW field name"));
+        FLOE_ASSIGN_OR_RETURN(field.type, ParseType());
+        if (Peek().kind == TokenKind::kString) field.comment = Next().text;
+        type.fields.push_back(std::move(field));
+      } while (AcceptSymbol(","));
+      FLOE_RETURN_IF_ERROR(ExpectSymbol(close, "after ROW fields"));
+    }
+  } else if (name == "INTERVAL") {
+    type.kind = TypeKind::kInterval;
+    FLOE_ASSIGN_OR_RETURN(type.interval, ParseIntervalQualifier());
+    if (AcceptKeyword("TO")) {
+      FLOE_ASSIGN_OR_RETURN(std::string to, ParseIntervalQualifier());
+      type.interval += " TO " + to;
+    }
+  } else if (name == "NULL") {
+    type.kind = TypeKind::kNull;
+  } else {
+    return ErrorAt(token, fmt::format("unknown type '{}'", token.text));
+  }
+  if (AcceptKeywords({"NOT", "NULL"})) {
+    type.not_null = true;
+  } else if (type.kind != TypeKind::kNull) {
+    AcceptKeyword("NULL");
+  }
+  return type;
+}
+
+}  // namespace floe::sql::parser_internal
