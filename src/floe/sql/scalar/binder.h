@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "floe/sql/scalar/names.h"
+#include "floe/batch/data_type.h"
 #include "floe/sql/scalar/scalar_expr.h"
 #include "floe/sql/syntax/ast.h"
 

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "floe/batch/array.h"
-#include "floe/sql/scalar/names.h"
+#include "floe/batch/data_type.h"
 #include "floe/sql/scalar/scalar_expr.h"
 
 namespace floe::sql::scalar {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "floe/sql/scalar/names.h"
+#include "floe/batch/data_type.h"
 #include "floe/sql/scalar/scalar_expr.h"
 #include "floe/sql/syntax/ast.h"
 

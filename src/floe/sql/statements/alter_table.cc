@@ -79,8 +79,8 @@ Result<TypePtr> ColumnType(const ColumnDef& column) {
 // Nested types are compared as Flink types: their written field ids are provisional.
 Result<bool> SameType(const Type& existing, const Type& wanted) {
   if (!existing.is_nested() || !wanted.is_nested()) return existing == wanted;
-  FLOE_ASSIGN_OR_RETURN(DataType a, ToFlinkType(existing));
-  FLOE_ASSIGN_OR_RETURN(DataType b, ToFlinkType(wanted));
+  FLOE_ASSIGN_OR_RETURN(SqlType a, ToFlinkType(existing));
+  FLOE_ASSIGN_OR_RETURN(SqlType b, ToFlinkType(wanted));
   return PrintType(a) == PrintType(b);
 }
 

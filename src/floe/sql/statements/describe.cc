@@ -14,16 +14,16 @@ namespace {
 constexpr int64_t kMaxLength = 2147483647;
 
 // Flink prints VARCHAR and VARBINARY of the largest length as STRING and BYTES.
-void UseShortNames(DataType& type) {
-  if (type.kind == TypeKind::kVarChar && type.params == std::vector<int64_t>{kMaxLength}) {
-    type.kind = TypeKind::kString;
+void UseShortNames(SqlType& type) {
+  if (type.kind == SqlTypeKind::kVarChar && type.params == std::vector<int64_t>{kMaxLength}) {
+    type.kind = SqlTypeKind::kString;
     type.params.clear();
   }
-  if (type.kind == TypeKind::kVarBinary && type.params == std::vector<int64_t>{kMaxLength}) {
-    type.kind = TypeKind::kBytes;
+  if (type.kind == SqlTypeKind::kVarBinary && type.params == std::vector<int64_t>{kMaxLength}) {
+    type.kind = SqlTypeKind::kBytes;
     type.params.clear();
   }
-  for (DataType& element : type.elements) UseShortNames(element);
+  for (SqlType& element : type.elements) UseShortNames(element);
   for (RowField& field : type.fields) UseShortNames(field.type);
 }
 
@@ -92,7 +92,7 @@ Result<StatementResult> Execute(Session& session, const DescribeTable& statement
   std::vector<std::vector<std::string>> rows;
   for (const ColumnDef& column : table.columns) {
     bool in_key = std::ranges::find(table.primary_key, column.name) != table.primary_key.end();
-    DataType type = column.type;
+    SqlType type = column.type;
     bool nullable = !type.not_null && !in_key;
     type.not_null = false;
     std::vector<std::string> row = {

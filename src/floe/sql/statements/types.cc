@@ -10,11 +10,11 @@ namespace floe::sql {
 namespace {
 
 // Flink's default lengths and precisions when the type is written without them.
-int64_t ParamOr(const DataType& type, std::size_t index, int64_t fallback) {
+int64_t ParamOr(const SqlType& type, std::size_t index, int64_t fallback) {
   return index < type.params.size() ? type.params[index] : fallback;
 }
 
-Result<TypePtr> Convert(const DataType& type, int32_t* next_id);
+Result<TypePtr> Convert(const SqlType& type, int32_t* next_id);
 
 // `what` names the fields in errors: "column" at the top level, "field" inside a ROW.
 Result<std::vector<NestedField>> ConvertFields(const std::vector<RowField>& fields,
@@ -35,21 +35,21 @@ Result<std::vector<NestedField>> ConvertFields(const std::vector<RowField>& fiel
   return out;
 }
 
-Result<TypePtr> Convert(const DataType& type, int32_t* next_id) {
+Result<TypePtr> Convert(const SqlType& type, int32_t* next_id) {
   switch (type.kind) {
-    case TypeKind::kBoolean:
+    case SqlTypeKind::kBoolean:
       return types::Boolean();
-    case TypeKind::kTinyInt:
-    case TypeKind::kSmallInt:
-    case TypeKind::kInt:
+    case SqlTypeKind::kTinyInt:
+    case SqlTypeKind::kSmallInt:
+    case SqlTypeKind::kInt:
       return types::Int();
-    case TypeKind::kBigInt:
+    case SqlTypeKind::kBigInt:
       return types::Long();
-    case TypeKind::kFloat:
+    case SqlTypeKind::kFloat:
       return types::Float();
-    case TypeKind::kDouble:
+    case SqlTypeKind::kDouble:
       return types::Double();
-    case TypeKind::kDecimal: {
+    case SqlTypeKind::kDecimal: {
       int64_t precision = ParamOr(type, 0, 10);
       int64_t scale = ParamOr(type, 1, 0);
       if (precision < 1 || precision > 38 || scale > precision) {
@@ -58,32 +58,32 @@ Result<TypePtr> Convert(const DataType& type, int32_t* next_id) {
       }
       return types::Decimal(static_cast<int>(precision), static_cast<int>(scale));
     }
-    case TypeKind::kChar:
-    case TypeKind::kVarChar:
-    case TypeKind::kString:
+    case SqlTypeKind::kChar:
+    case SqlTypeKind::kVarChar:
+    case SqlTypeKind::kString:
       return types::String();
-    case TypeKind::kBinary: {
+    case SqlTypeKind::kBinary: {
       int64_t length = ParamOr(type, 0, 1);
       if (length < 1) return InvalidArgument("{}: length must be at least 1", PrintType(type));
       return types::Fixed(length);
     }
-    case TypeKind::kVarBinary:
-    case TypeKind::kBytes:
+    case SqlTypeKind::kVarBinary:
+    case SqlTypeKind::kBytes:
       return types::Binary();
-    case TypeKind::kDate:
+    case SqlTypeKind::kDate:
       return types::Date();
-    case TypeKind::kTime:
+    case SqlTypeKind::kTime:
       return types::Time();
-    case TypeKind::kTimestamp:
+    case SqlTypeKind::kTimestamp:
       return types::Timestamp();
-    case TypeKind::kTimestampLtz:
+    case SqlTypeKind::kTimestampLtz:
       return types::TimestampTz();
-    case TypeKind::kArray: {
+    case SqlTypeKind::kArray: {
       int32_t element_id = (*next_id)++;
       FLOE_ASSIGN_OR_RETURN(TypePtr element, Convert(type.elements[0], next_id));
       return ListType::Make(element_id, std::move(element), type.elements[0].not_null);
     }
-    case TypeKind::kMap: {
+    case SqlTypeKind::kMap: {
       int32_t key_id = (*next_id)++;
       int32_t value_id = (*next_id)++;
       FLOE_ASSIGN_OR_RETURN(TypePtr key, Convert(type.elements[0], next_id));
@@ -91,28 +91,28 @@ Result<TypePtr> Convert(const DataType& type, int32_t* next_id) {
       return MapType::Make(key_id, std::move(key), value_id, std::move(value),
                            type.elements[1].not_null);
     }
-    case TypeKind::kMultiset: {
+    case SqlTypeKind::kMultiset: {
       // A multiset is a map from element to its (required) count.
       int32_t key_id = (*next_id)++;
       int32_t value_id = (*next_id)++;
       FLOE_ASSIGN_OR_RETURN(TypePtr key, Convert(type.elements[0], next_id));
       return MapType::Make(key_id, std::move(key), value_id, types::Int(), true);
     }
-    case TypeKind::kRow: {
+    case SqlTypeKind::kRow: {
       FLOE_ASSIGN_OR_RETURN(std::vector<NestedField> fields,
                             ConvertFields(type.fields, next_id, "field"));
       return StructType::Make(std::move(fields));
     }
-    case TypeKind::kTimestampTz:
-    case TypeKind::kNull:
-    case TypeKind::kInterval:  // the connector's type tables have no row for it
+    case SqlTypeKind::kTimestampTz:
+    case SqlTypeKind::kNull:
+    case SqlTypeKind::kInterval:  // the connector's type tables have no row for it
       break;
   }
   return Unsupported("Flink type {} is not supported in Iceberg tables", PrintType(type));
 }
 
-DataType Flink(TypeKind kind, std::vector<int64_t> params = {}) {
-  DataType type;
+SqlType Flink(SqlTypeKind kind, std::vector<int64_t> params = {}) {
+  SqlType type;
   type.kind = kind;
   type.params = std::move(params);
   return type;
@@ -120,7 +120,7 @@ DataType Flink(TypeKind kind, std::vector<int64_t> params = {}) {
 
 }  // namespace
 
-Result<TypePtr> ToIcebergType(const DataType& type, int32_t* next_id) {
+Result<TypePtr> ToIcebergType(const SqlType& type, int32_t* next_id) {
   return Convert(type, next_id);
 }
 
@@ -138,58 +138,58 @@ Result<std::vector<NestedField>> ToIcebergFields(const std::vector<ColumnDef>& c
   return ConvertFields(fields, &next_id, "column");
 }
 
-Result<DataType> ToFlinkType(const Type& type, bool required) {
+Result<SqlType> ToFlinkType(const Type& type, bool required) {
   constexpr int64_t kMaxLength = 2147483647;
-  DataType out;
+  SqlType out;
   switch (type.id()) {
     case TypeId::kBoolean:
-      out = Flink(TypeKind::kBoolean);
+      out = Flink(SqlTypeKind::kBoolean);
       break;
     case TypeId::kInt:
-      out = Flink(TypeKind::kInt);
+      out = Flink(SqlTypeKind::kInt);
       break;
     case TypeId::kLong:
-      out = Flink(TypeKind::kBigInt);
+      out = Flink(SqlTypeKind::kBigInt);
       break;
     case TypeId::kFloat:
-      out = Flink(TypeKind::kFloat);
+      out = Flink(SqlTypeKind::kFloat);
       break;
     case TypeId::kDouble:
-      out = Flink(TypeKind::kDouble);
+      out = Flink(SqlTypeKind::kDouble);
       break;
     case TypeId::kDate:
-      out = Flink(TypeKind::kDate);
+      out = Flink(SqlTypeKind::kDate);
       break;
     case TypeId::kTime:
-      out = Flink(TypeKind::kTime);
+      out = Flink(SqlTypeKind::kTime);
       break;
     case TypeId::kTimestamp:
-      out = Flink(TypeKind::kTimestamp, {6});
+      out = Flink(SqlTypeKind::kTimestamp, {6});
       break;
     case TypeId::kTimestampTz:
-      out = Flink(TypeKind::kTimestampLtz, {6});
+      out = Flink(SqlTypeKind::kTimestampLtz, {6});
       break;
     case TypeId::kString:
-      out = Flink(TypeKind::kVarChar, {kMaxLength});
+      out = Flink(SqlTypeKind::kVarChar, {kMaxLength});
       break;
     case TypeId::kUuid:
-      out = Flink(TypeKind::kBinary, {16});
+      out = Flink(SqlTypeKind::kBinary, {16});
       break;
     case TypeId::kBinary:
-      out = Flink(TypeKind::kVarBinary, {kMaxLength});
+      out = Flink(SqlTypeKind::kVarBinary, {kMaxLength});
       break;
     case TypeId::kFixed: {
       const auto& fixed = static_cast<const PrimitiveType&>(type);
-      out = Flink(TypeKind::kBinary, {fixed.length()});
+      out = Flink(SqlTypeKind::kBinary, {fixed.length()});
       break;
     }
     case TypeId::kDecimal: {
       const auto& decimal = static_cast<const PrimitiveType&>(type);
-      out = Flink(TypeKind::kDecimal, {decimal.precision(), decimal.scale()});
+      out = Flink(SqlTypeKind::kDecimal, {decimal.precision(), decimal.scale()});
       break;
     }
     case TypeId::kStruct: {
-      out = Flink(TypeKind::kRow);
+      out = Flink(SqlTypeKind::kRow);
       for (const NestedField& field : static_cast<const StructType&>(type).fields()) {
         auto converted = ToFlinkType(*field.type, field.required);
         if (!converted) {
@@ -204,16 +204,16 @@ Result<DataType> ToFlinkType(const Type& type, bool required) {
     }
     case TypeId::kList: {
       const NestedField& element = static_cast<const ListType&>(type).element();
-      out = Flink(TypeKind::kArray);
-      FLOE_ASSIGN_OR_RETURN(DataType converted, ToFlinkType(*element.type, element.required));
+      out = Flink(SqlTypeKind::kArray);
+      FLOE_ASSIGN_OR_RETURN(SqlType converted, ToFlinkType(*element.type, element.required));
       out.elements.push_back(std::move(converted));
       break;
     }
     case TypeId::kMap: {
       const auto& map = static_cast<const MapType&>(type);
-      out = Flink(TypeKind::kMap);
-      FLOE_ASSIGN_OR_RETURN(DataType key, ToFlinkType(*map.key().type, map.key().required));
-      FLOE_ASSIGN_OR_RETURN(DataType value, ToFlinkType(*map.value().type, map.value().required));
+      out = Flink(SqlTypeKind::kMap);
+      FLOE_ASSIGN_OR_RETURN(SqlType key, ToFlinkType(*map.key().type, map.key().required));
+      FLOE_ASSIGN_OR_RETURN(SqlType value, ToFlinkType(*map.value().type, map.value().required));
       out.elements.push_back(std::move(key));
       out.elements.push_back(std::move(value));
       break;

@@ -25,9 +25,9 @@ Result<std::vector<NestedField>> ToIcebergFields(const std::vector<ColumnDef>& c
                                                  const std::vector<std::string>& primary_key = {});
 
 // One Flink type; nested field ids are taken from *next_id, which is advanced.
-Result<TypePtr> ToIcebergType(const DataType& type, int32_t* next_id);
+Result<TypePtr> ToIcebergType(const SqlType& type, int32_t* next_id);
 
 // The Flink type of an Iceberg type, nullable unless `required`.
-Result<DataType> ToFlinkType(const Type& type, bool required = false);
+Result<SqlType> ToFlinkType(const Type& type, bool required = false);
 
 }  // namespace floe::sql

@@ -142,9 +142,9 @@ class WriteTest : public ::testing::Test {
   // A datagen table `default_catalog.default_database.<name>`.
   void AddSource(const std::string& name, const SourceSpec& spec) {
     ConnectorTable table;
-    table.columns = {ColumnDef{.name = "id", .type = {.kind = TypeKind::kBigInt}},
-                     ColumnDef{.name = "data", .type = {.kind = TypeKind::kString}},
-                     ColumnDef{.name = "category", .type = {.kind = TypeKind::kInt}}};
+    table.columns = {ColumnDef{.name = "id", .type = {.kind = SqlTypeKind::kBigInt}},
+                     ColumnDef{.name = "data", .type = {.kind = SqlTypeKind::kString}},
+                     ColumnDef{.name = "category", .type = {.kind = SqlTypeKind::kInt}}};
     table.options.emplace_back("connector", "datagen");
     auto options = DatagenOptions(spec);
     for (const auto& [key, value] : options) table.options.emplace_back(key, value);

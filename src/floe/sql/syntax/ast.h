@@ -25,7 +25,7 @@ struct ObjectName {
 // Ordered 'key' = 'value' pairs of WITH (...), SET (...) and OPTIONS(...) hints.
 using Options = std::vector<std::pair<std::string, std::string>>;
 
-enum class TypeKind : unsigned char {
+enum class SqlTypeKind : unsigned char {
   kBoolean,
   kTinyInt,
   kSmallInt,
@@ -53,24 +53,24 @@ enum class TypeKind : unsigned char {
   kInterval,
 };
 
-struct DataType;
+struct SqlType;
 struct RowField;
 
 // A Flink SQL type as written. `params` holds the precision/length/scale given in parentheses (none
 // when omitted); TIMESTAMP WITH LOCAL TIME ZONE is kTimestampLtz, WITH TIME ZONE is kTimestampTz.
 // An INTERVAL type keeps its qualifier as written, normalised: "DAY(2) TO SECOND(3)", "MONTH".
-struct DataType {
-  TypeKind kind = TypeKind::kInt;
+struct SqlType {
+  SqlTypeKind kind = SqlTypeKind::kInt;
   std::vector<int64_t> params;
   std::string interval;
   bool not_null = false;
-  std::vector<DataType> elements;  // ARRAY/MULTISET: one; MAP: key, value
-  std::vector<RowField> fields;    // ROW
+  std::vector<SqlType> elements;  // ARRAY/MULTISET: one; MAP: key, value
+  std::vector<RowField> fields;   // ROW
 };
 
 struct RowField {
   std::string name;
-  DataType type;
+  SqlType type;
   std::optional<std::string> comment;
 };
 
@@ -135,7 +135,7 @@ struct Expr {
   std::string op;
   std::vector<std::string> name;
   std::vector<ExprPtr> args;
-  DataType type;
+  SqlType type;
   QueryPtr query;
   bool negated = false;
   bool distinct = false;
@@ -199,7 +199,7 @@ struct Query {
 
 struct ColumnDef {
   std::string name;
-  DataType type;
+  SqlType type;
   std::optional<std::string> comment;
   bool primary_key = false;  // inline PRIMARY KEY NOT ENFORCED
   bool unique = false;

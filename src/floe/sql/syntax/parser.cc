@@ -16,8 +16,8 @@ Result<Statement> Parser::StatementToEnd() {
   return statement;
 }
 
-Result<DataType> Parser::TypeToEnd() {
-  FLOE_ASSIGN_OR_RETURN(DataType type, ParseType());
+Result<SqlType> Parser::TypeToEnd() {
+  FLOE_ASSIGN_OR_RETURN(SqlType type, ParseType());
   FLOE_RETURN_IF_ERROR(ExpectEnd("type"));
   return type;
 }
@@ -179,7 +179,7 @@ Result<SplitScript> SplitStatements(std::string_view script) {
   return split;
 }
 
-Result<DataType> ParseDataType(std::string_view text) {
+Result<SqlType> ParseDataType(std::string_view text) {
   FLOE_ASSIGN_OR_RETURN(std::vector<Token> tokens, Lex(text));
   return Parser(text, std::move(tokens)).TypeToEnd();
 }

@@ -38,7 +38,7 @@ struct SplitScript {
 Result<SplitScript> SplitStatements(std::string_view script);
 
 // A lone type ("DECIMAL(10, 2) NOT NULL") or expression, for tests and the binder.
-Result<DataType> ParseDataType(std::string_view text);
+Result<SqlType> ParseDataType(std::string_view text);
 Result<ExprPtr> ParseExpression(std::string_view text);
 
 }  // namespace floe::sql

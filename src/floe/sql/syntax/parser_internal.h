@@ -34,7 +34,7 @@ class Parser {
 
   // The whole token run as one statement (a trailing ';' allowed), one type or one expression.
   Result<Statement> StatementToEnd();
-  Result<DataType> TypeToEnd();
+  Result<SqlType> TypeToEnd();
   Result<ExprPtr> ExprToEnd();
 
  private:
@@ -170,8 +170,8 @@ class Parser {
 
   // ---- types (parser_types.cc) ----
   Result<std::vector<int64_t>> ParseTypeParams(std::string_view name, std::size_t max);
-  Result<DataType> ParseType();
-  Result<DataType> ParseTypeInner();
+  Result<SqlType> ParseType();
+  Result<SqlType> ParseTypeInner();
 
   // Recursion limit of queries, expressions and types: deeper input is an error, not a crash.
   static constexpr int kMaxDepth = 128;

@@ -333,7 +333,7 @@ TEST(ScriptTest, ErrorsKeepTheScriptLine) {
 TEST(ParserTest, TypesAndExpressionsAlone) {
   auto type = ParseDataType("map<varchar(3), array<decimal(9,2) not null>> not null");
   ASSERT_TRUE(type.has_value()) << type.error().ToString();
-  EXPECT_EQ(type->kind, TypeKind::kMap);
+  EXPECT_EQ(type->kind, SqlTypeKind::kMap);
   EXPECT_TRUE(type->not_null);
   EXPECT_EQ(type->elements[1].elements[0].params, (std::vector<int64_t>{9, 2}));
   EXPECT_EQ(PrintType(*type), "MAP<VARCHAR(3), ARRAY<DECIMAL(9, 2) NOT NULL>> NOT NULL");

@@ -18,7 +18,7 @@ Result<std::vector<int64_t>> Parser::ParseTypeParams(std::string_view name, std:
   return params;
 }
 
-Result<DataType> Parser::ParseType() {
+Result<SqlType> Parser::ParseType() {
   if (++depth_ > kMaxDepth) {
     return ErrorAt(Peek(), fmt::format("type nested deeper than {} levels", kMaxDepth));
   }
@@ -27,73 +27,73 @@ Result<DataType> Parser::ParseType() {
   return type;
 }
 
-Result<DataType> Parser::ParseTypeInner() {
+Result<SqlType> Parser::ParseTypeInner() {
   const Token& token = Peek();
   if (token.kind != TokenKind::kIdentifier) return Expected("a type", "");
   std::string name = AsciiUpper(token.text);
   Next();
-  DataType type;
+  SqlType type;
   struct Simple {
     std::string_view name;
-    TypeKind kind;
+    SqlTypeKind kind;
     std::size_t max_params;
   };
   static constexpr Simple kSimple[] = {
-      {"BOOLEAN", TypeKind::kBoolean, 0},
-      {"TINYINT", TypeKind::kTinyInt, 0},
-      {"SMALLINT", TypeKind::kSmallInt, 0},
-      {"INT", TypeKind::kInt, 0},
-      {"INTEGER", TypeKind::kInt, 0},
-      {"BIGINT", TypeKind::kBigInt, 0},
-      {"FLOAT", TypeKind::kFloat, 0},
-      {"DOUBLE", TypeKind::kDouble, 0},
-      {"DECIMAL", TypeKind::kDecimal, 2},
-      {"DEC", TypeKind::kDecimal, 2},
-      {"NUMERIC", TypeKind::kDecimal, 2},
-      {"CHAR", TypeKind::kChar, 1},
-      {"VARCHAR", TypeKind::kVarChar, 1},
-      {"STRING", TypeKind::kString, 0},
-      {"BINARY", TypeKind::kBinary, 1},
-      {"VARBINARY", TypeKind::kVarBinary, 1},
-      {"BYTES", TypeKind::kBytes, 0},
-      {"DATE", TypeKind::kDate, 0},
-      {"TIME", TypeKind::kTime, 1},
-      {"TIMESTAMP", TypeKind::kTimestamp, 1},
-      {"TIMESTAMP_LTZ", TypeKind::kTimestampLtz, 1},
+      {"BOOLEAN", SqlTypeKind::kBoolean, 0},
+      {"TINYINT", SqlTypeKind::kTinyInt, 0},
+      {"SMALLINT", SqlTypeKind::kSmallInt, 0},
+      {"INT", SqlTypeKind::kInt, 0},
+      {"INTEGER", SqlTypeKind::kInt, 0},
+      {"BIGINT", SqlTypeKind::kBigInt, 0},
+      {"FLOAT", SqlTypeKind::kFloat, 0},
+      {"DOUBLE", SqlTypeKind::kDouble, 0},
+      {"DECIMAL", SqlTypeKind::kDecimal, 2},
+      {"DEC", SqlTypeKind::kDecimal, 2},
+      {"NUMERIC", SqlTypeKind::kDecimal, 2},
+      {"CHAR", SqlTypeKind::kChar, 1},
+      {"VARCHAR", SqlTypeKind::kVarChar, 1},
+      {"STRING", SqlTypeKind::kString, 0},
+      {"BINARY", SqlTypeKind::kBinary, 1},
+      {"VARBINARY", SqlTypeKind::kVarBinary, 1},
+      {"BYTES", SqlTypeKind::kBytes, 0},
+      {"DATE", SqlTypeKind::kDate, 0},
+      {"TIME", SqlTypeKind::kTime, 1},
+      {"TIMESTAMP", SqlTypeKind::kTimestamp, 1},
+      {"TIMESTAMP_LTZ", SqlTypeKind::kTimestampLtz, 1},
   };
   auto simple = std::ranges::find(kSimple, name, &Simple::name);
   if (simple != std::end(kSimple)) {
     type.kind = simple->kind;
-    if (type.kind == TypeKind::kDouble) AcceptKeyword("PRECISION");
+    if (type.kind == SqlTypeKind::kDouble) AcceptKeyword("PRECISION");
     if (simple->max_params > 0) {
       FLOE_ASSIGN_OR_RETURN(type.params, ParseTypeParams(name, simple->max_params));
     }
-    bool without_zone = (type.kind == TypeKind::kTime || type.kind == TypeKind::kTimestamp) &&
+    bool without_zone = (type.kind == SqlTypeKind::kTime || type.kind == SqlTypeKind::kTimestamp) &&
                         AcceptKeywords({"WITHOUT", "TIME", "ZONE"});
-    if (type.kind == TypeKind::kTimestamp && !without_zone) {
+    if (type.kind == SqlTypeKind::kTimestamp && !without_zone) {
       if (AcceptKeywords({"WITH", "LOCAL", "TIME", "ZONE"})) {
-        type.kind = TypeKind::kTimestampLtz;
+        type.kind = SqlTypeKind::kTimestampLtz;
       } else if (AcceptKeywords({"WITH", "TIME", "ZONE"})) {
-        type.kind = TypeKind::kTimestampTz;
+        type.kind = SqlTypeKind::kTimestampTz;
       }
     }
   } else if (name == "ARRAY" || name == "MULTISET") {
-    type.kind = name == "ARRAY" ? TypeKind::kArray : TypeKind::kMultiset;
+    type.kind = name == "ARRAY" ? SqlTypeKind::kArray : SqlTypeKind::kMultiset;
     FLOE_RETURN_IF_ERROR(ExpectSymbol("<", fmt::format("after {}", name)));
-    FLOE_ASSIGN_OR_RETURN(DataType element, ParseType());
+    FLOE_ASSIGN_OR_RETURN(SqlType element, ParseType());
     type.elements.push_back(std::move(element));
     FLOE_RETURN_IF_ERROR(ExpectSymbol(">", fmt::format("to close {}<", name)));
   } else if (name == "MAP") {
-    type.kind = TypeKind::kMap;
+    type.kind = SqlTypeKind::kMap;
     FLOE_RETURN_IF_ERROR(ExpectSymbol("<", "after MAP"));
-    FLOE_ASSIGN_OR_RETURN(DataType key, ParseType());
+    FLOE_ASSIGN_OR_RETURN(SqlType key, ParseType());
     FLOE_RETURN_IF_ERROR(ExpectSymbol(",", "after MAP key type"));
-    FLOE_ASSIGN_OR_RETURN(DataType value, ParseType());
+    FLOE_ASSIGN_OR_RETURN(SqlType value, ParseType());
     FLOE_RETURN_IF_ERROR(ExpectSymbol(">", "to close MAP<"));
     type.elements.push_back(std::move(key));
     type.elements.push_back(std::move(value));
   } else if (name == "ROW") {
-    type.kind = TypeKind::kRow;
+    type.kind = SqlTypeKind::kRow;
     std::string_view close = ">";
     if (AcceptSymbol("(")) {
       close = ")";
@@ -111,20 +111,20 @@ Result<DataType> Parser::ParseTypeInner() {
       FLOE_RETURN_IF_ERROR(ExpectSymbol(close, "after ROW fields"));
     }
   } else if (name == "INTERVAL") {
-    type.kind = TypeKind::kInterval;
+    type.kind = SqlTypeKind::kInterval;
     FLOE_ASSIGN_OR_RETURN(type.interval, ParseIntervalQualifier());
     if (AcceptKeyword("TO")) {
       FLOE_ASSIGN_OR_RETURN(std::string to, ParseIntervalQualifier());
       type.interval += " TO " + to;
     }
   } else if (name == "NULL") {
-    type.kind = TypeKind::kNull;
+    type.kind = SqlTypeKind::kNull;
   } else {
     return ErrorAt(token, fmt::format("unknown type '{}'", token.text));
   }
   if (AcceptKeywords({"NOT", "NULL"})) {
     type.not_null = true;
-  } else if (type.kind != TypeKind::kNull) {
+  } else if (type.kind != SqlTypeKind::kNull) {
     AcceptKeyword("NULL");
   }
   return type;

@@ -363,7 +363,7 @@ std::string QuoteString(std::string_view text) {
   return out + "'";
 }
 
-std::string PrintType(const DataType& type) {
+std::string PrintType(const SqlType& type) {
   auto params = [&](std::string_view name) {
     std::string out(name);
     if (type.params.empty()) return out;
@@ -376,73 +376,73 @@ std::string PrintType(const DataType& type) {
   };
   std::string out;
   switch (type.kind) {
-    case TypeKind::kBoolean:
+    case SqlTypeKind::kBoolean:
       out = "BOOLEAN";
       break;
-    case TypeKind::kTinyInt:
+    case SqlTypeKind::kTinyInt:
       out = "TINYINT";
       break;
-    case TypeKind::kSmallInt:
+    case SqlTypeKind::kSmallInt:
       out = "SMALLINT";
       break;
-    case TypeKind::kInt:
+    case SqlTypeKind::kInt:
       out = "INT";
       break;
-    case TypeKind::kBigInt:
+    case SqlTypeKind::kBigInt:
       out = "BIGINT";
       break;
-    case TypeKind::kFloat:
+    case SqlTypeKind::kFloat:
       out = "FLOAT";
       break;
-    case TypeKind::kDouble:
+    case SqlTypeKind::kDouble:
       out = "DOUBLE";
       break;
-    case TypeKind::kDecimal:
+    case SqlTypeKind::kDecimal:
       out = params("DECIMAL");
       break;
-    case TypeKind::kChar:
+    case SqlTypeKind::kChar:
       out = params("CHAR");
       break;
-    case TypeKind::kVarChar:
+    case SqlTypeKind::kVarChar:
       out = params("VARCHAR");
       break;
-    case TypeKind::kString:
+    case SqlTypeKind::kString:
       out = "STRING";
       break;
-    case TypeKind::kBinary:
+    case SqlTypeKind::kBinary:
       out = params("BINARY");
       break;
-    case TypeKind::kVarBinary:
+    case SqlTypeKind::kVarBinary:
       out = params("VARBINARY");
       break;
-    case TypeKind::kBytes:
+    case SqlTypeKind::kBytes:
       out = "BYTES";
       break;
-    case TypeKind::kDate:
+    case SqlTypeKind::kDate:
       out = "DATE";
       break;
-    case TypeKind::kTime:
+    case SqlTypeKind::kTime:
       out = params("TIME");
       break;
-    case TypeKind::kTimestamp:
+    case SqlTypeKind::kTimestamp:
       out = params("TIMESTAMP");
       break;
-    case TypeKind::kTimestampLtz:
+    case SqlTypeKind::kTimestampLtz:
       out = params("TIMESTAMP_LTZ");
       break;
-    case TypeKind::kTimestampTz:
+    case SqlTypeKind::kTimestampTz:
       out = params("TIMESTAMP") + " WITH TIME ZONE";
       break;
-    case TypeKind::kArray:
+    case SqlTypeKind::kArray:
       out = "ARRAY<" + PrintType(type.elements[0]) + ">";
       break;
-    case TypeKind::kMultiset:
+    case SqlTypeKind::kMultiset:
       out = "MULTISET<" + PrintType(type.elements[0]) + ">";
       break;
-    case TypeKind::kMap:
+    case SqlTypeKind::kMap:
       out = "MAP<" + PrintType(type.elements[0]) + ", " + PrintType(type.elements[1]) + ">";
       break;
-    case TypeKind::kRow: {
+    case SqlTypeKind::kRow: {
       out = "ROW<";
       for (std::size_t i = 0; i < type.fields.size(); ++i) {
         if (i > 0) out += ", ";
@@ -452,10 +452,10 @@ std::string PrintType(const DataType& type) {
       out += ">";
       break;
     }
-    case TypeKind::kNull:
+    case SqlTypeKind::kNull:
       out = "NULL";
       break;
-    case TypeKind::kInterval:
+    case SqlTypeKind::kInterval:
       out = "INTERVAL " + type.interval;
       break;
   }

@@ -15,7 +15,7 @@ namespace floe::sql {
 std::string PrintStatement(const Statement& statement);
 std::string PrintQuery(const Query& query);
 std::string PrintExpr(const Expr& expr);
-std::string PrintType(const DataType& type);
+std::string PrintType(const SqlType& type);
 // `catalog`.`db`.`table`, for messages about a name.
 std::string PrintName(const ObjectName& name);
 
