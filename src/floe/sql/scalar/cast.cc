@@ -514,10 +514,7 @@ Result<ScalarExprPtr> MakeCast(ScalarExprPtr input, const DataTypePtr& target, b
   if (what.empty()) what = text;
   const bool nullable = input->nullable() || safe;
   return MakeCall(
-      implicit ? "COERCE"
-      : safe   ? "TRY_CAST"
-               : "CAST",
-      {input}, target, nullable, std::move(text),
+      implicit ? NodeKind::kCoerce : NodeKind::kCall, {input}, target, nullable, std::move(text),
       [source = input->type(), target, safe, what](std::span<const Array> args, int64_t) {
         return CastArray(args[0], target, safe, what, source.get());
       });
