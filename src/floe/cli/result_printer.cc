@@ -8,7 +8,14 @@
 #include "floe/batch/value.h"
 #include "floe/sql/scalar/result_format.h"
 
-namespace floe::sql {
+namespace floe::cli {
+
+using sql::FormatCell;
+using sql::JsonLine;
+using sql::kNullText;
+using sql::kRowTextNull;
+using sql::ResultMode;
+
 namespace {
 
 constexpr std::string_view kRowKindColumn = "op";
@@ -220,4 +227,4 @@ void ResultPrinter::PrintCells(const std::vector<int>& widths,
   std::fputs(line.c_str(), out_);
 }
 
-}  // namespace floe::sql
+}  // namespace floe::cli

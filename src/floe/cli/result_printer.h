@@ -23,10 +23,10 @@
 #include "floe/batch/record_batch.h"
 #include "floe/sql/session_config.h"
 
-namespace floe::sql {
+namespace floe::cli {
 
 struct PrintOptions {
-  ResultMode mode = ResultMode::kTableau;
+  sql::ResultMode mode = sql::ResultMode::kTableau;
   int max_column_width = 30;
 };
 
@@ -55,7 +55,7 @@ class ResultPrinter {
   std::vector<std::string> RowCells(const RecordBatch& batch, int64_t row) const;
   void PrintBorder(const std::vector<int>& widths);
   void PrintCells(const std::vector<int>& widths, const std::vector<std::string>& cells);
-  bool Buffered() const { return options_.mode == ResultMode::kTableau && !changelog_; }
+  bool Buffered() const { return options_.mode == sql::ResultMode::kTableau && !changelog_; }
 
   std::FILE* out_;
   BatchSchemaPtr schema_;
@@ -67,4 +67,4 @@ class ResultPrinter {
   int64_t rows_ = 0;
 };
 
-}  // namespace floe::sql
+}  // namespace floe::cli

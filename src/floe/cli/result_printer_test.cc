@@ -8,8 +8,10 @@
 #include "floe/util/calendar.h"
 #include "floe/util/json.h"
 
-namespace floe::sql {
+namespace floe::cli {
 namespace {
+
+using sql::ResultMode;
 
 struct Column {
   std::string name;
@@ -242,4 +244,4 @@ TEST(ResultPrinterTest, JsonlRowsParseBackWithTheirOp) {
 }
 
 }  // namespace
-}  // namespace floe::sql
+}  // namespace floe::cli

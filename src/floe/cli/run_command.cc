@@ -34,8 +34,8 @@ Result<std::string> ReadScript(const std::string& path) {
 Status PrintRows(sql::Session& session, sql::StatementResult& result, std::FILE* out) {
   FLOE_ASSIGN_OR_RETURN(sql::ResultMode mode, session.config().result_mode());
   FLOE_ASSIGN_OR_RETURN(int max_width, session.config().max_column_width());
-  sql::ResultPrinter printer(out, result.schema, result.changelog,
-                             {.mode = mode, .max_column_width = max_width});
+  ResultPrinter printer(out, result.schema, result.changelog,
+                        {.mode = mode, .max_column_width = max_width});
   printer.Begin();
   while (true) {
     auto batch = result.rows->Next();

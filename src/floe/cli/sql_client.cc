@@ -118,8 +118,8 @@ Status SqlClient::ShowRows(sql::StatementResult& result) {
   }
   FLOE_ASSIGN_OR_RETURN(sql::ResultMode mode, session_.config().result_mode());
   FLOE_ASSIGN_OR_RETURN(int max_width, session_.config().max_column_width());
-  sql::ResultPrinter printer(out_, result.schema, result.changelog,
-                             {.mode = mode, .max_column_width = max_width});
+  ResultPrinter printer(out_, result.schema, result.changelog,
+                        {.mode = mode, .max_column_width = max_width});
   // Only a bounded tableau shows nothing until its end, which is when progress helps.
   bool progress =
       mode == sql::ResultMode::kTableau && !result.changelog && isatty(fileno(stderr)) != 0;

@@ -24,6 +24,9 @@
 namespace floe::sql {
 namespace {
 
+using table::MetadataTable;
+using table::MetadataTableSchema;
+using table::ReadMetadataTable;
 using Rows = std::vector<std::map<std::string, Value>>;
 
 Rows ToRows(const std::vector<RecordBatch>& batches) {

@@ -160,13 +160,13 @@ Result<Relation> PlanIcebergTable(PlannerContext& context, stream::TableLoader l
 
 Result<Relation> PlanMetadataTable(PlannerContext& context, const ResolvedName& name,
                                    const std::string& qualifier) {
-  FLOE_ASSIGN_OR_RETURN(MetadataTable which, ParseMetadataTable(name.metadata));
+  FLOE_ASSIGN_OR_RETURN(table::MetadataTable which, table::ParseMetadataTable(name.metadata));
   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<catalog::Catalog> catalog,
                         context.session().IcebergCatalog(name));
   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<table::Table> table,
                         table::Table::Load(std::move(catalog), name.ident()));
-  FLOE_ASSIGN_OR_RETURN(BatchSchemaPtr schema, MetadataTableSchema(*table, which));
-  FLOE_ASSIGN_OR_RETURN(std::vector<RecordBatch> batches, ReadMetadataTable(*table, which));
+  FLOE_ASSIGN_OR_RETURN(BatchSchemaPtr schema, table::MetadataTableSchema(*table, which));
+  FLOE_ASSIGN_OR_RETURN(std::vector<RecordBatch> batches, table::ReadMetadataTable(*table, which));
   context.Note(fmt::format("MetadataTable(table=[{}])", name.ToString()));
   auto source = std::make_shared<stream::CollectionSource>(schema, std::move(batches));
   stream::DataStream stream =

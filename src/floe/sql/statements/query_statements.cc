@@ -35,7 +35,7 @@ Result<StatementResult> Execute(Session& session, const QueryStatement& statemen
   FLOE_ASSIGN_OR_RETURN(PlannedQuery planned, PlanQuery(session, *statement.query, *env));
   BatchSchemaPtr schema = planned.stream.schema();
   std::unique_ptr<RowStream> rows =
-      plan::StartQueryJob(std::move(env), planned.stream, QueryJobName(session), planned.row_limit);
+      StartQueryJob(std::move(env), planned.stream, QueryJobName(session), planned.row_limit);
   return StatementResult::Rows(std::move(schema), std::move(rows), streaming);
 }
 

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <thread>
 
-namespace floe::sql::plan {
+namespace floe::sql {
 namespace {
 
 // Batches in flight between the job's sink and the reader.
@@ -150,4 +150,4 @@ std::unique_ptr<RowStream> StartQueryJob(std::unique_ptr<stream::StreamEnvironme
   return std::make_unique<JobRows>(std::move(env), std::move(queue), std::move(job_name));
 }
 
-}  // namespace floe::sql::plan
+}  // namespace floe::sql

@@ -13,7 +13,7 @@
 #include "floe/sql/statement_result.h"
 #include "floe/stream/data_stream.h"
 
-namespace floe::sql::plan {
+namespace floe::sql {
 
 // Adds the queue sink to `stream` (built on `env`), then starts `env`'s job named `job_name`.
 // `row_limit`: the query gives at most this many rows (a LIMIT at its top), so once they have
@@ -22,4 +22,4 @@ std::unique_ptr<RowStream> StartQueryJob(std::unique_ptr<stream::StreamEnvironme
                                          const stream::DataStream& stream, std::string job_name,
                                          std::optional<int64_t> row_limit = std::nullopt);
 
-}  // namespace floe::sql::plan
+}  // namespace floe::sql

@@ -18,7 +18,7 @@
 #include "floe/table/table.h"
 #include "floe/util/thread_pool.h"
 
-namespace floe::sql {
+namespace floe::table {
 namespace {
 
 using manifest::DataFile;
@@ -662,4 +662,4 @@ Result<std::vector<RecordBatch>> ReadMetadataTable(const table::Table& table, Me
   return InvalidArgument("unknown metadata table");
 }
 
-}  // namespace floe::sql
+}  // namespace floe::table

@@ -12,10 +12,8 @@
 #include "floe/util/error.h"
 
 namespace floe::table {
-class Table;
-}
 
-namespace floe::sql {
+class Table;
 
 enum class MetadataTable : unsigned char {
   kSnapshots,
@@ -41,4 +39,4 @@ Result<BatchSchemaPtr> MetadataTableSchema(const table::Table& table, MetadataTa
 // Its rows at the table's current metadata.
 Result<std::vector<RecordBatch>> ReadMetadataTable(const table::Table& table, MetadataTable which);
 
-}  // namespace floe::sql
+}  // namespace floe::table
