@@ -1,3 +1,6 @@
+// Expressions, from OR down to literals, column references, calls, CASE and INTERVAL.
+// Part of the parser (parser_internal.h).
+
 #include <fmt/format.h>
 
 #include "floe/sql/syntax/parser_internal.h"

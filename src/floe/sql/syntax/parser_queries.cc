@@ -1,3 +1,6 @@
+// Queries: SELECT and VALUES, UNION ALL, ORDER BY and LIMIT, FROM items and joins.
+// Part of the parser (parser_internal.h).
+
 #include <fmt/format.h>
 
 #include "floe/sql/syntax/parser_internal.h"

@@ -1,3 +1,6 @@
+// Statements: CREATE/DROP/ALTER/USE/SHOW/DESCRIBE, SET and RESET, INSERT, CALL, EXPLAIN.
+// Part of the parser (parser_internal.h).
+
 #include <fmt/format.h>
 
 #include "floe/sql/syntax/parser_internal.h"

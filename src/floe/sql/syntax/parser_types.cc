@@ -1,3 +1,6 @@
+// Data types: the Flink SQL types with their parameters, nested ARRAY, MAP, MULTISET, ROW.
+// Part of the parser (parser_internal.h).
+
 #include <fmt/format.h>
 
 #include "floe/sql/syntax/parser_internal.h"
