@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "floe/batch/builder.h"
-#include "floe/sql/parser.h"
 #include "floe/sql/scalar/scalar_expr.h"
+#include "floe/sql/syntax/parser.h"
 
 namespace floe::sql {
 namespace {

@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "floe/cli/commands.h"
-#include "floe/sql/jobs.h"
+#include "floe/sql/statements/jobs.h"
 #include "floe/sql/session.h"
 
 namespace floe::cli {

@@ -12,10 +12,10 @@
 #include <thread>
 
 #include "floe/cli/commands.h"
-#include "floe/sql/jobs.h"
-#include "floe/sql/parser.h"
-#include "floe/sql/result_printer.h"
+#include "floe/cli/result_printer.h"
 #include "floe/sql/session.h"
+#include "floe/sql/statements/jobs.h"
+#include "floe/sql/syntax/parser.h"
 
 namespace floe::cli {
 namespace {
@@ -34,8 +34,8 @@ Result<std::string> ReadScript(const std::string& path) {
 Status PrintRows(sql::Session& session, sql::StatementResult& result, std::FILE* out) {
   FLOE_ASSIGN_OR_RETURN(sql::ResultMode mode, session.config().result_mode());
   FLOE_ASSIGN_OR_RETURN(int max_width, session.config().max_column_width());
-  sql::ResultPrinter printer(out, result.schema, result.changelog,
-                             {.mode = mode, .max_column_width = max_width});
+  ResultPrinter printer(out, result.schema, result.changelog,
+                        {.mode = mode, .max_column_width = max_width});
   printer.Begin();
   while (true) {
     auto batch = result.rows->Next();

@@ -5,10 +5,10 @@
 
 #include <charconv>
 
+#include "floe/cli/result_printer.h"
 #include "floe/cli/sql_interrupt.h"
-#include "floe/sql/jobs.h"
-#include "floe/sql/parser.h"
-#include "floe/sql/result_printer.h"
+#include "floe/sql/statements/jobs.h"
+#include "floe/sql/syntax/parser.h"
 #include "floe/util/clock.h"
 
 namespace floe::cli {
@@ -119,8 +119,8 @@ Status SqlClient::ShowRows(sql::StatementResult& result) {
   }
   FLOE_ASSIGN_OR_RETURN(sql::ResultMode mode, session_.config().result_mode());
   FLOE_ASSIGN_OR_RETURN(int max_width, session_.config().max_column_width());
-  sql::ResultPrinter printer(out_, result.schema, result.changelog,
-                             {.mode = mode, .max_column_width = max_width});
+  ResultPrinter printer(out_, result.schema, result.changelog,
+                        {.mode = mode, .max_column_width = max_width});
   // Only a bounded tableau shows nothing until its end, which is when progress helps.
   bool progress =
       mode == sql::ResultMode::kTableau && !result.changelog && isatty(fileno(stderr)) != 0;

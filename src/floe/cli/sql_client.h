@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "floe/sql/lexer.h"
 #include "floe/sql/session.h"
+#include "floe/sql/syntax/lexer.h"
 #include "floe/util/error.h"
 
 namespace floe::cli {

@@ -17,7 +17,7 @@
 #include "floe/cli/sql_client.h"
 #include "floe/cli/sql_defaults.h"
 #include "floe/cli/sql_interrupt.h"
-#include "floe/sql/parser.h"
+#include "floe/sql/syntax/parser.h"
 
 namespace floe::cli {
 namespace {

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "floe/sql/ast.h"
+#include "floe/sql/syntax/ast.h"
 #include "floe/util/error.h"
 
 namespace floe::cli {

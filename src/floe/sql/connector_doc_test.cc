@@ -11,9 +11,9 @@
 #include <type_traits>
 
 #include "floe/catalog/catalog.h"
-#include "floe/sql/parser.h"
-#include "floe/sql/printer.h"
 #include "floe/sql/session.h"
+#include "floe/sql/syntax/parser.h"
+#include "floe/sql/syntax/printer.h"
 #include "floe/testing/testing.h"
 #include "floe/util/json.h"
 

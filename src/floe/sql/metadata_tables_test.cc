@@ -3,7 +3,7 @@
 // independent source: the metadata JSON file (util/json.h), the manifest lists and manifests as
 // avro-cat decodes them, and file sizes from the filesystem.
 
-#include "floe/sql/metadata_tables.h"
+#include "floe/table/inspect/metadata_tables.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -24,6 +24,9 @@
 namespace floe::sql {
 namespace {
 
+using table::MetadataTable;
+using table::MetadataTableSchema;
+using table::ReadMetadataTable;
 using Rows = std::vector<std::map<std::string, Value>>;
 
 Rows ToRows(const std::vector<RecordBatch>& batches) {

@@ -20,7 +20,7 @@
 // A record ends at a blank line. Statements may span lines. Rows are the cells as the client
 // shows them (result_format.h) joined by " | "; `changelog` puts the row kind first ("+I | 1 | a"),
 // `columns` makes the first expected line the column names, `rowsort` compares sorted rows,
-// `jsonl` makes each row the client's jsonl line (result_printer.h),
+// `jsonl` makes each row the client's jsonl line (JsonLine),
 // `first N` reads N rows and then cancels the query (an unbounded streaming read).
 // ${TMP} in a statement is the file's temporary folder, ${SHARED} the shared folder.
 
@@ -33,10 +33,9 @@
 #include <string>
 #include <vector>
 
-#include "floe/sql/parser.h"
-#include "floe/sql/result_format.h"
-#include "floe/sql/result_printer.h"
+#include "floe/sql/scalar/result_format.h"
 #include "floe/sql/session.h"
+#include "floe/sql/syntax/parser.h"
 #include "floe/testing/testing.h"
 #include "floe/util/strings.h"
 

@@ -4,14 +4,15 @@
 #include <type_traits>
 
 #include "floe/catalog/identifier.h"
-#include "floe/sql/call_statements.h"
-#include "floe/sql/catalog_statements.h"
 #include "floe/sql/embedded_catalog.h"
-#include "floe/sql/jobs.h"
-#include "floe/sql/parser.h"
-#include "floe/sql/query_statements.h"
-#include "floe/sql/table_statements.h"
-#include "floe/sql/write_statements.h"
+#include "floe/sql/statements/call_statements.h"
+#include "floe/sql/statements/catalog_statements.h"
+#include "floe/sql/statements/iceberg_tables.h"
+#include "floe/sql/statements/jobs.h"
+#include "floe/sql/statements/query_statements.h"
+#include "floe/sql/statements/table_statements.h"
+#include "floe/sql/statements/write_statements.h"
+#include "floe/sql/syntax/parser.h"
 
 namespace floe::sql {
 namespace {
@@ -71,14 +72,6 @@ bool TouchesTables(const Statement& statement) {
 }
 
 }  // namespace
-
-std::string ResolvedName::ToString() const {
-  std::string text = catalog;
-  for (const auto& level : ns.levels) text += "." + level;
-  if (!table.empty()) text += "." + table;
-  if (!metadata.empty()) text += "$" + metadata;
-  return text;
-}
 
 Session::Session(SessionOptions options)
     : options_(std::move(options)), jobs_(std::make_unique<JobManager>()) {
@@ -235,6 +228,16 @@ Result<std::shared_ptr<catalog::Catalog>> Session::IcebergCatalog(const Resolved
         name.ToString(), kDefaultCatalog);
   }
   return found->catalog;
+}
+
+Result<stream::TableLoader> Session::CatalogTableLoader(const ResolvedName& name) {
+  FLOE_ASSIGN_OR_RETURN(SessionCatalog * catalog, FindCatalog(name.catalog));
+  return LoaderFor(*catalog, name);
+}
+
+Result<stream::TableLoader> Session::ConnectorTableLoader(std::string_view key,
+                                                          const ConnectorTable& table) {
+  return IcebergConnectorLoader(key, table);
 }
 
 }  // namespace floe::sql

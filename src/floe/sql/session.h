@@ -18,15 +18,15 @@
 #include <vector>
 
 #include "floe/catalog/catalog.h"
-#include "floe/sql/ast.h"
+#include "floe/sql/plan/planner_session.h"
 #include "floe/sql/session_config.h"
 #include "floe/sql/statement_result.h"
+#include "floe/sql/syntax/ast.h"
 
 namespace floe::sql {
 
 class JobManager;
 
-inline constexpr std::string_view kDefaultCatalog = "default_catalog";
 inline constexpr std::string_view kDefaultDatabase = "default_database";
 // The catalog a session opens when it is given no configuration: SQLite in ./warehouse, its file
 // inside that folder.
@@ -41,15 +41,6 @@ struct SessionOptions {
   std::string checkpoint_root;
 };
 
-// A table of default_catalog defined by CREATE TABLE ... WITH ('connector' = ...): its columns
-// as written and its options. Nothing is stored anywhere: it lives as long as the session.
-struct ConnectorTable {
-  std::vector<ColumnDef> columns;
-  std::vector<std::string> primary_key;
-  std::optional<std::string> comment;
-  Options options;
-};
-
 // A catalog known to the session, with the properties it was created from (which job tasks use
 // to open their own instance, see stream::TableLoader).
 struct SessionCatalog {
@@ -62,18 +53,7 @@ struct SessionCatalog {
   std::map<std::string, StringMap, std::less<>> databases;
 };
 
-// A written object name resolved against the session.
-struct ResolvedName {
-  std::string catalog;    // the catalog's name
-  catalog::Namespace ns;  // the database (one level, or more for catalogs that nest)
-  std::string table;      // the table, without a metadata-table suffix
-  std::string metadata;   // "snapshots" for `t$snapshots`, empty otherwise
-  bool in_default_catalog() const { return catalog == kDefaultCatalog; }
-  catalog::TableIdentifier ident() const { return {ns, table}; }
-  std::string ToString() const;  // "cat.db.t" (with "$snapshots" when set)
-};
-
-class Session {
+class Session final : public plan::PlannerSession {
  public:
   explicit Session(SessionOptions options = {});
   ~Session();
@@ -93,7 +73,7 @@ class Session {
 
   const SessionOptions& options() const { return options_; }
   SessionConfig& config() { return config_; }
-  const SessionConfig& config() const { return config_; }
+  const SessionConfig& config() const override { return config_; }
   JobManager& jobs() { return *jobs_; }
 
   // ---- catalogs ----
@@ -110,17 +90,21 @@ class Session {
   // ---- names ----
   // A table name (1 to 3 parts, the last one may carry `$suffix`) against the current catalog
   // and database. Checks the parts (catalog::ValidateIdentifierPart), not that the table exists.
-  Result<ResolvedName> ResolveTable(const ObjectName& name) const;
+  Result<ResolvedName> ResolveTable(const ObjectName& name) const override;
   // A database name (1 or 2 parts).
   Result<ResolvedName> ResolveDatabase(const ObjectName& name) const;
   // The catalog a resolved name lives in; kInvalidArgument for default_catalog, which holds only
   // connector tables.
-  Result<std::shared_ptr<catalog::Catalog>> IcebergCatalog(const ResolvedName& name);
+  Result<std::shared_ptr<catalog::Catalog>> IcebergCatalog(const ResolvedName& name) override;
+  Result<stream::TableLoader> CatalogTableLoader(const ResolvedName& name) override;
 
   // ---- default_catalog's connector tables ----
-  std::map<std::string, ConnectorTable, std::less<>>& connector_tables() {
+  std::map<std::string, ConnectorTable, std::less<>>& connector_tables() override {
     return connector_tables_;
   }
+  // table_statements.h's IcebergConnectorLoader.
+  Result<stream::TableLoader> ConnectorTableLoader(std::string_view key,
+                                                   const ConnectorTable& table) override;
 
  private:
   SessionOptions options_;

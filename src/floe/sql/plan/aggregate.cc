@@ -6,7 +6,7 @@
 #include "floe/sql/exec/relational.h"
 #include "floe/sql/plan/ast_rewrite.h"
 #include "floe/sql/plan/project.h"
-#include "floe/sql/printer.h"
+#include "floe/sql/syntax/printer.h"
 #include "floe/util/strings.h"
 
 namespace floe::sql::plan {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "floe/sql/ast.h"
+#include "floe/sql/syntax/ast.h"
 
 namespace floe::sql::plan {
 

@@ -5,7 +5,7 @@
 
 #include "floe/sql/exec/relational.h"
 #include "floe/sql/plan/sources.h"
-#include "floe/sql/printer.h"
+#include "floe/sql/syntax/printer.h"
 
 namespace floe::sql::plan {
 namespace {

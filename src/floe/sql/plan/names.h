@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "floe/sql/ast.h"
+#include "floe/sql/syntax/ast.h"
 
 namespace floe::sql::plan {
 

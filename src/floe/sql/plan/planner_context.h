@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "floe/sql/plan/planner_session.h"
 #include "floe/sql/scalar/scalar_expr.h"
-#include "floe/sql/session.h"
 #include "floe/stream/data_stream.h"
 
 namespace floe::sql::plan {
@@ -28,9 +28,10 @@ struct Relation {
 
 class PlannerContext {
  public:
-  PlannerContext(Session& session, stream::StreamEnvironment& env) : session_(session), env_(env) {}
+  PlannerContext(PlannerSession& session, stream::StreamEnvironment& env)
+      : session_(session), env_(env) {}
 
-  Session& session() { return session_; }
+  PlannerSession& session() { return session_; }
   stream::StreamEnvironment& env() { return env_; }
   bool batch() const { return env_.config().mode == stream::RuntimeMode::kBatch; }
 
@@ -43,7 +44,7 @@ class PlannerContext {
   }
 
  private:
-  Session& session_;
+  PlannerSession& session_;
   stream::StreamEnvironment& env_;
   std::vector<std::string> notes_;
   int names_ = 0;

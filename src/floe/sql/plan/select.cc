@@ -12,8 +12,8 @@
 #include "floe/sql/plan/project.h"
 #include "floe/sql/plan/sources.h"
 #include "floe/sql/plan/subquery.h"
-#include "floe/sql/printer.h"
 #include "floe/sql/scalar/type_rules.h"
+#include "floe/sql/syntax/printer.h"
 #include "floe/stream/collection_source.h"
 
 namespace floe::sql::plan {

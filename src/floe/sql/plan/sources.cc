@@ -8,16 +8,14 @@
 #include <map>
 
 #include "floe/io/local_file_io.h"
-#include "floe/sql/iceberg_tables.h"
-#include "floe/sql/metadata_tables.h"
 #include "floe/sql/plan/join.h"
 #include "floe/sql/plan/select.h"
-#include "floe/sql/printer.h"
-#include "floe/sql/table_statements.h"
+#include "floe/sql/syntax/printer.h"
 #include "floe/stream/collection_source.h"
 #include "floe/stream/connectors/datagen_source.h"
 #include "floe/stream/connectors/file_source.h"
 #include "floe/stream/iceberg/iceberg_source.h"
+#include "floe/table/inspect/metadata_tables.h"
 #include "floe/table/table.h"
 #include "floe/util/strings.h"
 
@@ -162,13 +160,13 @@ Result<Relation> PlanIcebergTable(PlannerContext& context, stream::TableLoader l
 
 Result<Relation> PlanMetadataTable(PlannerContext& context, const ResolvedName& name,
                                    const std::string& qualifier) {
-  FLOE_ASSIGN_OR_RETURN(MetadataTable which, ParseMetadataTable(name.metadata));
+  FLOE_ASSIGN_OR_RETURN(table::MetadataTable which, table::ParseMetadataTable(name.metadata));
   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<catalog::Catalog> catalog,
                         context.session().IcebergCatalog(name));
   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<table::Table> table,
                         table::Table::Load(std::move(catalog), name.ident()));
-  FLOE_ASSIGN_OR_RETURN(BatchSchemaPtr schema, MetadataTableSchema(*table, which));
-  FLOE_ASSIGN_OR_RETURN(std::vector<RecordBatch> batches, ReadMetadataTable(*table, which));
+  FLOE_ASSIGN_OR_RETURN(BatchSchemaPtr schema, table::MetadataTableSchema(*table, which));
+  FLOE_ASSIGN_OR_RETURN(std::vector<RecordBatch> batches, table::ReadMetadataTable(*table, which));
   context.Note(fmt::format("MetadataTable(table=[{}])", name.ToString()));
   auto source = std::make_shared<stream::CollectionSource>(schema, std::move(batches));
   stream::DataStream stream =
@@ -209,7 +207,8 @@ Result<Relation> PlanConnectorTable(PlannerContext& context, const ResolvedName&
   std::string connector = options["connector"];
   options.erase("connector");
   if (connector == "iceberg") {
-    FLOE_ASSIGN_OR_RETURN(stream::TableLoader loader, IcebergConnectorLoader(key, table));
+    FLOE_ASSIGN_OR_RETURN(stream::TableLoader loader,
+                          context.session().ConnectorTableLoader(key, table));
     return PlanIcebergTable(context, std::move(loader), ref, qualifier, use, where);
   }
   for (const auto& [option, value] : ref.hints) options[option] = value;
@@ -244,8 +243,7 @@ Result<Relation> PlanTable(PlannerContext& context, const TableRef& ref, const C
     return PlanConnectorTable(context, name, ref, qualifier, use, where);
   }
   if (!name.metadata.empty()) return PlanMetadataTable(context, name, qualifier);
-  FLOE_ASSIGN_OR_RETURN(SessionCatalog * catalog, context.session().FindCatalog(name.catalog));
-  stream::TableLoader loader = LoaderFor(*catalog, name);
+  FLOE_ASSIGN_OR_RETURN(stream::TableLoader loader, context.session().CatalogTableLoader(name));
   return PlanIcebergTable(context, std::move(loader), ref, qualifier, use, where);
 }
 

@@ -9,8 +9,8 @@
 #include "floe/sql/plan/project.h"
 #include "floe/sql/plan/select.h"
 #include "floe/sql/plan/sources.h"
-#include "floe/sql/printer.h"
 #include "floe/sql/scalar/type_rules.h"
+#include "floe/sql/syntax/printer.h"
 
 namespace floe::sql::plan {
 namespace {

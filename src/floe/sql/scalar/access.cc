@@ -70,7 +70,7 @@ Result<ScalarExprPtr> BindSubscript(const Expr& expr, const Scope& scope) {
           ErrorAt(expr, fmt::format("{}: a key of {} cannot be {}", text, SqlTypeName(*base_type),
                                     SqlTypeName(*index->type()))));
     }
-    return MakeCall("ITEM", {base, *key}, value_type, true, text,
+    return MakeCall(NodeKind::kCall, {base, *key}, value_type, true, text,
                     [value_type](std::span<const Array> args, int64_t rows) {
                       return MapLookup(value_type, args[0], args[1], rows);
                     },
@@ -84,7 +84,7 @@ Result<ScalarExprPtr> BindSubscript(const Expr& expr, const Scope& scope) {
           ErrorAt(expr, fmt::format("{}: an array index must be an integer, not {}", text,
                                     SqlTypeName(*index->type()))));
     }
-    return MakeCall("ITEM", {base, *position}, element_type, true, text,
+    return MakeCall(NodeKind::kCall, {base, *position}, element_type, true, text,
                     [element_type](std::span<const Array> args, int64_t rows) {
                       return ArrayElement(element_type, args[0], args[1], rows);
                     },
@@ -118,7 +118,7 @@ Result<ScalarExprPtr> MakeFieldAccess(ScalarExprPtr base, std::string_view field
   }
   const DataTypePtr type = base_type->field(index).type;
   const bool nullable = base->nullable() || base_type->field(index).nullable;
-  return MakeCall("FIELD", {base}, type, nullable, std::move(text),
+  return MakeCall(NodeKind::kCall, {base}, type, nullable, std::move(text),
                   [index, type](std::span<const Array> args, int64_t rows) -> Result<Array> {
                     const Array& structs = args[0];
                     if (structs.null_count() == 0) return structs.field(index);

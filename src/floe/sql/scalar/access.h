@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "floe/sql/ast.h"
 #include "floe/sql/scalar/scalar_expr.h"
+#include "floe/sql/syntax/ast.h"
 
 namespace floe::sql::scalar {
 

@@ -241,7 +241,7 @@ Result<ScalarExprPtr> MakeArithmetic(std::string_view op_text, ScalarExprPtr lef
     DataTypePtr type = DecimalResultType(op, *da, *db);
     FLOE_ASSIGN_OR_RETURN(left, Coerce(std::move(left), da));
     FLOE_ASSIGN_OR_RETURN(right, Coerce(std::move(right), db));
-    return MakeCall(std::string(op_text), {std::move(left), std::move(right)}, type, true, text,
+    return MakeCall(NodeKind::kCall, {std::move(left), std::move(right)}, type, true, text,
                     [op, type, what](std::span<const Array> args, int64_t n) {
                       return DecimalKernel(op, args[0], args[1], type, n, what);
                     },
@@ -251,7 +251,7 @@ Result<ScalarExprPtr> MakeArithmetic(std::string_view op_text, ScalarExprPtr lef
   FLOE_ASSIGN_OR_RETURN(left, Coerce(std::move(left), type));
   FLOE_ASSIGN_OR_RETURN(right, Coerce(std::move(right), type));
   return MakeCall(
-      std::string(op_text), {std::move(left), std::move(right)}, type, nullable, text,
+      NodeKind::kCall, {std::move(left), std::move(right)}, type, nullable, text,
       [op, type, what](std::span<const Array> args, int64_t n) -> Result<Array> {
         return DispatchFixed(type->kind(), [&](auto tag) -> Result<Array> {
           using T = decltype(tag);
@@ -277,7 +277,7 @@ Result<ScalarExprPtr> BindNegate(const Expr& expr, const Scope& scope) {
   if (expr.op == "+") return operand;
   const bool nullable = operand->nullable();
   return MakeCall(
-      "NEGATE", {std::move(operand)}, type, nullable, TextOf(expr),
+      NodeKind::kCall, {std::move(operand)}, type, nullable, TextOf(expr),
       [type](std::span<const Array> args, int64_t n) -> Result<Array> {
         const Array& a = args[0];
         return DispatchFixed(type->kind(), [&](auto tag) -> Result<Array> {

@@ -1,10 +1,10 @@
 #include "floe/sql/scalar/binder.h"
 
-#include "floe/sql/printer.h"
 #include "floe/sql/scalar/access.h"
 #include "floe/sql/scalar/cast.h"
 #include "floe/sql/scalar/node.h"
 #include "floe/sql/scalar/type_rules.h"
+#include "floe/sql/syntax/printer.h"
 #include "floe/util/strings.h"
 
 namespace floe::sql::scalar {

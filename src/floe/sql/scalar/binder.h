@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "floe/sql/ast.h"
-#include "floe/sql/scalar/names.h"
+#include "floe/batch/data_type.h"
 #include "floe/sql/scalar/scalar_expr.h"
+#include "floe/sql/syntax/ast.h"
 
 namespace floe::sql::scalar {
 

@@ -8,10 +8,10 @@
 #include <limits>
 
 #include "floe/batch/builder.h"
-#include "floe/sql/result_format.h"
 #include "floe/sql/scalar/columns.h"
 #include "floe/sql/scalar/decimal.h"
 #include "floe/sql/scalar/node.h"
+#include "floe/sql/scalar/result_format.h"
 #include "floe/sql/scalar/temporal.h"
 #include "floe/sql/scalar/type_rules.h"
 #include "floe/util/calendar.h"
@@ -514,10 +514,7 @@ Result<ScalarExprPtr> MakeCast(ScalarExprPtr input, const DataTypePtr& target, b
   if (what.empty()) what = text;
   const bool nullable = input->nullable() || safe;
   return MakeCall(
-      implicit ? "COERCE"
-      : safe   ? "TRY_CAST"
-               : "CAST",
-      {input}, target, nullable, std::move(text),
+      implicit ? NodeKind::kCoerce : NodeKind::kCall, {input}, target, nullable, std::move(text),
       [source = input->type(), target, safe, what](std::span<const Array> args, int64_t) {
         return CastArray(args[0], target, safe, what, source.get());
       });

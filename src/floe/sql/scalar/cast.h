@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "floe/batch/array.h"
-#include "floe/sql/scalar/names.h"
+#include "floe/batch/data_type.h"
 #include "floe/sql/scalar/scalar_expr.h"
 
 namespace floe::sql::scalar {
@@ -25,7 +25,7 @@ Result<Array> CastArray(const Array& input, const DataTypePtr& target, bool safe
                         std::string_view what, const DataType* input_type = nullptr);
 
 // A cast node written as `text` (folded when the input is constant); `what` names it in errors
-// (the text when empty). Implicit casts have op "COERCE", explicit ones "CAST" or "TRY_CAST".
+// (the text when empty). Implicit casts are NodeKind::kCoerce nodes, explicit ones kCall.
 Result<ScalarExprPtr> MakeCast(ScalarExprPtr input, const DataTypePtr& target, bool safe,
                                std::string text, std::string what = {}, bool implicit = false);
 // The implicit conversion the binder inserts: the input itself when it already has the type,

@@ -11,8 +11,8 @@
 
 #include "floe/batch/array.h"
 #include "floe/batch/buffer.h"
+#include "floe/batch/data_type.h"
 #include "floe/batch/value.h"
-#include "floe/sql/scalar/names.h"
 #include "floe/util/error.h"
 
 namespace floe::sql::scalar {

@@ -82,6 +82,24 @@ CmpOp ParseCmp(std::string_view op) {
   return CmpOp::kGe;
 }
 
+NodeKind ComparisonKind(CmpOp op) {
+  switch (op) {
+    case CmpOp::kEq:
+      return NodeKind::kEqual;
+    case CmpOp::kNe:
+      return NodeKind::kNotEqual;
+    case CmpOp::kLt:
+      return NodeKind::kLess;
+    case CmpOp::kLe:
+      return NodeKind::kLessOrEqual;
+    case CmpOp::kGt:
+      return NodeKind::kGreater;
+    case CmpOp::kGe:
+      return NodeKind::kGreaterOrEqual;
+  }
+  return NodeKind::kCall;
+}
+
 bool Comparable(const DataType& type) {
   return IsNumeric(type) || IsString(type) || type.kind() == TypeKind::kBool ||
          type.kind() == TypeKind::kDate32 || type.kind() == TypeKind::kTime64 ||
@@ -142,8 +160,8 @@ Result<ScalarExprPtr> BindComparison(const Expr& expr, const Scope& scope) {
                                                   fmt::format("compare with '{}'", expr.op)));
   const CmpOp op = ParseCmp(expr.op);
   const bool nullable = pair.first->nullable() || pair.second->nullable();
-  return MakeCall(expr.op, {std::move(pair.first), std::move(pair.second)}, DataType::Bool(),
-                  nullable, TextOf(expr),
+  return MakeCall(ComparisonKind(op), {std::move(pair.first), std::move(pair.second)},
+                  DataType::Bool(), nullable, TextOf(expr),
                   [op](std::span<const Array> args, int64_t n) {
                     return CompareArrays(op, args[0], args[1], n);
                   },
@@ -164,19 +182,20 @@ Result<ScalarExprPtr> BindIn(const Expr& expr, const Scope& scope) {
   const bool negated = expr.negated;
   const bool nullable = AnyNullable(values);
   // x IN (a, b) is x = a OR x = b, with its three-valued outcome; NOT IN negates that.
-  return MakeCall(
-      negated ? "NOT IN" : "IN", std::move(values), DataType::Bool(), nullable, TextOf(expr),
-      [negated](std::span<const Array> args, int64_t n) -> Result<Array> {
-        Array result = Array::MakeNulls(DataType::Bool(), n);
-        bool first = true;
-        for (size_t k = 1; k < args.size(); ++k) {
-          FLOE_ASSIGN_OR_RETURN(Array eq, CompareArrays(CmpOp::kEq, args[0], args[k], n));
-          result = first ? eq : Or3(result, eq, n);
-          first = false;
-        }
-        return negated ? Not3(result, n) : result;
-      },
-      {.scalar_constants = true});
+  return MakeCall(negated ? NodeKind::kNotIn : NodeKind::kIn, std::move(values), DataType::Bool(),
+                  nullable, TextOf(expr),
+                  [negated](std::span<const Array> args, int64_t n) -> Result<Array> {
+                    Array result = Array::MakeNulls(DataType::Bool(), n);
+                    bool first = true;
+                    for (size_t k = 1; k < args.size(); ++k) {
+                      FLOE_ASSIGN_OR_RETURN(Array eq,
+                                            CompareArrays(CmpOp::kEq, args[0], args[k], n));
+                      result = first ? eq : Or3(result, eq, n);
+                      first = false;
+                    }
+                    return negated ? Not3(result, n) : result;
+                  },
+                  {.scalar_constants = true});
 }
 
 Result<ScalarExprPtr> BindBetween(const Expr& expr, const Scope& scope) {
@@ -189,8 +208,8 @@ Result<ScalarExprPtr> BindBetween(const Expr& expr, const Scope& scope) {
   const bool negated = expr.negated;
   const bool nullable = AnyNullable(values);
   return MakeCall(
-      negated ? "NOT BETWEEN" : "BETWEEN", std::move(values), DataType::Bool(), nullable,
-      TextOf(expr),
+      negated ? NodeKind::kNotBetween : NodeKind::kBetween, std::move(values), DataType::Bool(),
+      nullable, TextOf(expr),
       [negated](std::span<const Array> args, int64_t n) -> Result<Array> {
         if (negated) {
           FLOE_ASSIGN_OR_RETURN(Array lt, CompareArrays(CmpOp::kLt, args[0], args[1], n));

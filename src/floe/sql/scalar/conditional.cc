@@ -29,9 +29,9 @@ Result<Array> EvaluateFor(const ScalarExpr& expr, const RecordBatch& input,
 class ConditionalNode final : public Node {
  public:
   enum class Kind { kCase, kCoalesce };
-  ConditionalNode(Kind kind, std::string op, std::vector<ScalarExprPtr> children, bool has_else,
-                  DataTypePtr type, bool nullable, std::string text)
-      : Node(std::move(op), std::move(children), std::move(type), nullable, std::move(text)),
+  ConditionalNode(Kind kind, std::vector<ScalarExprPtr> children, bool has_else, DataTypePtr type,
+                  bool nullable, std::string text)
+      : Node(NodeKind::kCall, std::move(children), std::move(type), nullable, std::move(text)),
         kind_(kind),
         has_else_(has_else) {}
 
@@ -132,17 +132,16 @@ Result<ScalarExprPtr> MakeCase(std::string op, std::vector<ScalarExprPtr> condit
     children.push_back(results[b]);
   }
   if (has_else) children.push_back(results.back());
-  return Fold(std::make_shared<ConditionalNode>(ConditionalNode::Kind::kCase, std::move(op),
-                                                std::move(children), has_else, type, nullable,
-                                                std::move(text)));
+  return Fold(std::make_shared<ConditionalNode>(ConditionalNode::Kind::kCase, std::move(children),
+                                                has_else, type, nullable, std::move(text)));
 }
 
 Result<ScalarExprPtr> Equals(ScalarExprPtr a, ScalarExprPtr b, const Expr& where) {
   FLOE_ASSIGN_OR_RETURN(auto pair,
                         CoerceForComparison(std::move(a), std::move(b), where, "compare"));
   std::string text = pair.first->ToString() + " = " + pair.second->ToString();
-  return MakeCall("=", {std::move(pair.first), std::move(pair.second)}, DataType::Bool(), true,
-                  std::move(text),
+  return MakeCall(NodeKind::kEqual, {std::move(pair.first), std::move(pair.second)},
+                  DataType::Bool(), true, std::move(text),
                   [](std::span<const Array> args, int64_t n) {
                     return CompareArrays(CmpOp::kEq, args[0], args[1], n);
                   },
@@ -154,9 +153,8 @@ Result<ScalarExprPtr> BindCoalesce(const Expr& call, std::vector<ScalarExprPtr> 
   const DataTypePtr type = args[0]->type();
   bool nullable = true;
   for (const ScalarExprPtr& arg : args) nullable = nullable && arg->nullable();
-  return Fold(std::make_shared<ConditionalNode>(ConditionalNode::Kind::kCoalesce, CallName(call),
-                                                std::move(args), false, type, nullable,
-                                                TextOf(call)));
+  return Fold(std::make_shared<ConditionalNode>(ConditionalNode::Kind::kCoalesce, std::move(args),
+                                                false, type, nullable, TextOf(call)));
 }
 
 Result<ScalarExprPtr> BindIf(const Expr& call, std::vector<ScalarExprPtr> args) {

@@ -57,7 +57,7 @@ Result<ScalarExprPtr> BindArray(const Expr& call, std::vector<ScalarExprPtr> arg
     }
     return MakeArray(type, lists);
   };
-  return MakeCall("ARRAY", std::move(args), type, false, TextOf(call), std::move(kernel));
+  return MakeCall(NodeKind::kCall, std::move(args), type, false, TextOf(call), std::move(kernel));
 }
 
 Result<ScalarExprPtr> BindMap(const Expr& call, std::vector<ScalarExprPtr> args) {
@@ -100,7 +100,8 @@ Result<ScalarExprPtr> BindMap(const Expr& call, std::vector<ScalarExprPtr> args)
     children.push_back(std::move(keys[i]));
     children.push_back(std::move(values[i]));
   }
-  return MakeCall("MAP", std::move(children), type, false, std::move(text), std::move(kernel));
+  return MakeCall(NodeKind::kCall, std::move(children), type, false, std::move(text),
+                  std::move(kernel));
 }
 
 constexpr FunctionDef kConstructorFunctions[] = {

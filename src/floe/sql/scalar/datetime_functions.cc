@@ -118,7 +118,7 @@ Result<ScalarExprPtr> ExtractCall(const Expr& call, std::string unit, ScalarExpr
         ErrorAt(call, fmt::format("{}: unknown time unit {}", CallName(call), unit)));
   }
   const bool nullable = arg->nullable();
-  return MakeCall(CallName(call), {std::move(arg)}, DataType::Int64(), nullable, TextOf(call),
+  return MakeCall(NodeKind::kCall, {std::move(arg)}, DataType::Int64(), nullable, TextOf(call),
                   [unit](std::span<const Array> a, int64_t n) {
                     return MapFixed<int64_t>(a, DataType::Int64(), n, [&](int64_t i, int64_t& out) {
                       out = *Extract(unit, MicrosAt(a[0], i));
@@ -166,7 +166,7 @@ Result<ScalarExprPtr> NowCall(const Expr& call, DataTypePtr type) {
   if (type->kind() != TypeKind::kDate32) {
     for (int digits = 6; digits > type->precision(); --digits) step *= 10;
   }
-  return MakeCall(CallName(call), {}, type, false, TextOf(call),
+  return MakeCall(NodeKind::kCall, {}, type, false, TextOf(call),
                   [type, step](std::span<const Array>, int64_t n) -> Result<Array> {
                     const int64_t now = FloorDiv(NowMicros(), step) * step;
                     if (type->kind() == TypeKind::kDate32) {
@@ -351,7 +351,7 @@ Result<ScalarExprPtr> BindDateFormat(const Expr& call, Args args) {
   FLOE_ASSIGN_OR_RETURN(args[0], TemporalArg(call, std::move(args[0]), 0));
   FLOE_ASSIGN_OR_RETURN(args[1], StringArg(call, std::move(args[1]), 1));
   const bool nullable = AnyNullable(args);
-  return MakeCall(CallName(call), std::move(args), DataType::String(), nullable, TextOf(call),
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::String(), nullable, TextOf(call),
                   [](std::span<const Array> a, int64_t n) {
                     return MapStrings(a, n, [&](int64_t i, std::string& out) {
                       FormatMicros(a[1].GetView(i), MicrosAt(a[0], i), out);
@@ -369,7 +369,7 @@ Result<ScalarExprPtr> BindToTemporal(const Expr& call, Args args) {
   }
   const DataTypePtr type =
       kDate ? DataType::Date32() : DataType::Timestamp(TimeUnit::kMicro, false, 3);
-  return MakeCall(CallName(call), std::move(args), type, true, TextOf(call),
+  return MakeCall(NodeKind::kCall, std::move(args), type, true, TextOf(call),
                   [type](std::span<const Array> a, int64_t n) -> Result<Array> {
                     auto parse = [&](int64_t i) -> std::optional<int64_t> {
                       if (a.size() > 1) return ParseMicros(a[1].GetView(i), a[0].GetView(i));
@@ -490,7 +490,7 @@ Result<ScalarExprPtr> AddInterval(ScalarExprPtr value, Interval interval, std::s
   const DataTypePtr type = value->type();
   const bool nullable = value->nullable();
   return MakeCall(
-      "+INTERVAL", {std::move(value)}, type, nullable, std::move(text),
+      NodeKind::kCall, {std::move(value)}, type, nullable, std::move(text),
       [type, interval](std::span<const Array> a, int64_t n) -> Result<Array> {
         if (type->kind() == TypeKind::kDate32) {
           return MapFixed<int32_t>(a, type, n, [&](int64_t i, int32_t& out) {
@@ -526,7 +526,7 @@ Result<ScalarExprPtr> BindTimestampAdd(const Expr& call, Args args) {
     FLOE_ASSIGN_OR_RETURN(args[2], Coerce(std::move(args[2]), type));
   }
   const bool nullable = args[1]->nullable() || args[2]->nullable();
-  return MakeCall(CallName(call), {args[1], args[2]}, type, nullable, TextOf(call),
+  return MakeCall(NodeKind::kCall, {args[1], args[2]}, type, nullable, TextOf(call),
                   [type, months, micros](std::span<const Array> a, int64_t n) -> Result<Array> {
                     auto add = [&](int64_t i) {
                       const int64_t count = a[0].Value<int64_t>(i);
@@ -557,7 +557,7 @@ Result<ScalarExprPtr> BindTimestampDiff(const Expr& call, Args args) {
     return std::unexpected(ErrorAt(call, fmt::format("TIMESTAMPDIFF: unknown time unit {}", unit)));
   }
   const bool nullable = args[1]->nullable() || args[2]->nullable();
-  return MakeCall(CallName(call), {args[1], args[2]}, DataType::Int32(), nullable, TextOf(call),
+  return MakeCall(NodeKind::kCall, {args[1], args[2]}, DataType::Int32(), nullable, TextOf(call),
                   [months, micros](std::span<const Array> a, int64_t n) {
                     return MapFixed<int32_t>(a, DataType::Int32(), n, [&](int64_t i, int32_t& out) {
                       const int64_t from = MicrosAt(a[0], i), to = MicrosAt(a[1], i);

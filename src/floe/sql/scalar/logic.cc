@@ -80,7 +80,7 @@ Result<ScalarExprPtr> RequireBoolean(ScalarExprPtr operand, const Expr& expr, st
 class LogicNode final : public Node {
  public:
   LogicNode(bool is_and, ScalarExprPtr left, ScalarExprPtr right, std::string text)
-      : Node(is_and ? "AND" : "OR", {left, right}, DataType::Bool(),
+      : Node(is_and ? NodeKind::kAnd : NodeKind::kOr, {left, right}, DataType::Bool(),
              left->nullable() || right->nullable(), std::move(text)),
         is_and_(is_and) {}
 
@@ -129,15 +129,15 @@ Result<ScalarExprPtr> BindNot(const Expr& expr, const Scope& scope) {
   FLOE_ASSIGN_OR_RETURN(operand, RequireBoolean(std::move(operand), expr, "NOT"));
   const bool nullable = operand->nullable();
   return MakeCall(
-      "NOT", {std::move(operand)}, DataType::Bool(), nullable, TextOf(expr),
+      NodeKind::kNot, {std::move(operand)}, DataType::Bool(), nullable, TextOf(expr),
       [](std::span<const Array> args, int64_t n) -> Result<Array> { return Not3(args[0], n); });
 }
 
 Result<ScalarExprPtr> BindIsNull(const Expr& expr, const Scope& scope) {
   FLOE_ASSIGN_OR_RETURN(ScalarExprPtr operand, Bind(*expr.args[0], scope));
   const bool negated = expr.negated;
-  return MakeCall(negated ? "IS NOT NULL" : "IS NULL", {std::move(operand)}, DataType::Bool(),
-                  false, TextOf(expr),
+  return MakeCall(negated ? NodeKind::kIsNotNull : NodeKind::kIsNull, {std::move(operand)},
+                  DataType::Bool(), false, TextOf(expr),
                   [negated](std::span<const Array> args, int64_t n) -> Result<Array> {
                     const Array& a = args[0];
                     return MakeBool(n, {}, [&](uint8_t* bits) {

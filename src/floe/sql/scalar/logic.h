@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "floe/batch/array.h"
-#include "floe/sql/scalar/names.h"
+#include "floe/batch/data_type.h"
 #include "floe/util/error.h"
 
 namespace floe::sql::scalar {

@@ -39,7 +39,7 @@ Result<ScalarExprPtr> DoubleCall(const Expr& call, Args args, F f) {
     FLOE_ASSIGN_OR_RETURN(args[k], DoubleArg(call, std::move(args[k]), static_cast<int>(k)));
   }
   const bool nullable = AnyNullable(args);
-  return MakeCall(CallName(call), std::move(args), DataType::Float64(), nullable, TextOf(call),
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::Float64(), nullable, TextOf(call),
                   [f](std::span<const Array> a, int64_t n) {
                     return MapFixed<double>(a, DataType::Float64(), n, [&](int64_t i, double& out) {
                       if (a.size() == 1) {
@@ -60,7 +60,7 @@ Result<ScalarExprPtr> SameTypeCall(const Expr& call, Args args, DataTypePtr resu
   if (!result_type) result_type = input_type;
   const bool nullable = args[0]->nullable();
   return MakeCall(
-      CallName(call), {std::move(args[0])}, result_type, nullable, TextOf(call),
+      NodeKind::kCall, {std::move(args[0])}, result_type, nullable, TextOf(call),
       [op, input_type, result_type](std::span<const Array> a, int64_t n) -> Result<Array> {
         return DispatchFixed(input_type->kind(), [&](auto tag) -> Result<Array> {
           using T = decltype(tag);
@@ -178,7 +178,7 @@ Result<ScalarExprPtr> BindRound(const Expr& call, Args args) {
   const std::string text = TextOf(call);
   if (IsFloating(*type)) {
     FLOE_ASSIGN_OR_RETURN(ScalarExprPtr x, Coerce(args[0], DataType::Float64()));
-    return MakeCall(CallName(call), {std::move(x)}, DataType::Float64(), nullable, text,
+    return MakeCall(NodeKind::kCall, {std::move(x)}, DataType::Float64(), nullable, text,
                     [digits](std::span<const Array> a, int64_t n) {
                       return MapFixed<double>(
                           a, DataType::Float64(), n, [&](int64_t i, double& out) {

@@ -40,7 +40,7 @@ Result<Array> CallNode::Evaluate(const RecordBatch& input) const {
   std::vector<Array> args;
   args.reserve(children().size());
   for (const ScalarExprPtr& child : children()) {
-    if (options_.scalar_constants && AsNode(*child).op() == "literal") {
+    if (options_.scalar_constants && AsNode(*child).kind() == NodeKind::kLiteral) {
       const auto& literal = static_cast<const LiteralNode&>(*child);
       FLOE_ASSIGN_OR_RETURN(Array one, ConstantArray(literal.value(), literal.type(), 1));
       args.push_back(std::move(one));
@@ -59,7 +59,9 @@ ScalarExprPtr MakeLiteral(Value value, DataTypePtr type, std::string text) {
 
 ScalarExprPtr Fold(ScalarExprPtr node) {
   const Node& n = AsNode(*node);
-  if (n.op() == "literal" || n.op() == "column" || !n.deterministic()) return node;
+  if (n.kind() == NodeKind::kLiteral || n.kind() == NodeKind::kColumn || !n.deterministic()) {
+    return node;
+  }
   for (const ScalarExprPtr& child : n.children()) {
     if (!child->constant()) return node;
   }
@@ -71,10 +73,10 @@ ScalarExprPtr Fold(ScalarExprPtr node) {
   return MakeLiteral(GetValue(*value, 0), node->type(), node->ToString());
 }
 
-ScalarExprPtr MakeCall(std::string op, std::vector<ScalarExprPtr> children, DataTypePtr type,
+ScalarExprPtr MakeCall(NodeKind kind, std::vector<ScalarExprPtr> children, DataTypePtr type,
                        bool nullable, std::string text, Kernel kernel, CallOptions options) {
-  return Fold(std::make_shared<CallNode>(std::move(op), std::move(children), std::move(type),
-                                         nullable, std::move(text), std::move(kernel), options));
+  return Fold(std::make_shared<CallNode>(kind, std::move(children), std::move(type), nullable,
+                                         std::move(text), std::move(kernel), options));
 }
 
 Result<Array> EvaluateMasked(const ScalarExpr& expr, const RecordBatch& input,

@@ -2,7 +2,7 @@
 
 // The bound expression nodes shared by the binder's parts: a column reference, a constant, and a
 // generic call whose kernel computes a whole column from the columns of its arguments. Push-down
-// and constant folding look at a node's op and children, so every node is one of these classes.
+// and constant folding look at a node's kind and children, so every node is one of these classes.
 
 #include <functional>
 #include <memory>
@@ -10,30 +10,55 @@
 #include <string>
 #include <vector>
 
-#include "floe/sql/scalar/names.h"
+#include "floe/batch/data_type.h"
 #include "floe/sql/scalar/scalar_expr.h"
 
 namespace floe::sql::scalar {
 
+// What a node computes, as far as push-down and constant folding tell nodes apart; every other
+// operator and function is a kCall.
+enum class NodeKind : unsigned char {
+  kColumn,
+  kLiteral,
+  kAnd,
+  kOr,
+  kNot,
+  kIsNull,
+  kIsNotNull,
+  kEqual,
+  kNotEqual,
+  kLess,
+  kLessOrEqual,
+  kGreater,
+  kGreaterOrEqual,
+  kIn,
+  kNotIn,
+  kBetween,
+  kNotBetween,
+  kStartsWith,  // LIKE 'prefix%'
+  kNotStartsWith,
+  kCoerce,  // an implicit cast the binder inserted
+  kCall,
+};
+
 class Node : public ScalarExpr {
  public:
-  // op names the operation for push-down and folding: "column", "literal", "=", "AND", "CAST"...
-  const std::string& op() const { return op_; }
+  NodeKind kind() const { return kind_; }
   const std::vector<ScalarExprPtr>& children() const { return children_; }
   std::string ToString() const override { return text_; }
   // Whether the node gives the same output for the same input (CURRENT_TIMESTAMP does not).
   virtual bool deterministic() const { return true; }
 
  protected:
-  Node(std::string op, std::vector<ScalarExprPtr> children, DataTypePtr type, bool nullable,
+  Node(NodeKind kind, std::vector<ScalarExprPtr> children, DataTypePtr type, bool nullable,
        std::string text)
       : ScalarExpr(std::move(type), nullable),
-        op_(std::move(op)),
+        kind_(kind),
         children_(std::move(children)),
         text_(std::move(text)) {}
 
  private:
-  std::string op_;
+  NodeKind kind_;
   std::vector<ScalarExprPtr> children_;
   std::string text_;
 };
@@ -43,7 +68,7 @@ const Node& AsNode(const ScalarExpr& expr);
 class ColumnNode final : public Node {
  public:
   ColumnNode(int index, DataTypePtr type, bool nullable, std::string text)
-      : Node("column", {}, std::move(type), nullable, std::move(text)), index_(index) {}
+      : Node(NodeKind::kColumn, {}, std::move(type), nullable, std::move(text)), index_(index) {}
   Result<Array> Evaluate(const RecordBatch& input) const override;
   std::optional<int> column_index() const override { return index_; }
 
@@ -54,7 +79,8 @@ class ColumnNode final : public Node {
 class LiteralNode final : public Node {
  public:
   LiteralNode(Value value, DataTypePtr type, std::string text)
-      : Node("literal", {}, type, value.is_null(), std::move(text)), value_(std::move(value)) {}
+      : Node(NodeKind::kLiteral, {}, type, value.is_null(), std::move(text)),
+        value_(std::move(value)) {}
   Result<Array> Evaluate(const RecordBatch& input) const override;
   std::optional<Value> constant() const override { return value_; }
   const Value& value() const { return value_; }
@@ -76,9 +102,9 @@ struct CallOptions {
 
 class CallNode final : public Node {
  public:
-  CallNode(std::string op, std::vector<ScalarExprPtr> children, DataTypePtr type, bool nullable,
+  CallNode(NodeKind kind, std::vector<ScalarExprPtr> children, DataTypePtr type, bool nullable,
            std::string text, Kernel kernel, CallOptions options = {})
-      : Node(std::move(op), std::move(children), std::move(type), nullable, std::move(text)),
+      : Node(kind, std::move(children), std::move(type), nullable, std::move(text)),
         kernel_(std::move(kernel)),
         options_(options) {}
   Result<Array> Evaluate(const RecordBatch& input) const override;
@@ -95,7 +121,7 @@ Result<std::vector<Array>> EvaluateAll(const std::vector<ScalarExprPtr>& childre
 
 // A call node, folded into a literal (keeping the text) when every child is constant, the call is
 // deterministic and evaluating it succeeds; a failure stays for run time, as Flink reports it then.
-ScalarExprPtr MakeCall(std::string op, std::vector<ScalarExprPtr> children, DataTypePtr type,
+ScalarExprPtr MakeCall(NodeKind kind, std::vector<ScalarExprPtr> children, DataTypePtr type,
                        bool nullable, std::string text, Kernel kernel, CallOptions options = {});
 // Folds any node whose children are all constant.
 ScalarExprPtr Fold(ScalarExprPtr node);

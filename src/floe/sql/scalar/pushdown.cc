@@ -14,12 +14,13 @@ namespace {
 
 using scalar::AsNode;
 using scalar::Node;
+using scalar::NodeKind;
 
 // The scope column a node reads, looking through widening casts between integers and between
 // floating types.
 const ScopeColumn* ColumnOf(const ScalarExpr& expr, const Scope& scope) {
   const Node& node = AsNode(expr);
-  if (node.op() == "COERCE") {
+  if (node.kind() == NodeKind::kCoerce) {
     const ScalarExpr& inner = *node.children()[0];
     const floe::DataType& from = *inner.type();
     const floe::DataType& to = *expr.type();
@@ -73,14 +74,23 @@ std::optional<Literal> ConstantOf(const ScalarExpr& expr) {
   return ToLiteral(*value);
 }
 
-std::optional<expr::Op> ComparisonOp(std::string_view op) {
-  if (op == "=") return expr::Op::kEq;
-  if (op == "<>") return expr::Op::kNotEq;
-  if (op == "<") return expr::Op::kLt;
-  if (op == "<=") return expr::Op::kLtEq;
-  if (op == ">") return expr::Op::kGt;
-  if (op == ">=") return expr::Op::kGtEq;
-  return std::nullopt;
+std::optional<expr::Op> ComparisonOp(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::kEqual:
+      return expr::Op::kEq;
+    case NodeKind::kNotEqual:
+      return expr::Op::kNotEq;
+    case NodeKind::kLess:
+      return expr::Op::kLt;
+    case NodeKind::kLessOrEqual:
+      return expr::Op::kLtEq;
+    case NodeKind::kGreater:
+      return expr::Op::kGt;
+    case NodeKind::kGreaterOrEqual:
+      return expr::Op::kGtEq;
+    default:
+      return std::nullopt;
+  }
 }
 
 // A SQL predicate as two Iceberg filters: the rows where it is TRUE and the rows where it is
@@ -116,32 +126,32 @@ std::optional<Exact> ConvertComparison(const Node& node, expr::Op op, const Scop
 
 std::optional<Exact> Convert(const ScalarExpr& e, const Scope& scope) {
   const Node& node = AsNode(e);
-  const std::string& op = node.op();
-  if (op == "AND" || op == "OR") {
+  const NodeKind kind = node.kind();
+  if (kind == NodeKind::kAnd || kind == NodeKind::kOr) {
     std::optional<Exact> left = Convert(*node.children()[0], scope);
     std::optional<Exact> right = Convert(*node.children()[1], scope);
     if (!left || !right) return std::nullopt;
-    if (op == "AND") {
+    if (kind == NodeKind::kAnd) {
       return Exact{expr::And(left->is_true, right->is_true),
                    expr::Or(left->is_false, right->is_false)};
     }
     return Exact{expr::Or(left->is_true, right->is_true),
                  expr::And(left->is_false, right->is_false)};
   }
-  if (op == "NOT") {
+  if (kind == NodeKind::kNot) {
     std::optional<Exact> inner = Convert(*node.children()[0], scope);
     if (!inner) return std::nullopt;
     return Exact{inner->is_false, inner->is_true};
   }
-  if (op == "IS NULL" || op == "IS NOT NULL") {
+  if (kind == NodeKind::kIsNull || kind == NodeKind::kIsNotNull) {
     const ScopeColumn* column = ColumnOf(*node.children()[0], scope);
     if (!column) return std::nullopt;
     expr::ExprPtr is_null = expr::IsNull(column->name);
     expr::ExprPtr not_null = expr::NotNull(column->name);
-    return op == "IS NULL" ? Exact{is_null, not_null} : Exact{not_null, is_null};
+    return kind == NodeKind::kIsNull ? Exact{is_null, not_null} : Exact{not_null, is_null};
   }
-  if (std::optional<expr::Op> cmp = ComparisonOp(op)) return ConvertComparison(node, *cmp, scope);
-  if (op == "IN" || op == "NOT IN") {
+  if (std::optional<expr::Op> cmp = ComparisonOp(kind)) return ConvertComparison(node, *cmp, scope);
+  if (kind == NodeKind::kIn || kind == NodeKind::kNotIn) {
     const ScopeColumn* column = ColumnOf(*node.children()[0], scope);
     if (!column) return std::nullopt;
     std::vector<Literal> literals;
@@ -153,9 +163,9 @@ std::optional<Exact> Convert(const ScalarExpr& e, const Scope& scope) {
     }
     expr::ExprPtr in = expr::In(column->name, literals);
     expr::ExprPtr not_in = Present(column->name, expr::NotIn(column->name, literals));
-    return op == "IN" ? Exact{in, not_in} : Exact{not_in, in};
+    return kind == NodeKind::kIn ? Exact{in, not_in} : Exact{not_in, in};
   }
-  if (op == "BETWEEN" || op == "NOT BETWEEN") {
+  if (kind == NodeKind::kBetween || kind == NodeKind::kNotBetween) {
     const ScopeColumn* column = ColumnOf(*node.children()[0], scope);
     std::optional<Literal> low = ConstantOf(*node.children()[1]);
     std::optional<Literal> high = ConstantOf(*node.children()[2]);
@@ -164,18 +174,18 @@ std::optional<Exact> Convert(const ScalarExpr& e, const Scope& scope) {
                                      expr::LessThanOrEqual(column->name, *high));
     expr::ExprPtr outside =
         expr::Or(expr::LessThan(column->name, *low), expr::GreaterThan(column->name, *high));
-    return op == "BETWEEN" ? Exact{inside, outside} : Exact{outside, inside};
+    return kind == NodeKind::kBetween ? Exact{inside, outside} : Exact{outside, inside};
   }
-  if (op == "STARTS_WITH" || op == "NOT STARTS_WITH") {
+  if (kind == NodeKind::kStartsWith || kind == NodeKind::kNotStartsWith) {
     const ScopeColumn* column = ColumnOf(*node.children()[0], scope);
     std::optional<Value> prefix = node.children()[1]->constant();
     if (!column || !prefix || !prefix->is<std::string>()) return std::nullopt;
     const std::string& text = prefix->get<std::string>();
     expr::ExprPtr starts = expr::StartsWith(column->name, text);
     expr::ExprPtr not_starts = Present(column->name, expr::NotStartsWith(column->name, text));
-    return op == "STARTS_WITH" ? Exact{starts, not_starts} : Exact{not_starts, starts};
+    return kind == NodeKind::kStartsWith ? Exact{starts, not_starts} : Exact{not_starts, starts};
   }
-  if (op == "literal") {
+  if (kind == NodeKind::kLiteral) {
     std::optional<Value> value = e.constant();
     if (value && value->is<bool>()) {
       return value->get<bool>() ? Exact{expr::True(), expr::False()}
@@ -189,7 +199,7 @@ std::optional<Exact> Convert(const ScalarExpr& e, const Scope& scope) {
 // stay in the residual filter).
 expr::ExprPtr ConvertConjuncts(const ScalarExpr& e, const Scope& scope) {
   const Node& node = AsNode(e);
-  if (node.op() == "AND") {
+  if (node.kind() == NodeKind::kAnd) {
     return expr::And(ConvertConjuncts(*node.children()[0], scope),
                      ConvertConjuncts(*node.children()[1], scope));
   }

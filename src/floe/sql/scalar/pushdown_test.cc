@@ -8,8 +8,8 @@
 
 #include "floe/expr/evaluator.h"
 #include "floe/spec/schema.h"
-#include "floe/sql/parser.h"
 #include "floe/sql/scalar/scalar_expr.h"
+#include "floe/sql/syntax/parser.h"
 
 namespace floe::sql {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "floe/batch/array.h"
+#include "floe/batch/data_type.h"
 #include "floe/sql/scalar/columns.h"
-#include "floe/sql/scalar/names.h"
 
 namespace floe::sql::scalar {
 

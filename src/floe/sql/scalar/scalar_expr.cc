@@ -23,26 +23,26 @@ Result<ScalarExprPtr> CastScalar(ScalarExprPtr input, const DataTypePtr& target,
   return scalar::MakeCast(std::move(input), target, safe, std::move(text));
 }
 
-Result<DataTypePtr> ToBatchType(const DataType& type) {
+Result<DataTypePtr> ToBatchType(const SqlType& type) {
   auto param = [&](size_t i, int64_t fallback) {
     return i < type.params.size() ? type.params[i] : fallback;
   };
   switch (type.kind) {
-    case TypeKind::kBoolean:
+    case SqlTypeKind::kBoolean:
       return floe::DataType::Bool();
-    case TypeKind::kTinyInt:
+    case SqlTypeKind::kTinyInt:
       return floe::DataType::Int8();
-    case TypeKind::kSmallInt:
+    case SqlTypeKind::kSmallInt:
       return floe::DataType::Int16();
-    case TypeKind::kInt:
+    case SqlTypeKind::kInt:
       return floe::DataType::Int32();
-    case TypeKind::kBigInt:
+    case SqlTypeKind::kBigInt:
       return floe::DataType::Int64();
-    case TypeKind::kFloat:
+    case SqlTypeKind::kFloat:
       return floe::DataType::Float32();
-    case TypeKind::kDouble:
+    case SqlTypeKind::kDouble:
       return floe::DataType::Float64();
-    case TypeKind::kDecimal: {
+    case SqlTypeKind::kDecimal: {
       // Flink's DECIMAL is DECIMAL(10, 0).
       const int64_t precision = param(0, 10);
       const int64_t scale = param(1, 0);
@@ -53,17 +53,17 @@ Result<DataTypePtr> ToBatchType(const DataType& type) {
       return floe::DataType::Decimal128(static_cast<int32_t>(precision),
                                         static_cast<int32_t>(scale));
     }
-    case TypeKind::kChar:
-    case TypeKind::kVarChar:
-    case TypeKind::kString:
+    case SqlTypeKind::kChar:
+    case SqlTypeKind::kVarChar:
+    case SqlTypeKind::kString:
       return floe::DataType::String();
-    case TypeKind::kBinary:
-    case TypeKind::kVarBinary:
-    case TypeKind::kBytes:
+    case SqlTypeKind::kBinary:
+    case SqlTypeKind::kVarBinary:
+    case SqlTypeKind::kBytes:
       return floe::DataType::Binary();
-    case TypeKind::kDate:
+    case SqlTypeKind::kDate:
       return floe::DataType::Date32();
-    case TypeKind::kTime: {
+    case SqlTypeKind::kTime: {
       // Flink's TIME is TIME(0). Times are micros here (Flink keeps millis), so TIME(7..9) shows
       // six digits.
       const int64_t precision = param(0, 0);
@@ -73,33 +73,33 @@ Result<DataTypePtr> ToBatchType(const DataType& type) {
       return floe::DataType::Time64(TimeUnit::kMicro,
                                     static_cast<int32_t>(std::min<int64_t>(precision, 6)));
     }
-    case TypeKind::kTimestamp:
-    case TypeKind::kTimestampLtz: {
+    case SqlTypeKind::kTimestamp:
+    case SqlTypeKind::kTimestampLtz: {
       const int64_t precision = param(0, 6);
       if (precision < 0 || precision > 9) {
         return InvalidArgument("TIMESTAMP({}): precision must be 0..9", precision);
       }
       return floe::DataType::Timestamp(precision > 6 ? TimeUnit::kNano : TimeUnit::kMicro,
-                                       type.kind == TypeKind::kTimestampLtz,
+                                       type.kind == SqlTypeKind::kTimestampLtz,
                                        static_cast<int32_t>(precision));
     }
-    case TypeKind::kTimestampTz:
+    case SqlTypeKind::kTimestampTz:
       return Unsupported("TIMESTAMP WITH TIME ZONE is not supported (Flink has no such type)");
-    case TypeKind::kArray: {
+    case SqlTypeKind::kArray: {
       FLOE_ASSIGN_OR_RETURN(DataTypePtr element, ToBatchType(type.elements.at(0)));
       return floe::DataType::List(std::move(element), !type.elements[0].not_null);
     }
-    case TypeKind::kMap: {
+    case SqlTypeKind::kMap: {
       FLOE_ASSIGN_OR_RETURN(DataTypePtr key, ToBatchType(type.elements.at(0)));
       FLOE_ASSIGN_OR_RETURN(DataTypePtr value, ToBatchType(type.elements.at(1)));
       return floe::DataType::Map(std::move(key), std::move(value), !type.elements[1].not_null);
     }
-    case TypeKind::kMultiset: {
+    case SqlTypeKind::kMultiset: {
       // Flink stores a MULTISET<T> as a map from the element to its count.
       FLOE_ASSIGN_OR_RETURN(DataTypePtr element, ToBatchType(type.elements.at(0)));
       return floe::DataType::Map(std::move(element), floe::DataType::Int32(), false);
     }
-    case TypeKind::kRow: {
+    case SqlTypeKind::kRow: {
       std::vector<Field> fields;
       for (const RowField& field : type.fields) {
         FLOE_ASSIGN_OR_RETURN(DataTypePtr field_type, ToBatchType(field.type));
@@ -107,9 +107,9 @@ Result<DataTypePtr> ToBatchType(const DataType& type) {
       }
       return floe::DataType::Struct(std::move(fields));
     }
-    case TypeKind::kNull:
+    case SqlTypeKind::kNull:
       return floe::DataType::Null();
-    case TypeKind::kInterval:
+    case SqlTypeKind::kInterval:
       return Unsupported(
           "INTERVAL {} values are not supported: INTERVAL literals work only in date and "
           "timestamp arithmetic (ts + INTERVAL '1' HOUR)",

@@ -22,7 +22,7 @@
 #include "floe/batch/record_batch.h"
 #include "floe/batch/value.h"
 #include "floe/expr/expression.h"
-#include "floe/sql/ast.h"
+#include "floe/sql/syntax/ast.h"
 #include "floe/util/error.h"
 
 namespace floe::sql {
@@ -91,7 +91,7 @@ Result<ScalarExprPtr> CastScalar(ScalarExprPtr input, const DataTypePtr& target,
 // The batch type of a written SQL type (CAST targets, VALUES): CHAR/VARCHAR/STRING -> string,
 // DECIMAL(p, s), TIMESTAMP(p) -> local micros (nanos for p > 6) of precision p, TIMESTAMP_LTZ
 // -> UTC, TIME(p) -> micros of precision p (TIME is TIME(0)), ...
-Result<DataTypePtr> ToBatchType(const DataType& type);
+Result<DataTypePtr> ToBatchType(const SqlType& type);
 
 // The value of a constant expression with no columns (VALUES rows, LIMIT, PARTITION values,
 // CALL arguments).

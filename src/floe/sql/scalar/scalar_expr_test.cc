@@ -8,8 +8,8 @@
 
 #include <random>
 
-#include "floe/sql/parser.h"
 #include "floe/sql/scalar/peer_check.h"
+#include "floe/sql/syntax/parser.h"
 
 namespace floe::sql {
 namespace {

@@ -171,7 +171,7 @@ template <typename Row>
 Result<ScalarExprPtr> StringCall(const Expr& call, Args args, Row row) {
   FLOE_ASSIGN_OR_RETURN(args, StringArgs(call, std::move(args)));
   const bool nullable = AnyNullable(args);
-  return MakeCall(CallName(call), std::move(args), DataType::String(), nullable, TextOf(call),
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::String(), nullable, TextOf(call),
                   [row](std::span<const Array> a, int64_t n) {
                     return MapStrings(a, n,
                                       [&](int64_t i, std::string& out) { return row(a, i, out); });
@@ -250,7 +250,7 @@ Result<ScalarExprPtr> BindConcat(const Expr& call, Args args) {
 Result<ScalarExprPtr> BindConcatWs(const Expr& call, Args args) {
   FLOE_ASSIGN_OR_RETURN(args, StringArgs(call, std::move(args)));
   const bool nullable = args[0]->nullable();
-  return MakeCall(CallName(call), std::move(args), DataType::String(), nullable, TextOf(call),
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::String(), nullable, TextOf(call),
                   [](std::span<const Array> a, int64_t n) {
                     // Only the separator makes the result null; null strings are skipped.
                     return MapStrings(a.first(1), n, [&](int64_t i, std::string& out) {
@@ -288,7 +288,7 @@ Result<ScalarExprPtr> BindReplace(const Expr& call, Args args) {
 Result<ScalarExprPtr> BindCharLength(const Expr& call, Args args) {
   FLOE_ASSIGN_OR_RETURN(args, StringArgs(call, std::move(args)));
   const bool nullable = AnyNullable(args);
-  return MakeCall(CallName(call), std::move(args), DataType::Int32(), nullable, TextOf(call),
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::Int32(), nullable, TextOf(call),
                   [](std::span<const Array> a, int64_t n) {
                     return MapFixed<int32_t>(a, DataType::Int32(), n, [&](int64_t i, int32_t& out) {
                       out = static_cast<int32_t>(CharCount(a[0].GetView(i)));
@@ -300,7 +300,7 @@ Result<ScalarExprPtr> BindCharLength(const Expr& call, Args args) {
 Result<ScalarExprPtr> BindPosition(const Expr& call, Args args) {
   FLOE_ASSIGN_OR_RETURN(args, StringArgs(call, std::move(args)));
   const bool nullable = AnyNullable(args);
-  return MakeCall(CallName(call), std::move(args), DataType::Int32(), nullable, TextOf(call),
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::Int32(), nullable, TextOf(call),
                   [](std::span<const Array> a, int64_t n) {
                     return MapFixed<int32_t>(a, DataType::Int32(), n, [&](int64_t i, int32_t& out) {
                       std::string_view needle = a[0].GetView(i), haystack = a[1].GetView(i);
@@ -321,7 +321,7 @@ Result<ScalarExprPtr> BindSubstring(const Expr& call, Args args) {
     FLOE_ASSIGN_OR_RETURN(args[k], IntegerArg(call, std::move(args[k]), static_cast<int>(k)));
   }
   const bool nullable = AnyNullable(args);
-  return MakeCall(CallName(call), std::move(args), DataType::String(), nullable, TextOf(call),
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::String(), nullable, TextOf(call),
                   [](std::span<const Array> a, int64_t n) {
                     return MapStrings(a, n, [&](int64_t i, std::string& out) {
                       std::string_view s = a[0].GetView(i);
@@ -344,7 +344,7 @@ Result<ScalarExprPtr> BindPad(const Expr& call, Args args) {
   FLOE_ASSIGN_OR_RETURN(args[0], StringArg(call, std::move(args[0]), 0));
   FLOE_ASSIGN_OR_RETURN(args[1], IntegerArg(call, std::move(args[1]), 1));
   FLOE_ASSIGN_OR_RETURN(args[2], StringArg(call, std::move(args[2]), 2));
-  return MakeCall(CallName(call), std::move(args), DataType::String(), true, TextOf(call),
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::String(), true, TextOf(call),
                   [](std::span<const Array> a, int64_t n) {
                     return MapStrings(a, n, [&](int64_t i, std::string& out) {
                       std::string_view s = a[0].GetView(i), pad = a[2].GetView(i);
@@ -372,7 +372,7 @@ Result<ScalarExprPtr> BindSplitIndex(const Expr& call, Args args) {
   FLOE_ASSIGN_OR_RETURN(args[0], StringArg(call, std::move(args[0]), 0));
   FLOE_ASSIGN_OR_RETURN(args[1], StringArg(call, std::move(args[1]), 1));
   FLOE_ASSIGN_OR_RETURN(args[2], IntegerArg(call, std::move(args[2]), 2));
-  return MakeCall(CallName(call), std::move(args), DataType::String(), true, TextOf(call),
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::String(), true, TextOf(call),
                   [](std::span<const Array> a, int64_t n) {
                     return MapStrings(a, n, [&](int64_t i, std::string& out) {
                       std::string_view s = a[0].GetView(i), delimiter = a[1].GetView(i);
@@ -422,7 +422,7 @@ Result<ScalarExprPtr> BindRegexpReplace(const Expr& call, Args args) {
   FLOE_ASSIGN_OR_RETURN(args, StringArgs(call, std::move(args)));
   const bool nullable = AnyNullable(args);
   const std::string what = AtPosition(call.position, TextOf(call));
-  return MakeCall(CallName(call), std::move(args), DataType::String(), nullable, TextOf(call),
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::String(), nullable, TextOf(call),
                   [what](std::span<const Array> a, int64_t n) -> Result<Array> {
                     RegexCache cache;
                     Status failed = Ok();
@@ -451,7 +451,7 @@ Result<ScalarExprPtr> BindRegexpExtract(const Expr& call, Args args) {
     FLOE_ASSIGN_OR_RETURN(args[2], IntegerArg(call, std::move(args[2]), 2));
   }
   const std::string what = AtPosition(call.position, TextOf(call));
-  return MakeCall(CallName(call), std::move(args), DataType::String(), true, TextOf(call),
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::String(), true, TextOf(call),
                   [what](std::span<const Array> a, int64_t n) -> Result<Array> {
                     RegexCache cache;
                     Status failed = Ok();
@@ -516,9 +516,10 @@ Result<ScalarExprPtr> BindConcatOperator(const Expr& expr, const Scope& scope) {
   FLOE_ASSIGN_OR_RETURN(ScalarExprPtr concat, BindConcat(call, std::move(args)));
   // Keep the operator's own text.
   const Node& node = AsNode(*concat);
-  if (node.op() == "literal") return MakeLiteral(*concat->constant(), concat->type(), TextOf(expr));
-  return MakeCall("||", node.children(), concat->type(), concat->nullable(), TextOf(expr),
-                  [](std::span<const Array> a, int64_t n) {
+  if (node.kind() == NodeKind::kLiteral)
+    return MakeLiteral(*concat->constant(), concat->type(), TextOf(expr));
+  return MakeCall(NodeKind::kCall, node.children(), concat->type(), concat->nullable(),
+                  TextOf(expr), [](std::span<const Array> a, int64_t n) {
                     return MapStrings(a, n, [&](int64_t i, std::string& out) {
                       for (const Array& arg : a) out.append(arg.GetView(i));
                       return true;
@@ -560,14 +561,13 @@ Result<ScalarExprPtr> BindLike(const Expr& expr, const Scope& scope) {
       // Pushed down to Iceberg as starts_with (pushdown.cc).
       ScalarExprPtr prefix =
           MakeLiteral(compiled->literal, DataType::String(), "'" + compiled->literal + "'");
-      return MakeCall(negated ? "NOT STARTS_WITH" : "STARTS_WITH", {args[0], std::move(prefix)},
-                      DataType::Bool(), nullable, text, match);
+      return MakeCall(negated ? NodeKind::kNotStartsWith : NodeKind::kStartsWith,
+                      {args[0], std::move(prefix)}, DataType::Bool(), nullable, text, match);
     }
-    return MakeCall(negated ? "NOT LIKE" : "LIKE", std::move(args), DataType::Bool(), nullable,
-                    text, match);
+    return MakeCall(NodeKind::kCall, std::move(args), DataType::Bool(), nullable, text, match);
   }
   const std::string what = AtPosition(expr.position, text);
-  return MakeCall(negated ? "NOT LIKE" : "LIKE", std::move(args), DataType::Bool(), nullable, text,
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::Bool(), nullable, text,
                   [escape, negated, what](std::span<const Array> a, int64_t n) -> Result<Array> {
                     Status failed = Ok();
                     Result<Array> out = MapBools(a, n, [&](int64_t i, bool& out) {

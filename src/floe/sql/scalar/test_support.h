@@ -5,7 +5,6 @@
 // both engines agree on, so that results can be compared with DuckDB's.
 
 #include <fmt/format.h>
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,11 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "floe/batch/data_type.h"
 #include "floe/batch/value.h"
-#include "floe/sql/parser.h"
 #include "floe/sql/scalar/decimal.h"
-#include "floe/sql/scalar/names.h"
 #include "floe/sql/scalar/scalar_expr.h"
+#include "floe/sql/syntax/parser.h"
 #include "floe/testing/peers.h"
 #include "floe/util/calendar.h"
 #include "floe/util/json.h"

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "floe/batch/data_type.h"
-#include "floe/sql/scalar/names.h"
 #include "floe/util/error.h"
 
 namespace floe::sql::scalar {
