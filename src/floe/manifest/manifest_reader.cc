@@ -15,7 +15,7 @@
 #include "floe/format/avro/schema_cache.h"
 #include "floe/format/compression/inflater.h"
 #include "floe/io/file_io.h"
-#include "floe/manifest/cursor.h"
+#include "floe/manifest/cursor_internal.h"
 #include "floe/manifest/manifest_schema.h"
 #include "floe/spec/literal.h"
 #include "floe/util/uuid.h"

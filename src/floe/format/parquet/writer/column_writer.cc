@@ -1,5 +1,3 @@
-#include "floe/format/parquet/writer/column_writer.h"
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -15,8 +13,9 @@
 #include "floe/format/parquet/decoders/plain.h"
 #include "floe/format/parquet/decoders/rle.h"
 #include "floe/format/parquet/metadata_thrift.h"
-#include "floe/format/parquet/writer/bounds.h"
-#include "floe/format/parquet/writer/dictionary_table.h"
+#include "floe/format/parquet/writer/bounds_internal.h"
+#include "floe/format/parquet/writer/column_writer_internal.h"
+#include "floe/format/parquet/writer/dictionary_table_internal.h"
 #include "floe/format/parquet/writer/parquet_writer.h"
 #include "floe/io/file_io.h"
 

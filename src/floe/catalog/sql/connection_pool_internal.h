@@ -10,7 +10,7 @@
 #include <mutex>
 #include <vector>
 
-#include "floe/catalog/sql/connection.h"
+#include "floe/catalog/sql/connection_internal.h"
 
 namespace floe::catalog {
 

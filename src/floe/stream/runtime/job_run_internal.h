@@ -22,7 +22,7 @@
 #include "floe/stream/data_stream.h"
 #include "floe/stream/job_graph.h"
 #include "floe/stream/metrics.h"
-#include "floe/stream/runtime/task.h"
+#include "floe/stream/runtime/task_internal.h"
 
 namespace floe::stream::runtime {
 

@@ -12,7 +12,7 @@
 #include "floe/stream/exchange.h"
 #include "floe/stream/metrics.h"
 #include "floe/stream/operator.h"
-#include "floe/stream/runtime/input_gate.h"
+#include "floe/stream/runtime/input_gate_internal.h"
 
 namespace floe::stream::runtime {
 

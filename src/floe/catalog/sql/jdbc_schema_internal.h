@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "floe/catalog/sql/connection.h"
+#include "floe/catalog/sql/connection_internal.h"
 
 namespace floe::catalog {
 

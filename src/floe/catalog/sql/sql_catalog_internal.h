@@ -8,8 +8,8 @@
 #include <string>
 
 #include "floe/catalog/catalog.h"
-#include "floe/catalog/sql/connection_pool.h"
-#include "floe/catalog/sql/sql_database.h"
+#include "floe/catalog/sql/connection_pool_internal.h"
+#include "floe/catalog/sql/sql_database_internal.h"
 
 namespace floe::catalog {
 

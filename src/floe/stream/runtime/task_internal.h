@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "floe/stream/operator.h"
-#include "floe/stream/runtime/input_gate.h"
-#include "floe/stream/runtime/task_output.h"
+#include "floe/stream/runtime/input_gate_internal.h"
+#include "floe/stream/runtime/task_output_internal.h"
 #include "floe/stream/source.h"
 
 namespace floe::stream::runtime {

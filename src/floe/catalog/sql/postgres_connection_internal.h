@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "floe/catalog/sql/connection.h"
+#include "floe/catalog/sql/connection_internal.h"
 
 namespace floe::catalog {
 
