@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "floe/batch/builder.h"
-#include "floe/format/parquet/decoders/value_decoder.h"
+#include "floe/format/parquet/encoding/value_decoder.h"
 #include "floe/format/parquet/reader/schema_mapping.h"
 #include "floe/util/error.h"
 #include "floe/util/int128.h"

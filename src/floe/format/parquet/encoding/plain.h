@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "floe/format/parquet/decoders/value_decoder.h"
+#include "floe/format/parquet/encoding/value_decoder.h"
 
 namespace floe::parquet {
 

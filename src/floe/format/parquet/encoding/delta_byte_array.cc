@@ -1,4 +1,4 @@
-#include "floe/format/parquet/decoders/delta_byte_array.h"
+#include "floe/format/parquet/encoding/delta_byte_array.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "floe/format/parquet/decoders/bit_packed.h"
+#include "floe/format/parquet/encoding/bit_packed.h"
 
 namespace floe::parquet {
 

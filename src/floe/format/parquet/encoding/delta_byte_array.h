@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "floe/format/parquet/decoders/delta_length_byte_array.h"
+#include "floe/format/parquet/encoding/delta_length_byte_array.h"
 
 namespace floe::parquet {
 

@@ -1,10 +1,10 @@
-#include "floe/format/parquet/decoders/rle.h"
+#include "floe/format/parquet/encoding/rle.h"
 
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
 
-#include "floe/format/parquet/decoders/bit_unpack.h"
+#include "floe/format/parquet/encoding/bit_unpack_internal.h"
 
 namespace floe::parquet {
 

@@ -1,4 +1,4 @@
-#include "floe/format/parquet/decoders/byte_stream_split.h"
+#include "floe/format/parquet/encoding/byte_stream_split.h"
 
 #include <cstring>
 #include <string>

@@ -1,8 +1,8 @@
-#include "floe/format/parquet/decoders/bit_unpack.h"
-
 #include <array>
 #include <cstring>
 #include <utility>
+
+#include "floe/format/parquet/encoding/bit_unpack_internal.h"
 
 namespace floe::parquet {
 

@@ -1,4 +1,4 @@
-#include "floe/format/parquet/decoders/dictionary.h"
+#include "floe/format/parquet/encoding/dictionary.h"
 
 #include <algorithm>
 

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "floe/format/parquet/decoders/delta_binary_packed.h"
+#include "floe/format/parquet/encoding/delta_binary_packed.h"
 
 namespace floe::parquet {
 

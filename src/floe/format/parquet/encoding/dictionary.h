@@ -8,8 +8,8 @@
 #include <memory>
 #include <span>
 
-#include "floe/format/parquet/decoders/rle.h"
-#include "floe/format/parquet/decoders/value_decoder.h"
+#include "floe/format/parquet/encoding/rle.h"
+#include "floe/format/parquet/encoding/value_decoder.h"
 
 namespace floe::parquet {
 

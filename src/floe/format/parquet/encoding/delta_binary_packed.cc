@@ -1,10 +1,10 @@
-#include "floe/format/parquet/decoders/delta_binary_packed.h"
+#include "floe/format/parquet/encoding/delta_binary_packed.h"
 
 #include <algorithm>
 #include <bit>
 #include <type_traits>
 
-#include "floe/format/parquet/decoders/bit_unpack.h"
+#include "floe/format/parquet/encoding/bit_unpack_internal.h"
 
 namespace floe::parquet {
 

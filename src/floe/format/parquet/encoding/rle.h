@@ -74,7 +74,7 @@ class RleBitPackedEncoder {
 
 #include <memory>
 
-#include "floe/format/parquet/decoders/value_decoder.h"
+#include "floe/format/parquet/encoding/value_decoder.h"
 
 namespace floe::parquet {
 

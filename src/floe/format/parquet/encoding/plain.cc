@@ -1,4 +1,4 @@
-#include "floe/format/parquet/decoders/plain.h"
+#include "floe/format/parquet/encoding/plain.h"
 
 #include <cstring>
 
