@@ -17,16 +17,16 @@ build/release/build.ninja: | bootstrap
 	@cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 
 build/asan/build.ninja: | bootstrap
-	@cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=ON -DFLOE_BUILD_BENCH=OFF >/dev/null
+	@cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=ON -DFLOE_BUILD_BENCH=OFF -DFLOE_SHARED=OFF >/dev/null
 
 build/tsan/build.ninja: | bootstrap
-	@cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=thread -DFLOE_BUILD_BENCH=OFF >/dev/null
+	@cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=thread -DFLOE_BUILD_BENCH=OFF -DFLOE_SHARED=OFF >/dev/null
 
 # libFuzzer targets, built with the sanitizers in their own folder; only what they link is compiled.
 # -O1 with line tables: fast enough to fuzz, and much quicker to compile than -O2 -g on two cores.
 build/fuzz/build.ninja: | bootstrap
 	@cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DFLOE_BUILD_FUZZ=ON -DFLOE_BUILD_BENCH=OFF >/dev/null
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DFLOE_BUILD_FUZZ=ON -DFLOE_BUILD_BENCH=OFF -DFLOE_SHARED=OFF >/dev/null
 
 release: build/release/build.ninja
 	@cmake --build build/release -j $(JOBS)

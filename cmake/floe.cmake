@@ -12,6 +12,12 @@ function(floe_layer name)
   add_library(floe_${name} STATIC ${lib_sources})
   target_include_directories(floe_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(floe_${name} PUBLIC ${deps})
+  if(FLOE_SHARED)
+    # libfloe.so is linked from these objects too (floe_library.cmake). Without semantic
+    # interposition g++ inlines and calls within the library as it does in an executable.
+    set_target_properties(floe_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    target_compile_options(floe_${name} PRIVATE -fno-semantic-interposition)
+  endif()
 
   if(FLOE_BUILD_TESTS AND test_sources)
     add_executable(floe_${name}_test ${test_sources})

@@ -15,9 +15,10 @@
 #include "floe/format/avro/schema_cache.h"
 #include "floe/format/compression/inflater.h"
 #include "floe/io/file_io.h"
-#include "floe/manifest/cursor.h"
+#include "floe/manifest/cursor_internal.h"
 #include "floe/manifest/manifest_schema.h"
 #include "floe/spec/literal.h"
+#include "floe/util/uuid.h"
 
 namespace floe::manifest {
 namespace {
@@ -518,31 +519,6 @@ void ReadOptionalString(Cursor& c, const Slot& slot, std::optional<std::string>&
   }
 }
 
-int32_t Hex(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::optional<std::string> UuidFromText(std::string_view text) {
-  std::string out;
-  int32_t high = -1;
-  for (char c : text) {
-    if (c == '-') continue;
-    int32_t v = Hex(c);
-    if (v < 0) return std::nullopt;
-    if (high < 0) {
-      high = v;
-    } else {
-      out.push_back(static_cast<char>(high << 4 | v));
-      high = -1;
-    }
-  }
-  if (out.size() != 16 || high >= 0) return std::nullopt;
-  return out;
-}
-
 Literal ReadPartitionValue(Cursor& c, const Step& step) {
   if (!Present(c, step.slot) || step.slot.node->type == avro::Type::kNull) {
     return Literal::Null(step.type);
@@ -580,7 +556,7 @@ Literal ReadPartitionValue(Cursor& c, const Step& step) {
     case TypeId::kUuid: {
       std::string_view v = ReadBinary(c, n);
       if (n->type == avro::Type::kString) {
-        auto bytes = UuidFromText(v);
+        Result<std::string> bytes = ParseUuid(v);
         if (!bytes) {
           c.Fail("bad UUID text");
           return Literal::Null(step.type);

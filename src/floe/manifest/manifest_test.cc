@@ -11,7 +11,7 @@
 
 #include "floe/format/avro/container.h"
 #include "floe/format/avro/datum.h"
-#include "floe/manifest/cursor.h"
+#include "floe/manifest/cursor_internal.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/manifest/manifest_schema.h"
 #include "floe/manifest/manifest_writer.h"

@@ -10,6 +10,7 @@
 
 #include "floe/spec/literal_text.h"
 #include "floe/util/calendar.h"
+#include "floe/util/uuid.h"
 
 namespace floe {
 namespace {
@@ -218,27 +219,6 @@ Result<std::string> FromHex(std::string_view text) {
     out[i] = static_cast<char>(hi << 4 | lo);
   }
   return out;
-}
-
-std::string FormatUuid(std::string_view bytes) {
-  std::string hex = ToHex(bytes);
-  if (hex.size() != 32) return hex;
-  return fmt::format("{}-{}-{}-{}-{}", hex.substr(0, 8), hex.substr(8, 4), hex.substr(12, 4),
-                     hex.substr(16, 4), hex.substr(20));
-}
-
-Result<std::string> ParseUuid(std::string_view text) {
-  if (text.size() != 36 || text[8] != '-' || text[13] != '-' || text[18] != '-' ||
-      text[23] != '-') {
-    return InvalidArgument("invalid uuid '{}': expected 8-4-4-4-12 hex digits", text);
-  }
-  std::string hex;
-  for (char c : text) {
-    if (c != '-') hex.push_back(c);
-  }
-  auto bytes = FromHex(hex);
-  if (!bytes) return InvalidArgument("invalid uuid '{}': not hexadecimal", text);
-  return *bytes;
 }
 
 std::string Int128ToString(int128_t v) {
@@ -456,7 +436,7 @@ std::string Literal::ToString() const {
     case TypeId::kString:
       return bytes_value();
     case TypeId::kUuid:
-      return FormatUuid(bytes_value());
+      return UuidToString(bytes_value());
     case TypeId::kFixed:
     case TypeId::kBinary:
     case TypeId::kGeometry:

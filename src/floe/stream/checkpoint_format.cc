@@ -1,9 +1,8 @@
-#include "floe/stream/checkpoint_format.h"
-
 #include <cstring>
 #include <limits>
 #include <optional>
 
+#include "floe/stream/checkpoint_format_internal.h"
 #include "floe/util/crc32.h"
 
 namespace floe::stream {

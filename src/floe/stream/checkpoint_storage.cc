@@ -5,7 +5,7 @@
 
 #include "floe/io/file_io.h"
 #include "floe/io/location.h"
-#include "floe/stream/checkpoint_format.h"
+#include "floe/stream/checkpoint_format_internal.h"
 #include "floe/util/crc32.h"
 
 namespace floe::stream {

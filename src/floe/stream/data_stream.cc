@@ -10,7 +10,7 @@
 #include "floe/stream/collect_sink.h"
 #include "floe/stream/job_graph.h"
 #include "floe/stream/metrics.h"
-#include "floe/stream/runtime/job_run.h"
+#include "floe/stream/runtime/job_run_internal.h"
 
 namespace floe::stream {
 

@@ -1,6 +1,7 @@
 #include "floe/table/table.h"
 
 #include "floe/io/location.h"
+#include "floe/table/scan/table_scan.h"
 #include "floe/table/update/cherry_pick.h"
 #include "floe/table/update/delete_files.h"
 #include "floe/table/update/expire_snapshots.h"
@@ -68,6 +69,8 @@ Result<TableMetadataPtr> Table::CommitUpdates(const catalog::TableCommit& commit
   SetLoaded(std::move(loaded));
   return committed;
 }
+
+TableScan Table::NewScan() const { return TableScan(metadata(), io_); }
 
 std::unique_ptr<FastAppend> Table::NewFastAppend() { return std::make_unique<FastAppend>(*this); }
 std::unique_ptr<MergeAppend> Table::NewMergeAppend() {

@@ -1,9 +1,15 @@
 #pragma once
 
 // A table as a program holds it: its identifier, the catalog it lives in, the metadata last loaded
-// or committed, and the FileIO for its files. Every change starts here (NewFastAppend,
-// NewRowDelta, NewExpireSnapshots...) and commits through the catalog, which checks the change's
-// requirements and swaps the metadata atomically.
+// or committed, and the FileIO for its files. Every read starts here (NewScan) and so does every
+// change (NewFastAppend, NewRowDelta, NewExpireSnapshots...), which commits through the catalog;
+// the catalog checks the change's requirements and swaps the metadata atomically.
+//
+//   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, Table::Load(catalog, ident));
+//   TableScan scan = table->NewScan();  // floe/table/scan/table_scan.h
+//   scan.Filter(expr::GreaterThan("id", Literal::Long(5))).Select({"id", "data"});
+//   FLOE_ASSIGN_OR_RETURN(std::vector<CombinedScanTask> tasks, scan.PlanTasks());
+//   TaskReader reader(table->io(), *scan.schema(), *scan.ProjectedSchema());  // task_reader.h
 //
 // Thread-safe: many threads may share one Table and commit through it at once (and several Table
 // objects, in one process or many, may commit to one table); each commit that loses a race
@@ -37,6 +43,7 @@ class UpdateProperties;
 class ManageSnapshots;
 class ExpireSnapshots;
 class Transaction;
+class TableScan;
 
 class Table {
  public:
@@ -58,6 +65,10 @@ class Table {
   // Commits through the catalog and, on success, makes the committed metadata current. The
   // transactions call this; use the factories below to make changes.
   Result<TableMetadataPtr> CommitUpdates(const catalog::TableCommit& commit);
+
+  // A scan of the metadata as it is now (a later Refresh or commit does not change it); the
+  // scan's setters choose another snapshot, a filter and columns.
+  TableScan NewScan() const;
 
   std::unique_ptr<FastAppend> NewFastAppend();
   std::unique_ptr<MergeAppend> NewMergeAppend();

@@ -26,6 +26,13 @@ std::mt19937_64& Generator() {
   return generator;
 }
 
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 }  // namespace
 
 std::string UuidToString(std::string_view bytes) {
@@ -36,6 +43,28 @@ std::string UuidToString(std::string_view bytes) {
     out += fmt::format("{:02x}", static_cast<unsigned char>(bytes[i]));
   }
   return out;
+}
+
+Result<std::string> ParseUuid(std::string_view text) {
+  if (text.size() != 36 || text[8] != '-' || text[13] != '-' || text[18] != '-' ||
+      text[23] != '-') {
+    return InvalidArgument("invalid uuid '{}': expected 8-4-4-4-12 hex digits", text);
+  }
+  std::string bytes;
+  bytes.reserve(16);
+  int high = -1;
+  for (char c : text) {
+    if (c == '-') continue;
+    int digit = HexDigit(c);
+    if (digit < 0) return InvalidArgument("invalid uuid '{}': not hexadecimal", text);
+    if (high < 0) {
+      high = digit;
+    } else {
+      bytes.push_back(static_cast<char>(high << 4 | digit));
+      high = -1;
+    }
+  }
+  return bytes;
 }
 
 uint64_t RandomU64() { return Generator()(); }

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "floe/catalog/hadoop/version_files.h"
+#include "floe/catalog/hadoop/version_files_internal.h"
 #include "floe/catalog/metadata_files.h"
 #include "floe/catalog/new_table.h"
 #include "floe/catalog/purge.h"

@@ -1,9 +1,8 @@
-#include "floe/catalog/hadoop/version_files.h"
-
 #include <fmt/format.h>
 
 #include <cctype>
 
+#include "floe/catalog/hadoop/version_files_internal.h"
 #include "floe/catalog/metadata_files.h"
 #include "floe/io/file_io.h"
 #include "floe/io/location.h"

@@ -4,7 +4,7 @@
 
 #include "floe/catalog/metadata_files.h"
 #include "floe/catalog/new_table.h"
-#include "floe/catalog/plugin/plugin_library.h"
+#include "floe/catalog/plugin/plugin_library_internal.h"
 #include "floe/catalog/pointer_commit.h"
 #include "floe/catalog/purge.h"
 #include "floe/io/file_io.h"

@@ -1,8 +1,8 @@
-#include "floe/catalog/plugin/plugin_library.h"
-
 #include <dlfcn.h>
 
 #include <cstddef>
+
+#include "floe/catalog/plugin/plugin_library_internal.h"
 
 namespace floe::catalog {
 namespace {

@@ -1,4 +1,4 @@
-#include "floe/catalog/sql/connection.h"
+#include "floe/catalog/sql/connection_internal.h"
 
 namespace floe::catalog {
 

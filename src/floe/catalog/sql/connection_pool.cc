@@ -1,4 +1,4 @@
-#include "floe/catalog/sql/connection_pool.h"
+#include "floe/catalog/sql/connection_pool_internal.h"
 
 namespace floe::catalog {
 

@@ -1,11 +1,10 @@
-#include "floe/catalog/sql/connection.h"
-
 #include <gtest/gtest.h>
 
-#include "floe/catalog/sql/connection_pool.h"
-#include "floe/catalog/sql/postgres_connection.h"
+#include "floe/catalog/sql/connection_internal.h"
+#include "floe/catalog/sql/connection_pool_internal.h"
+#include "floe/catalog/sql/postgres_connection_internal.h"
 #include "floe/catalog/sql/sql_test_util.h"
-#include "floe/catalog/sql/sqlite_connection.h"
+#include "floe/catalog/sql/sqlite_connection_internal.h"
 #include "floe/testing/testing.h"
 
 namespace floe::catalog {

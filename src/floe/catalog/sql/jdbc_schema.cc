@@ -1,4 +1,4 @@
-#include "floe/catalog/sql/jdbc_schema.h"
+#include "floe/catalog/sql/jdbc_schema_internal.h"
 
 namespace floe::catalog {
 namespace {

@@ -1,8 +1,8 @@
-#include "floe/catalog/sql/postgres_connection.h"
-
 #include <libpq-fe.h>
 
 #include <charconv>
+
+#include "floe/catalog/sql/postgres_connection_internal.h"
 
 namespace floe::catalog {
 namespace {

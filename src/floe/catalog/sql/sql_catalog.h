@@ -13,13 +13,22 @@
 // metadata_location. Databases made by older Java versions without `iceberg_type` are used as
 // they are (not altered). All values are bound parameters.
 //
-// Properties: see sql_database.h for `uri`, `jdbc.user`, `jdbc.password` and the embedded
-// default; `warehouse` is where new tables go (`<warehouse>/<ns levels>/<table>`).
+// Properties, which say where the two tables are:
+//
+//   uri = jdbc:sqlite:/path/catalog.db | sqlite:/path/catalog.db | sqlite:///path/catalog.db
+//         jdbc:postgresql://host:port/db | postgresql://... | postgres://... (libpq URIs, whose
+//         query parameters must be libpq's) | a libpq `key=value` conninfo ("host=... dbname=...")
+//   jdbc.user, jdbc.password  override the user and password of a PostgreSQL uri
+//   warehouse                 where new tables go (`<warehouse>/<ns levels>/<table>`); without
+//                             uri also the embedded default, a SQLite file beside the warehouse
+//                             folder: /data/wh -> /data/wh.catalog.db (several catalogs may share
+//                             it; rows carry the catalog name)
 //
 // Errors, besides those of Catalog: kIO with the database's message when it cannot be reached;
 // kCommitStateUnknown when the connection is lost after the swap was sent; kInvalidArgument for
-// a namespace level containing '.' (the schema's level separator) or the reserved `exists`
-// property.
+// a uri of another database, an in-memory SQLite database (every pooled connection would see a
+// different one), neither uri nor a local warehouse, a namespace level containing '.' (the
+// schema's level separator) or the reserved `exists` property.
 
 #include <memory>
 #include <string>

@@ -9,7 +9,7 @@
 #include <set>
 #include <thread>
 
-#include "floe/catalog/sql/postgres_connection.h"
+#include "floe/catalog/sql/postgres_connection_internal.h"
 #include "floe/catalog/sql/sql_catalog.h"
 #include "floe/catalog/sql/sql_test_util.h"
 #include "floe/catalog/test_commits.h"

@@ -1,7 +1,6 @@
-#include "floe/catalog/sql/sql_database.h"
-
-#include "floe/catalog/sql/postgres_connection.h"
-#include "floe/catalog/sql/sqlite_connection.h"
+#include "floe/catalog/sql/postgres_connection_internal.h"
+#include "floe/catalog/sql/sql_database_internal.h"
+#include "floe/catalog/sql/sqlite_connection_internal.h"
 #include "floe/io/location.h"
 
 namespace floe::catalog {

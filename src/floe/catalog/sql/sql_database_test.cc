@@ -1,7 +1,6 @@
-#include "floe/catalog/sql/sql_database.h"
-
 #include <gtest/gtest.h>
 
+#include "floe/catalog/sql/sql_database_internal.h"
 #include "floe/testing/testing.h"
 
 namespace floe::catalog {

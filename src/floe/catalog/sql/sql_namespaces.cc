@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "floe/catalog/sql/sql_catalog_impl.h"
+#include "floe/catalog/sql/sql_catalog_internal.h"
 
 namespace floe::catalog {
 namespace {

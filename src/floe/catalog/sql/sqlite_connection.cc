@@ -1,6 +1,6 @@
-#include "floe/catalog/sql/sqlite_connection.h"
-
 #include <sqlite3.h>
+
+#include "floe/catalog/sql/sqlite_connection_internal.h"
 
 namespace floe::catalog {
 namespace {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "floe/util/calendar.h"
+#include "floe/util/uuid.h"
 
 namespace floe::avro {
 namespace {
@@ -41,12 +42,6 @@ Json LongJson(const Node& node, int64_t v) {
     default:
       return Json(v);
   }
-}
-
-std::string FormatUuid(std::string_view b) {
-  std::string hex = FormatHex(b);
-  return fmt::format("{}-{}-{}-{}-{}", hex.substr(0, 8), hex.substr(8, 4), hex.substr(12, 4),
-                     hex.substr(16, 4), hex.substr(20));
 }
 
 uint32_t LittleEndian32(std::string_view b, size_t at) {
@@ -154,7 +149,7 @@ Json DatumToJson(const Node& node, const Datum& datum) {
       if (!datum.is<Bytes>()) return Json();
       const std::string& b = datum.as<Bytes>().value;
       if (node.logical_type == LogicalType::kDecimal) return Json(FormatDecimal(b, node.scale));
-      if (node.logical_type == LogicalType::kUuid && b.size() == 16) return Json(FormatUuid(b));
+      if (node.logical_type == LogicalType::kUuid && b.size() == 16) return Json(UuidToString(b));
       if (node.logical_type == LogicalType::kDuration && b.size() == 12) {
         return Json(Json::Object{{"months", int64_t{LittleEndian32(b, 0)}},
                                  {"days", int64_t{LittleEndian32(b, 4)}},

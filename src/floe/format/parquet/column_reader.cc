@@ -5,14 +5,14 @@
 #include <cstring>
 #include <optional>
 
-#include "floe/format/parquet/decoders/bit_packed.h"
-#include "floe/format/parquet/decoders/byte_stream_split.h"
-#include "floe/format/parquet/decoders/delta_binary_packed.h"
-#include "floe/format/parquet/decoders/delta_byte_array.h"
-#include "floe/format/parquet/decoders/delta_length_byte_array.h"
-#include "floe/format/parquet/decoders/dictionary.h"
-#include "floe/format/parquet/decoders/plain.h"
-#include "floe/format/parquet/decoders/rle.h"
+#include "floe/format/parquet/encoding/bit_packed.h"
+#include "floe/format/parquet/encoding/byte_stream_split.h"
+#include "floe/format/parquet/encoding/delta_binary_packed.h"
+#include "floe/format/parquet/encoding/delta_byte_array.h"
+#include "floe/format/parquet/encoding/delta_length_byte_array.h"
+#include "floe/format/parquet/encoding/dictionary.h"
+#include "floe/format/parquet/encoding/plain.h"
+#include "floe/format/parquet/encoding/rle.h"
 #include "floe/format/parquet/page_reader.h"
 
 namespace floe::parquet {

@@ -2,7 +2,7 @@
 
 // Reads one column chunk as definition levels, repetition levels and the non-null values, a batch
 // at a time (the low-level reader under the batch-building readers). Handles data page v1 and v2,
-// dictionaries, every encoding of decoders/ and RLE or BIT_PACKED levels. Values are produced only
+// dictionaries, every encoding of encoding/ and RLE or BIT_PACKED levels. Values are produced only
 // for level entries whose definition level is the column's maximum. Errors name the column (the
 // context given to Make) and the page offset; pages holding more or fewer level entries than the
 // chunk's metadata says are kCorruptData.
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "floe/format/parquet/decoders/value_decoder.h"
+#include "floe/format/parquet/encoding/value_decoder.h"
 #include "floe/format/parquet/metadata.h"
 #include "floe/format/parquet/page_reader.h"
 #include "floe/format/parquet/schema.h"

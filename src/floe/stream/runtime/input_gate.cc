@@ -1,7 +1,7 @@
-#include "floe/stream/runtime/input_gate.h"
-
 #include <algorithm>
 #include <utility>
+
+#include "floe/stream/runtime/input_gate_internal.h"
 
 namespace floe::stream::runtime {
 

@@ -1,11 +1,10 @@
-#include "floe/stream/runtime/input_gate.h"
-
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
 #include <thread>
 
+#include "floe/stream/runtime/input_gate_internal.h"
 #include "floe/testing/testing.h"
 
 namespace floe::stream::runtime {

@@ -1,10 +1,9 @@
-#include "floe/stream/runtime/job_run.h"
-
 #include <algorithm>
 #include <chrono>
 #include <set>
 #include <utility>
 
+#include "floe/stream/runtime/job_run_internal.h"
 #include "floe/util/clock.h"
 
 namespace floe::stream::runtime {

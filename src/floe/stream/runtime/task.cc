@@ -1,10 +1,9 @@
-#include "floe/stream/runtime/task.h"
-
 #include <algorithm>
 #include <chrono>
 #include <utility>
 
 #include "floe/stream/metrics.h"
+#include "floe/stream/runtime/task_internal.h"
 
 namespace floe::stream::runtime {
 namespace {

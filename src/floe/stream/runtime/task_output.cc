@@ -1,9 +1,8 @@
-#include "floe/stream/runtime/task_output.h"
-
 #include <utility>
 
 #include "floe/batch/hash.h"
 #include "floe/batch/take.h"
+#include "floe/stream/runtime/task_output_internal.h"
 
 namespace floe::stream::runtime {
 

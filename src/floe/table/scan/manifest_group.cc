@@ -1,5 +1,3 @@
-#include "floe/table/scan/manifest_group.h"
-
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -16,6 +14,7 @@
 #include "floe/manifest/manifest_reader.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/table/scan/delete_file_index.h"
+#include "floe/table/scan/manifest_group_internal.h"
 #include "floe/util/thread_pool.h"
 
 namespace floe::table {

@@ -1,5 +1,3 @@
-#include "floe/table/scan/manifest_group.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
@@ -9,6 +7,7 @@
 #include "floe/expr/manifest_evaluator.h"
 #include "floe/expr/metrics_evaluator.h"
 #include "floe/manifest/manifest_reader.h"
+#include "floe/table/scan/manifest_group_internal.h"
 #include "floe/table/scan/scan_test_table.h"
 #include "floe/table/scan/table_scan.h"
 #include "floe/util/thread_pool.h"

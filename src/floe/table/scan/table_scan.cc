@@ -8,7 +8,7 @@
 #include "floe/io/file_io.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/spec/schema.h"
-#include "floe/table/scan/manifest_group.h"
+#include "floe/table/scan/manifest_group_internal.h"
 #include "floe/table/scan/snapshot_selection.h"
 #include "floe/table/scan/split_planner.h"
 

@@ -11,9 +11,9 @@
 #include "floe/format/parquet/bloom_filter.h"
 #include "floe/format/parquet/file_reader.h"
 #include "floe/format/parquet/metadata_thrift.h"
-#include "floe/format/parquet/reader/flat_column.h"
+#include "floe/format/parquet/reader/flat_column_internal.h"
 #include "floe/format/parquet/reader/input_file_source.h"
-#include "floe/format/parquet/reader/leaf_conversion.h"
+#include "floe/format/parquet/reader/leaf_conversion_internal.h"
 #include "floe/format/parquet/reader/schema_mapping.h"
 #include "floe/io/file_io.h"
 

@@ -10,7 +10,7 @@
 // pages that may match are read (the offset index's first_row_index aligns the columns), so a
 // batch holds a superset of the matching rows and the caller still filters them.
 //
-// Unrepeated top-level columns are decoded page by page straight into each batch (flat_column.h),
+// Unrepeated top-level columns are decoded page by page straight into each batch (flat_column_internal.h),
 // so their memory is a page and a batch; the columns of nested fields are decoded a row group at a
 // time for the assembler, so theirs is bounded by a row group's decoded size. Errors (kCorruptData,
 // kUnsupported, kIO) name the file, and where known the column and row group; encrypted files fail

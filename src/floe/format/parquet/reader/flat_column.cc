@@ -1,12 +1,11 @@
-#include "floe/format/parquet/reader/flat_column.h"
-
 #include <algorithm>
 #include <bit>
 #include <type_traits>
 #include <vector>
 
 #include "floe/format/parquet/file_reader.h"
-#include "floe/format/parquet/reader/leaf_conversion.h"
+#include "floe/format/parquet/reader/flat_column_internal.h"
+#include "floe/format/parquet/reader/leaf_conversion_internal.h"
 
 namespace floe::parquet {
 namespace {

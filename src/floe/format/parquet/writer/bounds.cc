@@ -1,6 +1,6 @@
-#include "floe/format/parquet/writer/bounds.h"
-
 #include <vector>
+
+#include "floe/format/parquet/writer/bounds_internal.h"
 
 namespace floe::parquet {
 namespace {

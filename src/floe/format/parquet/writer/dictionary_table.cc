@@ -1,5 +1,4 @@
-#include "floe/format/parquet/writer/dictionary_table.h"
-
+#include "floe/format/parquet/writer/dictionary_table_internal.h"
 #include "floe/util/xxhash64.h"
 
 namespace floe::parquet {

@@ -1,9 +1,9 @@
-#include "floe/format/parquet/writer/dictionary_table.h"
-
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
+
+#include "floe/format/parquet/writer/dictionary_table_internal.h"
 
 namespace floe::parquet {
 namespace {

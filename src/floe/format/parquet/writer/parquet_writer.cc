@@ -5,7 +5,7 @@
 #include "floe/batch/take.h"
 #include "floe/format/parquet/metadata_thrift.h"
 #include "floe/format/parquet/schema.h"
-#include "floe/format/parquet/writer/column_writer.h"
+#include "floe/format/parquet/writer/column_writer_internal.h"
 #include "floe/io/file_io.h"
 
 namespace floe::parquet {

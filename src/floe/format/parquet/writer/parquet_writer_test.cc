@@ -17,7 +17,7 @@
 #include "floe/format/parquet/file_reader.h"
 #include "floe/format/parquet/metadata_thrift.h"
 #include "floe/format/parquet/reader/batch_reader.h"
-#include "floe/format/parquet/writer/bounds.h"
+#include "floe/format/parquet/writer/bounds_internal.h"
 #include "floe/io/local_file_io.h"
 #include "floe/testing/testing.h"
 

@@ -1,0 +1,68 @@
+#pragma once
+
+// The SqlCatalog class behind CreateSqlCatalog (sql_catalog.h), shared by its two source files:
+// tables in sql_catalog.cc, namespaces in sql_namespaces.cc.
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "floe/catalog/catalog.h"
+#include "floe/catalog/sql/connection_pool_internal.h"
+#include "floe/catalog/sql/sql_database_internal.h"
+
+namespace floe::catalog {
+
+class SqlCatalog final : public Catalog {
+ public:
+  SqlCatalog(std::string name, std::string warehouse, SqlDatabase db,
+             std::shared_ptr<io::FileIO> fileio, bool has_type_column);
+
+  const std::string& name() const override { return name_; }
+  std::shared_ptr<io::FileIO> file_io() const override { return io_; }
+
+  Status CreateNamespace(const Namespace& ns, const StringMap& properties) override;
+  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override;
+  Result<bool> NamespaceExists(const Namespace& ns) override;
+  Result<StringMap> LoadNamespaceProperties(const Namespace& ns) override;
+  Status UpdateNamespaceProperties(const Namespace& ns, const StringMap& updates,
+                                   const std::vector<std::string>& removals) override;
+  Status DropNamespace(const Namespace& ns) override;
+
+  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override;
+  Result<bool> TableExists(const TableIdentifier& ident) override;
+  Result<LoadedTable> LoadTable(const TableIdentifier& ident) override;
+  Result<LoadedTable> CreateTable(const TableIdentifier& ident,
+                                  const CreateTableRequest& request) override;
+  Result<LoadedTable> CommitTable(const TableIdentifier& ident, const TableCommit& commit) override;
+  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
+  Status DropTable(const TableIdentifier& ident, bool purge) override;
+  Result<LoadedTable> RegisterTable(const TableIdentifier& ident,
+                                    const std::string& metadata_location) override;
+
+ private:
+  // " AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)", or "" on a V0 database.
+  std::string_view TableFilter() const;
+  Result<bool> NamespaceExistsOn(SqlConnection& conn, const Namespace& ns);
+  Result<std::vector<Namespace>> ListChildrenOn(SqlConnection& conn, const Namespace& parent);
+  Result<std::vector<TableIdentifier>> ListTablesOn(SqlConnection& conn, const Namespace& ns);
+  // The table's metadata_location; nullopt when there is no such table.
+  Result<std::optional<std::string>> MetadataLocationOn(SqlConnection& conn,
+                                                        const TableIdentifier& ident);
+  Result<LoadedTable> Load(const TableIdentifier& ident, const std::string& location);
+  // Inserts the table's row pointing at location: kAlreadyExists when the identifier is taken,
+  // kCommitStateUnknown when the connection was lost after the insert was sent.
+  Status InsertRow(const TableIdentifier& ident, const std::string& location);
+
+  std::string name_;
+  std::string warehouse_;
+  std::shared_ptr<io::FileIO> io_;
+  bool has_type_column_;
+  SqlConnectionPool pool_;
+};
+
+// kInvalidArgument unless every level is a safe name without '.'.
+Status ValidateSqlNamespace(const Namespace& ns);
+Status ValidateSqlIdentifier(const TableIdentifier& ident);
+
+}  // namespace floe::catalog
