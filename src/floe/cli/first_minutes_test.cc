@@ -98,8 +98,12 @@ class FirstMinutesTest : public ::testing::Test {
 
 TEST_F(FirstMinutesTest, AnInsertInTheDefaultModeIsCommittedWhenTheScriptEnds) {
   CommandRun run = SqlIn(work_, "-e " + Quote("CREATE TABLE t (id BIGINT, data STRING); "
-                                              "INSERT INTO t VALUES (1, 'a'), (2, 'b');"));
+                                              "INSERT INTO t VALUES (1, 'a'), (2, 'b'); "
+                                              "SET 'sql-client.execution.result-mode' = 'jsonl'; "
+                                              "SELECT operation FROM t$snapshots;"));
   ASSERT_EQ(run.exit_code, kExitOk) << run.err;
+  // The metadata table, read after the INSERT in the same session, has its snapshot.
+  EXPECT_NE(run.out.find(R"("operation":"append")"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("FINISHED. Inserted 2 rows into floe.default.t (snapshot "),
             std::string::npos)
       << run.out;
