@@ -232,11 +232,13 @@ Result<StatementResult> RunWrite(Session& session, const Target& target,
 
   // The message may be made after this statement returned (a background job's, at the session's
   // end): it holds what it needs by value.
+  // The table as the job left it, read when it ended (later jobs may have committed since).
+  auto refreshed = std::make_shared<Status>();
   return SubmitWrite(
       session, config, std::move(env), table_name, request.verb, planned.bounded,
-      [table = target.table, metadata, resolved = *resolved, rows,
-       table_name]() -> Result<StatementResult> {
-        FLOE_RETURN_IF_ERROR(table->Refresh());
+      [table = target.table, metadata, resolved = *resolved, rows, table_name,
+       refreshed]() -> Result<StatementResult> {
+        FLOE_RETURN_IF_ERROR(*refreshed);
         const TableMetadataPtr after = table->metadata();
         const SnapshotRef* ref = after->FindRef(resolved.branch);
         std::string snapshot = "no new snapshot";
@@ -255,7 +257,10 @@ Result<StatementResult> RunWrite(Session& session, const Target& target,
                                                     noun, table_name, snapshot));
       },
       // The sink commits through its own catalog instance: the session's may cache the old state.
-      [table = target.table, ident = target.name.ident()] { table->catalog().Invalidate(ident); });
+      [table = target.table, ident = target.name.ident(), refreshed] {
+        table->catalog().Invalidate(ident);
+        *refreshed = table->Refresh();
+      });
 }
 
 // INSERT INTO a dynamic sink table (write_statements_dynamic.h): the query's rows, lined up with
