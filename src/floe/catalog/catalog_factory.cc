@@ -45,7 +45,7 @@ std::shared_ptr<io::FileIO> LocalFileIO(const std::string& name, const StringMap
       [name](std::string_view relative, std::string_view resolved) {
         fmt::print(stderr,
                    "[WARNING] catalog {}: '{}' is a relative location (written by an older floe); "
-                   "reading it as '{}'. New files get absolute locations.\n",
+                   "it is taken as '{}', under the warehouse.\n",
                    name, relative, resolved);
       });
 }

@@ -98,8 +98,12 @@ class FirstMinutesTest : public ::testing::Test {
 
 TEST_F(FirstMinutesTest, AnInsertInTheDefaultModeIsCommittedWhenTheScriptEnds) {
   CommandRun run = SqlIn(work_, "-e " + Quote("CREATE TABLE t (id BIGINT, data STRING); "
-                                              "INSERT INTO t VALUES (1, 'a'), (2, 'b');"));
+                                              "INSERT INTO t VALUES (1, 'a'), (2, 'b'); "
+                                              "SET 'sql-client.execution.result-mode' = 'jsonl'; "
+                                              "SELECT operation FROM t$snapshots;"));
   ASSERT_EQ(run.exit_code, kExitOk) << run.err;
+  // The metadata table, read after the INSERT in the same session, has its snapshot.
+  EXPECT_NE(run.out.find(R"("operation":"append")"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("FINISHED. Inserted 2 rows into floe.default.t (snapshot "),
             std::string::npos)
       << run.out;
@@ -113,13 +117,25 @@ TEST_F(FirstMinutesTest, QuitWaitsForTheSessionsInserts) {
   const std::string input = (dir_.path() / "stdin.sql").string();
   std::ofstream(input) << "CREATE TABLE t (id BIGINT, data STRING);\n"
                           "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c');\n"
+                          "INSERT INTO t VALUES (4, 'd');\n"
                           "QUIT;\n";
   CommandRun run = SqlIn(work_, "", input);
   ASSERT_EQ(run.exit_code, kExitOk) << run.err;
-  EXPECT_NE(run.out.find("Inserted 3 rows into floe.default.t"), std::string::npos) << run.out;
-  EXPECT_EQ(FloeCount(elsewhere_, Warehouse(), "t"), 3);
+  // One line per job, each naming the snapshot that job committed.
+  auto snapshot_after = [&](std::string_view text) {
+    const size_t at = run.out.find(text);
+    if (at == std::string::npos) return std::string();
+    const size_t begin = run.out.find("(snapshot ", at);
+    return run.out.substr(begin, run.out.find(')', begin) - begin);
+  };
+  const std::string first = snapshot_after("Inserted 3 rows into floe.default.t");
+  const std::string second = snapshot_after("Inserted 1 row into floe.default.t");
+  EXPECT_FALSE(first.empty()) << run.out;
+  EXPECT_FALSE(second.empty()) << run.out;
+  EXPECT_NE(first, second) << run.out;
+  EXPECT_EQ(FloeCount(elsewhere_, Warehouse(), "t"), 4);
   if (auto n = ClickHouseCount(Table("t"))) {
-    EXPECT_EQ(*n, 3);
+    EXPECT_EQ(*n, 4);
   }
 }
 

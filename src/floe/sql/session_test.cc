@@ -85,19 +85,33 @@ TEST(SessionTest, MovesAnOlderCatalogFileIntoItsWarehouse) {
 TEST(SessionTest, ATableWithoutItsMetadataFileIsReportedAndDroppable) {
   testing::TempDir dir;
   const std::filesystem::path warehouse = dir.path() / "warehouse";
+  const std::string metadata = (warehouse / "default" / "t" / "metadata").string();
+  {
+    Session session({.embedded_warehouse = warehouse.string()});
+    FLOE_ASSERT_OK(session.Open());
+    FLOE_ASSERT_OK(session.ExecuteSql("CREATE TABLE t (id BIGINT)"));
+    std::filesystem::remove_all(warehouse / "default" / "t");
+    // A read names the table and the file; DROP works though the session cached the table.
+    auto read = session.ExecuteSql("SELECT * FROM t");
+    ASSERT_FALSE(read.has_value());
+    EXPECT_NE(read.error().message().find("loading table default.t: " + metadata),
+              std::string::npos)
+        << read.error().message();
+    FLOE_ASSERT_OK(session.ExecuteSql("DROP TABLE t"));
+    FLOE_ASSERT_OK(session.ExecuteSql("CREATE TABLE t (id BIGINT)"));
+    std::filesystem::remove_all(warehouse / "default" / "t");
+  }
   Session session({.embedded_warehouse = warehouse.string()});
   FLOE_ASSERT_OK(session.Open());
-  FLOE_ASSERT_OK(session.ExecuteSql("CREATE TABLE t (id BIGINT)"));
-  std::filesystem::remove_all(warehouse / "default" / "t");
-  auto read = session.ExecuteSql("SELECT * FROM t");
-  ASSERT_FALSE(read.has_value());
-  const std::string& message = read.error().message();
+  auto described = session.ExecuteSql("DESCRIBE t");
+  ASSERT_FALSE(described.has_value());
+  const std::string& message = described.error().message();
   EXPECT_NE(message.find("table 'floe.default.t' is in the catalog but its metadata file is "
                          "missing"),
             std::string::npos)
       << message;
-  EXPECT_NE(message.find((warehouse / "default" / "t" / "metadata").string()), std::string::npos)
-      << message;
+  EXPECT_NE(message.find(metadata), std::string::npos) << message;
+  EXPECT_NE(message.find("DROP TABLE floe.default.t removes it"), std::string::npos) << message;
   FLOE_ASSERT_OK(session.ExecuteSql("DROP TABLE t"));
   FLOE_ASSERT_OK(session.ExecuteSql("CREATE TABLE t (id BIGINT)"));
   FLOE_ASSERT_OK(session.ExecuteSql("DESCRIBE t"));

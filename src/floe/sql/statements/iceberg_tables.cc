@@ -59,7 +59,13 @@ Status DropIcebergTable(catalog::Catalog& catalog, const catalog::TableIdentifie
   const StringMap& properties = loaded->metadata->properties();
   auto gc = properties.find("gc.enabled");
   bool purge = gc == properties.end() || gc->second != "false";
-  return catalog.DropTable(ident, purge);
+  Status dropped = catalog.DropTable(ident, purge);
+  // The metadata came from a cache, and purging found its file gone.
+  if (!dropped && purge && dropped.error().kind() == ErrorKind::kNotFound) {
+    FLOE_ASSIGN_OR_RETURN(bool listed, catalog.TableExists(ident));
+    if (listed) return catalog.DropTable(ident, /*purge=*/false);
+  }
+  return dropped;
 }
 
 std::string ConnectorKey(const ResolvedName& name) { return name.ns.ToString() + "." + name.table; }

@@ -83,6 +83,7 @@ std::string JobManager::Submit(std::string name, std::unique_ptr<stream::StreamE
   Job* raw = job.get();
   job->thread = std::thread([raw] {
     Result<stream::JobResult> result = raw->env->Execute(raw->status.name);
+    if (raw->info.on_end) raw->info.on_end();
     std::lock_guard lock(raw->mutex);
     raw->status.end_time_ms = NowMs();
     if (result.has_value()) {

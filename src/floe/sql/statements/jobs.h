@@ -49,6 +49,10 @@ struct JobInfo {
   // Once the job has FINISHED: one line saying what it committed ("[INFO] Inserted 2 rows into
   // floe.default.t (snapshot 123)."). Called on the thread that asks (Summary).
   std::function<Result<std::string>()> summary;
+  // Runs on the job's thread once it has ended, before anyone waiting hears of it: e.g. to drop
+  // what the session's catalog caches of the table the job wrote, so that the next statement
+  // reads the job's commits.
+  std::function<void()> on_end;
 };
 
 class JobManager {

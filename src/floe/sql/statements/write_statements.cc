@@ -180,8 +180,8 @@ struct WriteRequest {
 Result<StatementResult> SubmitWrite(Session& session, const stream::ExecutionConfig& config,
                                     std::unique_ptr<stream::StreamEnvironment> env,
                                     const std::string& table_name, const std::string& verb,
-                                    bool bounded,
-                                    std::function<Result<StatementResult>()> finished);
+                                    bool bounded, std::function<Result<StatementResult>()> finished,
+                                    std::function<void()> on_end = {});
 
 Result<StatementResult> RunWrite(Session& session, const Target& target,
                                  const WriteRequest& request) {
@@ -232,11 +232,13 @@ Result<StatementResult> RunWrite(Session& session, const Target& target,
 
   // The message may be made after this statement returned (a background job's, at the session's
   // end): it holds what it needs by value.
+  // The table as the job left it, read when it ended (later jobs may have committed since).
+  auto refreshed = std::make_shared<Status>();
   return SubmitWrite(
       session, config, std::move(env), table_name, request.verb, planned.bounded,
-      [table = target.table, metadata, resolved = *resolved, rows,
-       table_name]() -> Result<StatementResult> {
-        FLOE_RETURN_IF_ERROR(table->Refresh());
+      [table = target.table, metadata, resolved = *resolved, rows, table_name,
+       refreshed]() -> Result<StatementResult> {
+        FLOE_RETURN_IF_ERROR(*refreshed);
         const TableMetadataPtr after = table->metadata();
         const SnapshotRef* ref = after->FindRef(resolved.branch);
         std::string snapshot = "no new snapshot";
@@ -253,6 +255,11 @@ Result<StatementResult> RunWrite(Session& session, const Target& target,
         }
         return StatementResult::Message(fmt::format("[INFO] Inserted {} {} into {} ({}).", written,
                                                     noun, table_name, snapshot));
+      },
+      // The sink commits through its own catalog instance: the session's may cache the old state.
+      [table = target.table, ident = target.name.ident(), refreshed] {
+        table->catalog().Invalidate(ident);
+        *refreshed = table->Refresh();
       });
 }
 
@@ -315,18 +322,20 @@ Result<StatementResult> RunDynamicWrite(Session& session, const ResolvedName& na
 Result<StatementResult> SubmitWrite(Session& session, const stream::ExecutionConfig& config,
                                     std::unique_ptr<stream::StreamEnvironment> env,
                                     const std::string& table_name, const std::string& verb,
-                                    bool bounded,
-                                    std::function<Result<StatementResult>()> finished) {
+                                    bool bounded, std::function<Result<StatementResult>()> finished,
+                                    std::function<void()> on_end) {
   const bool streaming = config.mode == stream::RuntimeMode::kStreaming;
   const std::string job_name = session.jobs().UniqueName(
       session.config().Get(option::kPipelineName).value_or("insert-into_" + table_name));
   FLOE_ASSIGN_OR_RETURN(bool sync, OptionIsTrue(session.config(), kDmlSync));
-  JobInfo info{.bounded = bounded, .summary = [finished]() -> Result<std::string> {
+  JobInfo info{.bounded = bounded,
+               .summary = [finished]() -> Result<std::string> {
                  FLOE_ASSIGN_OR_RETURN(StatementResult result, finished());
                  std::string_view message = result.message;
                  if (message.starts_with(kInfoPrefix)) message.remove_prefix(kInfoPrefix.size());
                  return std::string(message);
-               }};
+               },
+               .on_end = std::move(on_end)};
   std::string id = session.jobs().Submit(job_name, std::move(env), SavepointDir(session, config),
                                          std::move(info));
   if (streaming && !sync) {
