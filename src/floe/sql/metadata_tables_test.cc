@@ -26,6 +26,7 @@ namespace {
 
 using table::MetadataTable;
 using table::MetadataTableSchema;
+using table::ParseMetadataTable;
 using table::ReadMetadataTable;
 using Rows = std::vector<std::map<std::string, Value>>;
 

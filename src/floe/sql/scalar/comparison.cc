@@ -82,22 +82,12 @@ CmpOp ParseCmp(std::string_view op) {
   return CmpOp::kGe;
 }
 
+// In CmpOp's order.
 NodeKind ComparisonKind(CmpOp op) {
-  switch (op) {
-    case CmpOp::kEq:
-      return NodeKind::kEqual;
-    case CmpOp::kNe:
-      return NodeKind::kNotEqual;
-    case CmpOp::kLt:
-      return NodeKind::kLess;
-    case CmpOp::kLe:
-      return NodeKind::kLessOrEqual;
-    case CmpOp::kGt:
-      return NodeKind::kGreater;
-    case CmpOp::kGe:
-      return NodeKind::kGreaterOrEqual;
-  }
-  return NodeKind::kCall;
+  constexpr NodeKind kKinds[] = {NodeKind::kEqual,   NodeKind::kNotEqual,
+                                 NodeKind::kLess,    NodeKind::kLessOrEqual,
+                                 NodeKind::kGreater, NodeKind::kGreaterOrEqual};
+  return kKinds[static_cast<int>(op)];
 }
 
 bool Comparable(const DataType& type) {
