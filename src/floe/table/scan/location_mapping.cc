@@ -46,6 +46,25 @@ class MappedFileIO final : public io::FileIO {
   Status SyncDirectory(std::string_view folder) override {
     return base_->SyncDirectory(mapping_.Apply(folder));
   }
+  Result<std::unique_ptr<io::InputFile>> NewInputFileOfSize(std::string_view location,
+                                                            int64_t size) override {
+    return base_->NewInputFileOfSize(mapping_.Apply(location), size);
+  }
+  Result<bool> SupportsExclusiveCreate(std::string_view folder) override {
+    return base_->SupportsExclusiveCreate(mapping_.Apply(folder));
+  }
+  Status DeleteRecursive(std::string_view location) override {
+    return base_->DeleteRecursive(mapping_.Apply(location));
+  }
+
+ protected:
+  Status WriteWholeFile(std::string_view location, std::span<const std::byte> bytes, bool overwrite,
+                        bool durable) override {
+    std::string mapped = mapping_.Apply(location);
+    if (durable) return base_->WriteFileAtomically(mapped, bytes, overwrite);
+    return base_->ReplaceFileUnsynced(
+        mapped, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  }
 
  private:
   std::shared_ptr<io::FileIO> base_;
