@@ -92,7 +92,7 @@ class FirstMinutesTest : public ::testing::Test {
   fs::path Table(const std::string& name) const { return work_ / "warehouse" / "default" / name; }
 
   floe::testing::TempDir dir_;
-  const fs::path work_ = dir_.path() / "work";
+  const fs::path work_ = dir_.path() / "here";
   const fs::path elsewhere_ = dir_.path() / "elsewhere";
 };
 
@@ -214,7 +214,7 @@ TEST_F(FirstMinutesTest, ARelativeWarehouseGivesATableReadableFromAnywhere) {
     EXPECT_EQ(metadata->GetString("location").value_or(""), table.string()) << entry.path();
   }
   std::vector<Json> rows =
-      FloeRows(elsewhere_, "../work/wh", "SELECT id, data FROM t ORDER BY id;");
+      FloeRows(elsewhere_, "../here/wh", "SELECT id, data FROM t ORDER BY id;");
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[2].GetString("data").value_or(""), "a");
   if (auto n = ClickHouseCount(table)) {
