@@ -69,8 +69,7 @@ Result<Target> LoadTarget(Session& session, const ObjectName& written) {
   if (!exists) return NotFound("table '{}' does not exist", name.ToString());
   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<table::Table> table,
                         table::Table::Load(catalog, name.ident()));
-  FLOE_ASSIGN_OR_RETURN(SessionCatalog * found, session.FindCatalog(name.catalog));
-  stream::TableLoader loader = LoaderFor(*found, name);
+  FLOE_ASSIGN_OR_RETURN(stream::TableLoader loader, session.CatalogTableLoader(name));
   return Target{.name = std::move(name), .table = std::move(table), .loader = std::move(loader)};
 }
 
