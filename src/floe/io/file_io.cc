@@ -24,18 +24,25 @@ Result<std::string> InputFile::ReadAll() const {
   return content;
 }
 
+Result<std::unique_ptr<InputFile>> FileIO::NewInputFileOfSize(std::string_view location,
+                                                              int64_t /*size*/) {
+  return NewInputFile(location);
+}
+
+Result<bool> FileIO::SupportsExclusiveCreate(std::string_view /*folder*/) { return true; }
+
 Status FileIO::WriteFileAtomically(std::string_view location, std::span<const std::byte> bytes,
                                    bool overwrite) {
-  return WriteByRename(location, bytes, overwrite, /*durable=*/true);
+  return WriteWholeFile(location, bytes, overwrite, /*durable=*/true);
 }
 
 Status FileIO::ReplaceFileUnsynced(std::string_view location, std::string_view bytes) {
-  return WriteByRename(location, std::as_bytes(std::span(bytes)), /*overwrite=*/true,
-                       /*durable=*/false);
+  return WriteWholeFile(location, std::as_bytes(std::span(bytes)), /*overwrite=*/true,
+                        /*durable=*/false);
 }
 
-Status FileIO::WriteByRename(std::string_view location, std::span<const std::byte> bytes,
-                             bool overwrite, bool durable) {
+Status FileIO::WriteWholeFile(std::string_view location, std::span<const std::byte> bytes,
+                              bool overwrite, bool durable) {
   std::string context = fmt::format("writing {} atomically", location);
   std::string folder = ParentLocation(location);
   std::string temp =

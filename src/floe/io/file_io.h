@@ -104,6 +104,12 @@ class FileIO {
   // Opens an existing file for reading: kNotFound when it is missing.
   virtual Result<std::unique_ptr<InputFile>> NewInputFile(std::string_view location) = 0;
 
+  // Opens a file whose size the caller knows (manifests record the sizes of the files they list),
+  // so that an object store need not ask for it. A wrong size makes reads fail, never succeed with
+  // other bytes. By default the same as NewInputFile.
+  virtual Result<std::unique_ptr<InputFile>> NewInputFileOfSize(std::string_view location,
+                                                                int64_t size);
+
   // A handle to write location; no I/O happens until Create or CreateOrOverwrite.
   virtual Result<std::unique_ptr<OutputFile>> NewOutputFile(std::string_view location) = 0;
 
@@ -129,6 +135,12 @@ class FileIO {
 
   // Makes the names in a folder (new files, renames, deletes) durable (fsync of the folder).
   virtual Status SyncDirectory(std::string_view folder) = 0;
+
+  // Whether WriteFileAtomically without overwrite is exclusive under folder: of two concurrent
+  // writers exactly one wins. File systems always are; an object store is when it honours
+  // conditional writes, which it may have to be asked (by trying). Commits by file creation (the
+  // hadoop catalog) refuse to run where it is false.
+  virtual Result<bool> SupportsExclusiveCreate(std::string_view folder);
 
   // The following are built on the operations above, so every implementation (and every injected
   // fault) behaves the same.
@@ -164,12 +176,15 @@ class FileIO {
   Result<std::vector<FileEntry>> ListRecursive(std::string_view folder);
 
   // Removes a folder and everything in it, or a single file: kNotFound when nothing is there.
-  Status DeleteRecursive(std::string_view location);
+  // An object store overrides it to delete in batches.
+  virtual Status DeleteRecursive(std::string_view location);
 
- private:
-  // A temporary file renamed onto location; durable: the file synced first, the folder after.
-  Status WriteByRename(std::string_view location, std::span<const std::byte> bytes, bool overwrite,
-                       bool durable);
+ protected:
+  // What WriteFileAtomically (durable) and ReplaceFileUnsynced do. By default a temporary file
+  // renamed onto location, the file synced first and the folder after when durable; an object
+  // store, whose single PUT is already all-or-nothing, overrides it.
+  virtual Status WriteWholeFile(std::string_view location, std::span<const std::byte> bytes,
+                                bool overwrite, bool durable);
 };
 
 }  // namespace floe::io

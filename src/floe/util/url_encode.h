@@ -12,4 +12,8 @@ namespace floe {
 
 std::string UrlEncodeForm(std::string_view text);
 
+// RFC 3986 percent-encoding, as URLs and AWS signatures want it: letters, digits and "-._~" stay,
+// '/' stays when keep_slash (object keys in a path), every other byte becomes %XX (uppercase).
+std::string PercentEncode(std::string_view text, bool keep_slash);
+
 }  // namespace floe

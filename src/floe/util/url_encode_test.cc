@@ -17,5 +17,13 @@ TEST(UrlEncodeTest, EscapesAsJavaUrlEncoderDoes) {
   EXPECT_EQ(UrlEncodeForm("Zml4ZWQgdmFsdWU="), "Zml4ZWQgdmFsdWU%3D");
 }
 
+TEST(UrlEncodeTest, PercentEncodesAsRfc3986AndSigV4Want) {
+  EXPECT_EQ(PercentEncode("abcXYZ019-._~", false), "abcXYZ019-._~");
+  EXPECT_EQ(PercentEncode("db/t/data/x=1 2.parquet", true), "db/t/data/x%3D1%202.parquet");
+  EXPECT_EQ(PercentEncode("a/b", false), "a%2Fb");
+  EXPECT_EQ(PercentEncode("*+é", false), "%2A%2B%C3%A9");
+  EXPECT_EQ(PercentEncode("", true), "");
+}
+
 }  // namespace
 }  // namespace floe

@@ -1,0 +1,39 @@
+#pragma once
+
+// An S3 API server for tests: Python moto (`moto_server`, from the machine image, not Debian), on
+// a free loopback port, started at the first use in a test binary and stopped when it exits.
+// Where moto is missing, tests skip with reason(). Any access key and secret are accepted.
+
+#include <string>
+
+namespace floe::testing {
+
+class S3Server {
+ public:
+  // The server of this process; started on first call.
+  static const S3Server& Get();
+
+  bool running() const { return !endpoint_.empty(); }
+  // "http://127.0.0.1:PORT".
+  const std::string& endpoint() const { return endpoint_; }
+  // Why the server is not running.
+  const std::string& reason() const { return reason_; }
+
+  ~S3Server();
+
+ private:
+  S3Server();
+  std::string endpoint_;
+  std::string reason_;
+  int pid_ = -1;
+};
+
+}  // namespace floe::testing
+
+// Skips the test when no S3 server can run here.
+#define FLOE_REQUIRE_S3_SERVER()                                                     \
+  do {                                                                               \
+    if (!::floe::testing::S3Server::Get().running()) {                               \
+      GTEST_SKIP() << "no S3 server: " << ::floe::testing::S3Server::Get().reason(); \
+    }                                                                                \
+  } while (false)
