@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "floe/catalog/catalog.h"
+#include "floe/cli/command_line_io.h"
 #include "floe/cli/commands.h"
 #include "floe/cli/table_ref.h"
 #include "floe/format/parquet/reader/batch_reader.h"
@@ -131,7 +132,7 @@ Status Append(const AppendArgs& args, std::FILE* out) {
   if (!exists && !args.create) return NotFound("table '{}' does not exist", ref.ident.ToString());
   // The first file is opened once: its columns make a new table, then its rows are written.
   FLOE_ASSIGN_OR_RETURN(std::unique_ptr<parquet::ParquetBatchReader> first,
-                        parquet::ParquetBatchReader::OpenPath(args.files.front()));
+                        OpenParquetFile(args.files.front()));
   if (!exists) FLOE_RETURN_IF_ERROR(CreateFromColumns(args, ref, *first->schema()));
   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<table::Table> table,
                         table::Table::Load(ref.catalog, ref.ident));
@@ -164,7 +165,7 @@ Status Append(const AppendArgs& args, std::FILE* out) {
     const std::string& path = args.files[i];
     std::unique_ptr<parquet::ParquetBatchReader> reader = std::move(first);
     if (i > 0) {
-      FLOE_ASSIGN_OR_RETURN(reader, parquet::ParquetBatchReader::OpenPath(path));
+      FLOE_ASSIGN_OR_RETURN(reader, OpenParquetFile(path));
     }
     while (true) {
       FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, reader->Next());

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "floe/cli/cat_parquet.h"
+#include "floe/cli/command_line_io.h"
 #include "floe/cli/commands.h"
 #include "floe/format/avro/container.h"
 #include "floe/format/avro/datum_json.h"
-#include "floe/io/local_file_io.h"
 #include "floe/util/json.h"
 
 namespace floe::cli {
@@ -21,7 +21,7 @@ Status Cat(const std::string& path, bool schema_only, std::FILE* out) {
     return CatParquet(path, out);
   }
   // Errors start with the file, as every message of this command does.
-  Result<std::string> bytes = io::LocalFileIO().ReadFile(path);
+  Result<std::string> bytes = CommandLineFileIO()->ReadFile(path);
   if (!bytes) return std::unexpected(std::move(bytes.error().AddContext(path)));
   FLOE_ASSIGN_OR_RETURN(auto reader,
                         avro::ContainerReader::Open(std::as_bytes(std::span(*bytes)), path));

@@ -1,6 +1,7 @@
 #include "floe/cli/cat_parquet.h"
 
 #include "floe/batch/value.h"
+#include "floe/cli/command_line_io.h"
 #include "floe/format/parquet/reader/batch_reader.h"
 
 namespace floe::cli {
@@ -8,7 +9,7 @@ namespace floe::cli {
 Status CatParquet(const std::string& path, std::FILE* out) {
   parquet::ReadOptions options;
   options.batch_rows = 4096;
-  FLOE_ASSIGN_OR_RETURN(auto reader, parquet::ParquetBatchReader::OpenPath(path, options));
+  FLOE_ASSIGN_OR_RETURN(auto reader, OpenParquetFile(path, options));
   std::string text;
   while (true) {
     FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, reader->Next());

@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "floe/batch/builder.h"
+#include "floe/cli/command_line_io.h"
 #include "floe/cli/commands.h"
 #include "floe/format/parquet/reader/batch_reader.h"
 #include "floe/format/parquet/writer/parquet_writer.h"
 #include "floe/format/text/csv_reader.h"
 #include "floe/io/file_io.h"
-#include "floe/io/local_file_io.h"
 #include "floe/stream/connectors/text_columns.h"
 #include "floe/util/json.h"
 
@@ -44,8 +44,7 @@ using Cells = std::vector<std::string_view>;
 Result<std::unique_ptr<parquet::ParquetWriter>> OpenWriter(const std::string& out,
                                                            BatchSchemaPtr schema,
                                                            parquet::WriterOptions options) {
-  io::LocalFileIO io;
-  FLOE_ASSIGN_OR_RETURN(auto output, io.NewOutputFile(out));
+  FLOE_ASSIGN_OR_RETURN(auto output, CommandLineFileIO()->NewOutputFile(out));
   FLOE_ASSIGN_OR_RETURN(auto file, output->CreateOrOverwrite());
   return parquet::ParquetWriter::Make(std::move(file), std::move(schema), std::move(options));
 }
@@ -281,7 +280,7 @@ Result<parquet::WriteResult> ConvertText(const std::string& in, const std::strin
 
 Result<parquet::WriteResult> ConvertParquet(const std::string& in, const std::string& out,
                                             parquet::WriterOptions options) {
-  FLOE_ASSIGN_OR_RETURN(auto reader, parquet::ParquetBatchReader::OpenPath(in));
+  FLOE_ASSIGN_OR_RETURN(auto reader, OpenParquetFile(in));
   FLOE_ASSIGN_OR_RETURN(auto writer, OpenWriter(out, reader->schema(), std::move(options)));
   while (true) {
     FLOE_ASSIGN_OR_RETURN(auto batch, reader->Next());

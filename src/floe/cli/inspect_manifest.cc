@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <string>
 
+#include "floe/cli/command_line_io.h"
 #include "floe/cli/commands.h"
 #include "floe/format/avro/container.h"
 #include "floe/format/avro/datum_json.h"
-#include "floe/io/local_file_io.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/spec/literal.h"
 #include "floe/spec/schema.h"
@@ -169,7 +169,7 @@ Status InspectList(const std::string& path, std::span<const std::byte> bytes,
 
 Status Inspect(const std::string& path) {
   // Errors start with the file, as every message of this command does.
-  Result<std::string> bytes = io::LocalFileIO().ReadFile(path);
+  Result<std::string> bytes = CommandLineFileIO()->ReadFile(path);
   if (!bytes) return std::unexpected(std::move(bytes.error().AddContext(path)));
   auto span = std::as_bytes(std::span(*bytes));
   FLOE_ASSIGN_OR_RETURN(auto header, avro::ContainerReader::Open(span, path));

@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "floe/cli/command_line_io.h"
 #include "floe/cli/commands.h"
-#include "floe/io/local_file_io.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
 #include "floe/spec/sort_order.h"
@@ -126,7 +126,7 @@ void PrintSummary(const std::string& file, const TableMetadata& m) {
 }
 
 int RunInspectMetadata(const std::string& path, bool json) {
-  io::LocalFileIO io;
+  io::FileIO& io = *CommandLineFileIO();
   auto fail = [&](const Error& error) {
     std::string message = error.message();
     // Errors from reading a file already start with its location.

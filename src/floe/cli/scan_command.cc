@@ -7,10 +7,11 @@
 
 #include "floe/batch/builder.h"
 #include "floe/batch/value.h"
+#include "floe/cli/command_line_io.h"
 #include "floe/cli/commands.h"
 #include "floe/cli/table_ref.h"
 #include "floe/expr/parser.h"
-#include "floe/io/local_file_io.h"
+#include "floe/io/location.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/sort_order.h"
@@ -41,7 +42,7 @@ Result<LoadedTable> LoadFromCatalog(const std::string& table,
 }
 
 Result<LoadedTable> Load(const std::string& table, const std::optional<std::string>& map) {
-  auto io = std::make_shared<io::LocalFileIO>();
+  std::shared_ptr<io::FileIO> io = CommandLineFileIO();
   FLOE_ASSIGN_OR_RETURN(io::FileEntry info, io->GetInfo(table));
   LoadedTable loaded;
   std::string dir = table;
@@ -50,7 +51,7 @@ Result<LoadedTable> Load(const std::string& table, const std::optional<std::stri
   } else {
     loaded.metadata_file = table;
     // <table>/metadata/<file>: the table folder is two levels up.
-    dir = std::filesystem::path(table).parent_path().parent_path().string();
+    dir = io::ParentLocation(io::ParentLocation(table));
   }
   FLOE_ASSIGN_OR_RETURN(loaded.metadata, ReadTableMetadata(*io, loaded.metadata_file));
   if (map) {

@@ -39,6 +39,25 @@ class MappedFileIO final : public FileIO {
   Status SyncDirectory(std::string_view folder) override {
     return base_->SyncDirectory(map_(folder));
   }
+  Result<std::unique_ptr<InputFile>> NewInputFileOfSize(std::string_view location,
+                                                        int64_t size) override {
+    return base_->NewInputFileOfSize(map_(location), size);
+  }
+  Result<bool> SupportsExclusiveCreate(std::string_view folder) override {
+    return base_->SupportsExclusiveCreate(map_(folder));
+  }
+  Status DeleteRecursive(std::string_view location) override {
+    return base_->DeleteRecursive(map_(location));
+  }
+
+ protected:
+  Status WriteWholeFile(std::string_view location, std::span<const std::byte> bytes, bool overwrite,
+                        bool durable) override {
+    std::string mapped = map_(location);
+    if (durable) return base_->WriteFileAtomically(mapped, bytes, overwrite);
+    return base_->ReplaceFileUnsynced(
+        mapped, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  }
 
  private:
   std::shared_ptr<FileIO> base_;

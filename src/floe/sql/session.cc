@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "floe/catalog/identifier.h"
+#include "floe/io/s3/s3_options.h"
 #include "floe/sql/embedded_catalog.h"
 #include "floe/sql/statements/call_statements.h"
 #include "floe/sql/statements/catalog_statements.h"
@@ -32,7 +33,9 @@ constexpr std::string_view kHelpText =
 Result<StatementResult> ExecuteSet(Session& session, const SetOption& statement) {
   if (!statement.key.has_value()) {
     std::vector<std::vector<std::string>> rows;
-    for (const auto& [key, value] : session.config().All()) rows.push_back({key, value});
+    for (const auto& [key, value] : session.config().All()) {
+      rows.push_back({key, io::IsSecretProperty(key) ? std::string("******") : value});
+    }
     return StatementResult::StringTable({"key", "value"}, rows);
   }
   SessionConfig changed = session.config();

@@ -51,11 +51,16 @@ bool OnPath(const char* program) {
 }  // namespace
 
 const S3Server& S3Server::Get() {
-  static S3Server server;
+  static S3Server server(false);
   return server;
 }
 
-S3Server::S3Server() {
+const S3Server& S3Server::Authenticating() {
+  static S3Server server(true);
+  return server;
+}
+
+S3Server::S3Server(bool authenticating) {
   if (!OnPath("moto_server")) {
     reason_ = "moto_server (Python moto) is not installed on this machine";
     return;
@@ -70,6 +75,7 @@ S3Server::S3Server() {
   if (pid == 0) {
     // Its own process group, so that stopping it stops the interpreter's children too.
     ::setpgid(0, 0);
+    if (authenticating) ::setenv("INITIAL_NO_AUTH_ACTION_COUNT", "3", 1);
     std::freopen("/dev/null", "w", stdout);
     std::freopen("/dev/null", "w", stderr);
     ::execlp("moto_server", "moto_server", "-H", "127.0.0.1", "-p", port_text.c_str(), nullptr);

@@ -12,6 +12,10 @@ class S3Server {
  public:
   // The server of this process; started on first call.
   static const S3Server& Get();
+  // A second server that checks signatures (moto's INITIAL_NO_AUTH_ACTION_COUNT): its first
+  // three requests go unchecked, for the test to create an IAM user, its access key and a policy
+  // allowing everything; every later request must be signed with that key.
+  static const S3Server& Authenticating();
 
   bool running() const { return !endpoint_.empty(); }
   // "http://127.0.0.1:PORT".
@@ -22,7 +26,7 @@ class S3Server {
   ~S3Server();
 
  private:
-  S3Server();
+  explicit S3Server(bool authenticating);
   std::string endpoint_;
   std::string reason_;
   int pid_ = -1;

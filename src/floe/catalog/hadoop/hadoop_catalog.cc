@@ -10,10 +10,11 @@
 #include "floe/catalog/purge.h"
 #include "floe/catalog/table_update.h"
 #include "floe/io/file_io.h"
-#include "floe/io/local_file_io.h"
 #include "floe/io/location.h"
+#include "floe/io/resolving_file_io.h"
 #include "floe/spec/table_metadata_io.h"
 #include "floe/util/clock.h"
+#include "floe/util/strings.h"
 
 namespace floe::catalog {
 namespace {
@@ -50,7 +51,7 @@ Result<std::shared_ptr<HadoopCatalog>> HadoopCatalog::Make(std::string name,
   if (it == properties.end() || it->second.empty()) {
     return InvalidArgument("hadoop catalog {}: the 'warehouse' property is required", name);
   }
-  if (io == nullptr) io = std::make_shared<io::LocalFileIO>();
+  if (io == nullptr) io = io::MakeFileIO(properties);
   std::string warehouse = io::NormalizeLocation(it->second);
   return std::shared_ptr<HadoopCatalog>(
       new HadoopCatalog(std::move(name), std::move(warehouse), std::move(io)));
@@ -309,6 +310,22 @@ Result<LoadedTable> HadoopCatalog::RegisterTable(const TableIdentifier& ident,
 }
 
 Result<FolderTable> OpenTableFolder(const std::string& folder) {
+  std::string_view scheme = io::LocationScheme(folder);
+  if (!scheme.empty() && !EqualsIgnoreCase(scheme, "file")) {
+    // A URI (s3://bucket/wh/db/t): its folders are the parts of its path.
+    std::string table_folder = io::NormalizeLocation(folder);
+    std::string ns = io::ParentLocation(table_folder);
+    std::string warehouse = io::ParentLocation(ns);
+    if (io::FileName(table_folder).empty() || io::FileName(ns).empty() || warehouse.empty()) {
+      return InvalidArgument("'{}' is not a table folder <warehouse>/<db>/<table>", folder);
+    }
+    FolderTable table;
+    table.ident = TableIdentifier{Namespace{{io::FileName(ns)}}, io::FileName(table_folder)};
+    FLOE_RETURN_IF_ERROR(Validate(table.ident));
+    FLOE_ASSIGN_OR_RETURN(table.catalog,
+                          HadoopCatalog::Make("floe", StringMap{{"warehouse", warehouse}}));
+    return table;
+  }
   std::filesystem::path path = std::filesystem::absolute(folder).lexically_normal();
   if (!path.has_filename()) path = path.parent_path();
   const std::filesystem::path ns = path.parent_path();

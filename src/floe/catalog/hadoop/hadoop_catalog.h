@@ -7,7 +7,9 @@
 //
 // A commit writes the next version to a hidden temporary file and renames it to v<N+1> without
 // replacing: of concurrent committers exactly one wins, across threads and processes; the others
-// get kCommitFailed (retryable). The version hint is then rewritten, best effort, since readers
+// get kCommitFailed (retryable). On S3 the write is one PUT with If-None-Match: *, and a store
+// that does not honour it is refused (kUnsupported) at the first commit rather than risk a lost
+// commit (docs/s3.md). The version hint is then rewritten, best effort, since readers
 // probe past it. As in Java: namespaces store no properties (LoadNamespaceProperties returns the
 // folder as `location`; setting properties is kUnsupported, creating with properties is
 // kInvalidArgument), tables cannot be renamed (kUnsupported) nor given a location or metadata
@@ -36,7 +38,8 @@ Result<FolderTable> OpenTableFolder(const std::string& folder);
 
 class HadoopCatalog : public Catalog {
  public:
-  // Properties: `warehouse` (required; a path or file: URI). io defaults to the local filesystem.
+  // Properties: `warehouse` (required; a path, file: URI or s3:// location). io defaults to the
+  // FileIO for the warehouse's scheme, configured by the same properties (s3.*).
   static Result<std::shared_ptr<HadoopCatalog>> Make(std::string name, const StringMap& properties,
                                                      std::shared_ptr<io::FileIO> io = nullptr);
 

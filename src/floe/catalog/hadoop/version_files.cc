@@ -82,7 +82,18 @@ Result<std::string> CommitNextVersion(io::FileIO& io, const std::string& table_f
   std::string folder = io::JoinLocation(table_folder, "metadata");
   FLOE_ASSIGN_OR_RETURN(std::string name, VersionedMetadataFileName(metadata, version));
   std::string location = io::JoinLocation(folder, name);
-  // The atomic create: temporary file, fsync, rename without replacing, fsync of the folder.
+  // Two writers of one version must not both win; an object store that ignores conditional
+  // writes would let them, and one commit would be lost.
+  FLOE_ASSIGN_OR_RETURN(bool exclusive, io.SupportsExclusiveCreate(folder));
+  if (!exclusive) {
+    return Unsupported(
+        "committing {}: the store does not honour conditional writes (If-None-Match: *), so two "
+        "writers could both commit version {} and one commit would be lost; use a sql catalog "
+        "for tables on this store",
+        table_folder, version);
+  }
+  // The atomic create: temporary file, fsync, rename without replacing, fsync of the folder
+  // (on an object store, one conditional PUT).
   Status written = WriteTableMetadata(io, location, metadata, /*overwrite=*/false);
   if (!written) {
     if (written.error().kind() == ErrorKind::kAlreadyExists) {

@@ -8,7 +8,7 @@
 #include "floe/catalog/pointer_commit.h"
 #include "floe/catalog/purge.h"
 #include "floe/io/file_io.h"
-#include "floe/io/local_file_io.h"
+#include "floe/io/resolving_file_io.h"
 #include "floe/spec/table_metadata_io.h"
 #include "floe/util/clock.h"
 
@@ -324,7 +324,7 @@ Result<std::shared_ptr<Catalog>> LoadPluginCatalog(const std::string& path, cons
       ToStatus(library->api().create(name.c_str(), pairs.keys.data(), pairs.values.data(),
                                      pairs.keys.size(), &handle, error.get()),
                error, fmt::format("create catalog {} ({})", name, path)));
-  if (io == nullptr) io = std::make_shared<io::LocalFileIO>();
+  if (io == nullptr) io = io::MakeFileIO(properties);
   return std::shared_ptr<Catalog>(
       std::make_shared<PluginCatalog>(name, std::move(library), handle, std::move(io)));
 }

@@ -6,8 +6,8 @@
 #include "floe/catalog/purge.h"
 #include "floe/catalog/sql/jdbc_schema_internal.h"
 #include "floe/catalog/sql/sql_catalog_internal.h"
-#include "floe/io/local_file_io.h"
 #include "floe/io/location.h"
+#include "floe/io/resolving_file_io.h"
 #include "floe/spec/table_metadata_io.h"
 #include "floe/util/clock.h"
 
@@ -265,7 +265,7 @@ Result<std::shared_ptr<Catalog>> CreateSqlCatalog(const std::string& name,
   if (auto it = properties.find("warehouse"); it != properties.end()) {
     warehouse = io::NormalizeLocation(it->second);
   }
-  if (!fileio) fileio = std::make_shared<io::LocalFileIO>();
+  if (!fileio) fileio = io::MakeFileIO(properties);
   return std::shared_ptr<Catalog>(std::make_shared<SqlCatalog>(
       name, std::move(warehouse), std::move(db), std::move(fileio), has_type_column));
 }

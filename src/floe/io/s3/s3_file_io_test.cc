@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <sstream>
 #include <thread>
 
 #include "floe/io/resolving_file_io.h"
@@ -216,6 +217,67 @@ TEST_F(S3FileIOTest, KeysWithCharactersThatNeedEscaping) {
   EXPECT_EQ(listed[0].name, "p=a b+c%d");
   FLOE_ASSERT_OK(io_->DeleteRecursive(At("t")));
   EXPECT_FALSE(io_->Exists(At(key)).value());
+}
+
+// Against a server that verifies SigV4 with the secret of an IAM key: floe's signatures of every
+// kind of request it sends pass, and a wrong secret gives a clean signature error.
+TEST(S3CredentialsTest, SignaturesVerifyAndAWrongSecretIsRefused) {
+  const floe::testing::S3Server& server = floe::testing::S3Server::Authenticating();
+  if (!server.running()) GTEST_SKIP() << "no S3 server: " << server.reason();
+  std::string aws = fmt::format(
+      "AWS_ACCESS_KEY_ID=setup AWS_SECRET_ACCESS_KEY=setup AWS_DEFAULT_REGION=us-east-1 aws "
+      "--endpoint-url {} --output text ",
+      server.endpoint());
+  if (floe::testing::RunCommand("command -v aws").exit_code != 0) {
+    GTEST_SKIP() << "the aws CLI (to create the IAM user) is not installed";
+  }
+  ASSERT_EQ(floe::testing::RunCommand(aws + "iam create-user --user-name floe").exit_code, 0);
+  floe::testing::CommandRun key =
+      floe::testing::RunCommand(aws + "iam create-access-key --user-name floe");
+  ASSERT_EQ(key.exit_code, 0) << key.err;
+  // ACCESSKEY <id> <created> <secret> <status> <user>
+  std::istringstream fields(key.out);
+  std::string tag, id, created, secret;
+  fields >> tag >> id >> created >> secret;
+  ASSERT_EQ(tag, "ACCESSKEY") << key.out;
+  floe::testing::CommandRun policy = floe::testing::RunCommand(
+      aws + "iam put-user-policy --user-name floe --policy-name all --policy-document " +
+      floe::testing::ShellQuote(
+          R"({"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]})"));
+  ASSERT_EQ(policy.exit_code, 0) << policy.err;
+
+  S3Options options;
+  options.endpoint = server.endpoint();
+  options.path_style = true;
+  options.credentials = {id, secret, ""};
+  options.part_size = 5 << 20;
+  options.multipart_threshold = 1.0;
+  S3FileIO io(options);
+  FLOE_ASSERT_OK(io.client().CreateBucket("signed"));
+  // PUT, HEAD, ranged GET, ListObjectsV2 (a query), multipart (queries and a POST body),
+  // DeleteObjects (a POST with Content-MD5), each signed.
+  FLOE_ASSERT_OK(io.WriteFile("s3://signed/a/b c.json", "{\"k\": 1}", false));
+  EXPECT_EQ(io.ReadFile("s3://signed/a/b c.json").value_or(""), "{\"k\": 1}");
+  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<FileEntry> listed, io.List("s3://signed/a"));
+  EXPECT_EQ(listed.size(), 1u);
+  std::string big = Pattern(6 << 20, 4);
+  FLOE_ASSERT_OK(io.WriteFile("s3://signed/a/big", big, false));
+  EXPECT_TRUE(io.ReadFile("s3://signed/a/big").value_or("") == big);
+  FLOE_ASSERT_OK(io.DeleteRecursive("s3://signed/a"));
+
+  options.credentials.secret_access_key = "not-the-secret";
+  S3FileIO wrong(options);
+  auto read = wrong.ReadFile("s3://signed/anything");
+  ASSERT_FALSE(read.has_value());
+  EXPECT_EQ(read.error().kind(), ErrorKind::kIO);
+  EXPECT_NE(read.error().message().find("HTTP 403"), std::string::npos) << read.error().message();
+  auto listing = wrong.List("s3://signed/a");
+  ASSERT_FALSE(listing.has_value());
+  EXPECT_NE(listing.error().message().find("S3 ListObjectsV2 s3://signed/a/: SignatureDoesNotMatch"),
+            std::string::npos)
+      << listing.error().message();
+  EXPECT_EQ(listing.error().message().find("not-the-secret"), std::string::npos);
+  EXPECT_EQ(listing.error().message().find(secret), std::string::npos);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "floe/io/s3/s3_options.h"
 #include "floe/sql/statements/ddl_schema.h"
 #include "floe/sql/statements/iceberg_tables.h"
 #include "floe/sql/statements/table_statements.h"
@@ -115,6 +116,8 @@ Result<StatementResult> Execute(Session& session, const ShowCreateTable& stateme
   create.comment = std::move(table.comment);
   create.partitioned_by = std::move(table.partitioned_by);
   create.options = std::move(table.options);
+  std::erase_if(create.options,
+                [](const auto& option) { return io::IsSecretProperty(option.first); });
   Statement printed{.body = std::move(create)};
   return StatementResult::StringTable({"result"}, {{PrintStatement(printed)}});
 }

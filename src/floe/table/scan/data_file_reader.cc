@@ -46,8 +46,13 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(io::FileIO& io,
   return Unsupported("{}: reading {} data files is not supported", location, format);
 }
 
+Result<std::unique_ptr<io::InputFile>> DataFileReader::OpenInput(io::FileIO& io) const {
+  if (options_.file_size) return io.NewInputFileOfSize(location_, *options_.file_size);
+  return io.NewInputFile(location_);
+}
+
 Status DataFileReader::OpenAvro(io::FileIO& io) {
-  FLOE_ASSIGN_OR_RETURN(avro_file_, io.NewInputFile(location_));
+  FLOE_ASSIGN_OR_RETURN(avro_file_, OpenInput(io));
   FLOE_ASSIGN_OR_RETURN(avro_, manifest::AvroDataReader::Open(*avro_file_, read_schema_));
   // Avro files are read whole, by the split that starts at byte 0; other splits read nothing.
   avro_done_ = options_.byte_range && options_.byte_range->first != 0;
@@ -79,7 +84,7 @@ Result<std::optional<DataFileReader::Batch>> DataFileReader::NextAvro() {
 }
 
 Status DataFileReader::OpenParquet(io::FileIO& io) {
-  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<io::InputFile> input, io.NewInputFile(location_));
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<io::InputFile> input, OpenInput(io));
   FLOE_ASSIGN_OR_RETURN(
       auto source, parquet::MakeInputFileSource(std::shared_ptr<io::InputFile>(std::move(input))));
   FLOE_ASSIGN_OR_RETURN(auto file, parquet::FileReader::Open(std::move(source)));

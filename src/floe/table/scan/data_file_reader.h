@@ -47,6 +47,8 @@ struct DataFileReadOptions {
   expr::ExprPtr filter;
   // Fields the data file's metrics count no NaN in (lets > and >= on floats skip).
   std::vector<int32_t> nan_free_field_ids;
+  // The file's size as its manifest records it: an object store then opens it without asking.
+  std::optional<int64_t> file_size;
 };
 
 class DataFileReader {
@@ -72,6 +74,7 @@ class DataFileReader {
   DataFileReader(std::string location, SchemaPtr read_schema, DataFileReadOptions options);
 
  private:
+  Result<std::unique_ptr<io::InputFile>> OpenInput(io::FileIO& io) const;
   Status OpenParquet(io::FileIO& io);
   Status OpenAvro(io::FileIO& io);
   Result<std::optional<Batch>> NextAvro();

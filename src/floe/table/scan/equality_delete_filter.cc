@@ -105,6 +105,7 @@ Result<std::shared_ptr<const EqualityDeleteSet>> EqualityDeleteSet::Load(
   SchemaPtr read_schema = schema->Project(file.equality_ids);
   DataFileReadOptions options;
   options.name_mapping = name_mapping;
+  options.file_size = file.file_size_in_bytes;
   FLOE_ASSIGN_OR_RETURN(auto reader, DataFileReader::Open(io, file.file_path, file.file_format,
                                                           read_schema, std::move(options)));
   auto set = std::make_shared<EqualityDeleteSet>(file.equality_ids);

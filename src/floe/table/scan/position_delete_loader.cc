@@ -39,9 +39,11 @@ std::string_view WithoutAuthority(std::string_view path) {
 Result<std::shared_ptr<const PositionDeleteLoader::PositionsByPath>> PositionDeleteLoader::Load(
     const manifest::DataFile& delete_file) {
   if (auto it = files_.find(delete_file.file_path); it != files_.end()) return it->second;
+  DataFileReadOptions options;
+  options.file_size = delete_file.file_size_in_bytes;
   FLOE_ASSIGN_OR_RETURN(auto reader,
                         DataFileReader::Open(*io_, delete_file.file_path, delete_file.file_format,
-                                             PositionDeleteSchema()));
+                                             PositionDeleteSchema(), std::move(options)));
   auto positions = std::make_shared<PositionsByPath>();
   std::string last_path;
   std::vector<int64_t>* last = nullptr;

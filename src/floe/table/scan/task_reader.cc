@@ -82,6 +82,7 @@ class TaskReader::Stream final : public TaskBatchStream {
         }
       }
     }
+    options.file_size = file.file_size_in_bytes;
     FLOE_ASSIGN_OR_RETURN(
         reader_, DataFileReader::Open(*owner_.io_, file.file_path, file.file_format, read_schema_,
                                       std::move(options)));
