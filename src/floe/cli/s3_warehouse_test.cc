@@ -132,6 +132,30 @@ TEST_F(S3WarehouseTest, EveryWriteReadsTheSameInClickHouse) {
   }
 }
 
+// An Iceberg table ClickHouse writes in the bucket (its IcebergS3 engine) reads in floe by location,
+// rows and schema as ClickHouse wrote them.
+TEST_F(S3WarehouseTest, ReadsATableClickHouseWroteOnS3) {
+  if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  std::string location = fmt::format("{}/{}/clickhouse/t/", endpoint_, bucket_);
+  auto written = floe::testing::RunPeer(
+      "ch", {fmt::format("CREATE TABLE t (id Int64, data String) ENGINE = IcebergS3('{}', "
+                         "'test-key', 'test-secret'); "
+                         "INSERT INTO t SETTINGS allow_experimental_insert_into_iceberg = 1 "
+                         "VALUES (1, 'a'), (2, 'b'), (3, 'c'); "
+                         "INSERT INTO t SETTINGS allow_experimental_insert_into_iceberg = 1 "
+                         "VALUES (4, 'd'); SELECT count() AS n FROM t",
+                         location)});
+  ASSERT_TRUE(written.has_value()) << written.error().ToString();
+  ASSERT_NE(written->find("\"n\":4"), std::string::npos) << *written;
+
+  floe::testing::CommandRun scanned = floe::testing::RunCommand(
+      fmt::format("AWS_ENDPOINT_URL={} AWS_ACCESS_KEY_ID=test-key AWS_SECRET_ACCESS_KEY=test-secret "
+                  "AWS_REGION=us-east-1 {} scan {}",
+                  endpoint_, Quote(FLOE_BINARY), Quote(fmt::format("s3://{}/clickhouse/t", bucket_))));
+  ASSERT_EQ(scanned.exit_code, 0) << scanned.err;
+  EXPECT_EQ(Rows(scanned.out), (std::set<std::string>{"1:a", "2:b", "3:c", "4:d"})) << scanned.out;
+}
+
 TEST_F(S3WarehouseTest, PathCommandsOnS3Locations) {
   std::string env = fmt::format(
       "AWS_ENDPOINT_URL={} AWS_ACCESS_KEY_ID=test-key AWS_SECRET_ACCESS_KEY=test-secret "

@@ -254,16 +254,18 @@ TEST(S3CredentialsTest, SignaturesVerifyAndAWrongSecretIsRefused) {
   options.multipart_threshold = 1.0;
   S3FileIO io(options);
   FLOE_ASSERT_OK(io.client().CreateBucket("signed"));
-  // PUT, HEAD, ranged GET, ListObjectsV2 (a query), multipart (queries and a POST body),
-  // DeleteObjects (a POST with Content-MD5), each signed.
+  // PUT, HEAD, ranged GET, multipart (queries and a POST body) and DELETE, each signed. Not
+  // ListObjectsV2: moto checks a signature over the query as it decoded it ("prefix=a/", where
+  // the request and its signature have "prefix=a%2F", as SigV4 wants), so botocore's own listing
+  // fails there just the same; SigV4Test.EncodedQueryValuesAreSignedAsSent checks that signature
+  // against botocore's instead.
   FLOE_ASSERT_OK(io.WriteFile("s3://signed/a/b c.json", "{\"k\": 1}", false));
   EXPECT_EQ(io.ReadFile("s3://signed/a/b c.json").value_or(""), "{\"k\": 1}");
-  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<FileEntry> listed, io.List("s3://signed/a"));
-  EXPECT_EQ(listed.size(), 1u);
   std::string big = Pattern(6 << 20, 4);
   FLOE_ASSERT_OK(io.WriteFile("s3://signed/a/big", big, false));
   EXPECT_TRUE(io.ReadFile("s3://signed/a/big").value_or("") == big);
-  FLOE_ASSERT_OK(io.DeleteRecursive("s3://signed/a"));
+  FLOE_ASSERT_OK(io.Delete("s3://signed/a/b c.json"));
+  FLOE_ASSERT_OK(io.Delete("s3://signed/a/big"));
 
   options.credentials.secret_access_key = "not-the-secret";
   S3FileIO wrong(options);
@@ -271,13 +273,8 @@ TEST(S3CredentialsTest, SignaturesVerifyAndAWrongSecretIsRefused) {
   ASSERT_FALSE(read.has_value());
   EXPECT_EQ(read.error().kind(), ErrorKind::kIO);
   EXPECT_NE(read.error().message().find("HTTP 403"), std::string::npos) << read.error().message();
-  auto listing = wrong.List("s3://signed/a");
-  ASSERT_FALSE(listing.has_value());
-  EXPECT_NE(listing.error().message().find("S3 ListObjectsV2 s3://signed/a/: SignatureDoesNotMatch"),
-            std::string::npos)
-      << listing.error().message();
-  EXPECT_EQ(listing.error().message().find("not-the-secret"), std::string::npos);
-  EXPECT_EQ(listing.error().message().find(secret), std::string::npos);
+  EXPECT_EQ(read.error().message().find("not-the-secret"), std::string::npos);
+  EXPECT_EQ(read.error().message().find(secret), std::string::npos);
 }
 
 }  // namespace
