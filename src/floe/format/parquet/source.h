@@ -1,8 +1,9 @@
 #pragma once
 
-// A random-access byte source for the Parquet reader: a local file or bytes in memory. The reader
-// needs only its size and positioned reads. It stands in until floe's FileIO (io layer) provides
-// input files, which will be adapted to this interface.
+// A random-access byte source for the Parquet reader: a local file, bytes in memory, or any
+// FileIO's input file (reader/input_file_source.h). The reader needs its size and positioned
+// reads, and tells the source ahead which ranges it will read, so that a remote one can fetch them
+// in parallel.
 
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +17,12 @@
 
 namespace floe::parquet {
 
+// The bytes [offset, offset + length).
+struct ByteRange {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
+
 class RandomAccessSource {
  public:
   virtual ~RandomAccessSource() = default;
@@ -24,6 +31,11 @@ class RandomAccessSource {
   virtual Status ReadAt(uint64_t offset, std::span<std::byte> out) const = 0;
   // For error messages: the path or a description.
   virtual const std::string& name() const = 0;
+  // Says that ranges will be read soon. A source over a remote file fetches them at once,
+  // coalesced and in parallel, and serves the reads inside them from memory; a local one ignores
+  // it. Never fails: a range whose fetch failed is read again, and reported, by the read that
+  // needs it.
+  virtual void WillRead(std::span<const ByteRange> ranges) const { (void)ranges; }
 
   // Reads length bytes at offset into a new buffer, checking the range against size() first so
   // that a corrupt offset or length cannot allocate more than the file holds.

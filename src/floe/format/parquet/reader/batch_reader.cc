@@ -737,6 +737,25 @@ Result<std::vector<RowRange>> ParquetBatchReader::SelectRows(size_t row_group) c
   return rows;
 }
 
+void ParquetBatchReader::AnnounceRowGroup(size_t row_group) {
+  announced_through_ = row_group + 1;
+  const RowGroup& group = file_->metadata().row_groups[row_group];
+  std::vector<ByteRange> chunks;
+  for (int column : needed_columns_) {
+    if (static_cast<size_t>(column) >= group.columns.size()) continue;
+    const auto& meta = group.columns[column].meta_data;
+    if (!meta || meta->total_compressed_size <= 0) continue;
+    int64_t start = meta->data_page_offset;
+    if (meta->dictionary_page_offset && *meta->dictionary_page_offset > 0) {
+      start = std::min(start, *meta->dictionary_page_offset);
+    }
+    if (start < 0) continue;
+    chunks.push_back(
+        {static_cast<uint64_t>(start), static_cast<uint64_t>(meta->total_compressed_size)});
+  }
+  file_->source().WillRead(chunks);
+}
+
 Status ParquetBatchReader::LoadRowGroup(size_t row_group, std::vector<RowRange> rows) {
   const RowGroup& group = file_->metadata().row_groups[row_group];
   int64_t selected_rows = 0;
@@ -826,6 +845,12 @@ Result<std::optional<RecordBatch>> ParquetBatchReader::Next() {
     if (!may_match || (rows.empty() && groups[group].num_rows > 0)) {
       ++row_groups_skipped_;
       continue;
+    }
+    // The row group being loaded, and the next one while this one decodes: without predicates
+    // it is read too, unless it lies outside the byte range.
+    if (announced_through_ <= group) AnnounceRowGroup(group);
+    if (options_.predicates.empty() && group + 1 < groups.size() && InByteRange(group + 1)) {
+      AnnounceRowGroup(group + 1);
     }
     FLOE_RETURN_IF_ERROR(LoadRowGroup(group, std::move(rows)));
   }

@@ -108,6 +108,9 @@ class ParquetBatchReader {
   // The rows of the row group that the page index does not rule out.
   Result<std::vector<RowRange>> SelectRows(size_t row_group) const;
   Status LoadRowGroup(size_t row_group, std::vector<RowRange> rows);
+  // Tells the source which column chunks of the row group will be read (a remote file then
+  // fetches them ahead: RandomAccessSource::WillRead).
+  void AnnounceRowGroup(size_t row_group);
 
   std::unique_ptr<FileReader> file_;
   ReadOptions options_;
@@ -121,6 +124,8 @@ class ParquetBatchReader {
   std::vector<std::unique_ptr<FlatColumnReader>> flat_;
   std::vector<int> needed_columns_;
   size_t next_row_group_ = 0;
+  // The last row group announced to the source, plus one (0: none yet).
+  size_t announced_through_ = 0;
   int64_t rows_left_in_group_ = 0;
   size_t current_row_group_ = 0;
   int64_t row_groups_skipped_ = 0;
