@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <sstream>
 
 #include "floe/cli/run_floe_testing.h"
 #include "floe/io/s3/s3_client.h"
@@ -57,7 +58,13 @@ class S3WarehouseTest : public ::testing::Test {
 
   static std::set<std::string> Rows(const std::string& jsonl) {
     std::set<std::string> rows;
-    auto parsed = floe::testing::ParseJsonLines(jsonl);
+    // floe sql prints its [INFO] lines among the rows.
+    std::string json;
+    std::istringstream lines(jsonl);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.starts_with('{')) json += line + "\n";
+    }
+    auto parsed = floe::testing::ParseJsonLines(json);
     EXPECT_TRUE(parsed.has_value()) << jsonl;
     if (!parsed) return rows;
     for (const Json& row : *parsed) {

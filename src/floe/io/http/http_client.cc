@@ -227,11 +227,13 @@ void Backoff(const Client::Options& options, int attempt) {
 }  // namespace
 
 Result<Response> Client::Send(const Request& request, const Prepare& prepare) {
+  int unanswered = 0;
   for (int attempt = 1;; ++attempt) {
     Request sent = request;
     if (prepare) FLOE_RETURN_IF_ERROR(prepare(sent));
     Response response;
     response.attempts = attempt;
+    response.unanswered_attempts = unanswered;
     CURL* curl = pool_->Acquire();
     if (curl == nullptr) {
       pool_->Release(nullptr);
@@ -248,6 +250,7 @@ Result<Response> Client::Send(const Request& request, const Prepare& prepare) {
         return IOError("{} {}: {} (after {} attempt{})", request.method, WithoutQuery(request.url),
                        result.error, attempt, attempt == 1 ? "" : "s");
       }
+      if (result.code != CURLE_COULDNT_CONNECT) ++unanswered;
     } else if (out_of_attempts || !request.idempotent || !IsRetryableStatus(response.status)) {
       return response;
     }

@@ -49,6 +49,9 @@ struct Response {
   std::string body;
   size_t body_into_size = 0;  // bytes written to Request::body_into
   int attempts = 0;           // how many times the request was sent
+  // Earlier attempts that got no answer (a dropped connection, a timeout): each may or may not
+  // have taken effect. An attempt answered with a 5xx or 429 did not.
+  int unanswered_attempts = 0;
 
   // The value of a header (name in lowercase), or "" when absent.
   std::string_view header(std::string_view name) const;

@@ -159,7 +159,7 @@ Status S3Client::Put(std::string_view bucket, std::string_view key, std::span<co
   FLOE_ASSIGN_OR_RETURN(http::Response response, Send(std::move(request), call));
   if (response.status == 200) return Ok();
   if (if_none_match && (response.status == 412 || response.status == 409) &&
-      response.attempts > 1) {
+      response.unanswered_attempts > 0) {
     // An earlier attempt may have landed and lost its answer: then the object holds our bytes.
     auto stored = Get(bucket, key);
     if (stored && stored->size() == body.size() &&

@@ -253,9 +253,13 @@ Result<bool> S3FileIO::SupportsExclusiveCreate(std::string_view folder) {
     if (it != shared_->conditional_create.end()) return it->second;
   }
   std::string probe = FolderPrefix(path.key) + ".floe-conditional-put-probe-" + RandomUuid();
-  std::string_view bytes = "probe";
-  FLOE_RETURN_IF_ERROR(client_->Put(path.bucket, probe, std::as_bytes(std::span(bytes)), true));
-  Status second = client_->Put(path.bucket, probe, std::as_bytes(std::span(bytes)), true);
+  // Different bytes the second time: a retried PUT whose first attempt went unanswered takes a
+  // 412 over its own bytes as success (S3Client::Put).
+  std::string_view first_bytes = "probe 1";
+  std::string_view second_bytes = "probe 2";
+  FLOE_RETURN_IF_ERROR(
+      client_->Put(path.bucket, probe, std::as_bytes(std::span(first_bytes)), true));
+  Status second = client_->Put(path.bucket, probe, std::as_bytes(std::span(second_bytes)), true);
   (void)client_->Delete(path.bucket, probe);
   bool honoured = !second && second.error().kind() == ErrorKind::kAlreadyExists;
   if (second || honoured) {
