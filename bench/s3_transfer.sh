@@ -46,12 +46,16 @@ for place in local s3; do
   else
     warehouse="s3://bench/wh"
   fi
+  # The catalog and the source table, in a file: their backticks must not meet a shell.
+  cat >"$work/prelude-$place.sql" <<SQL
+CREATE CATALOG c WITH ('type'='iceberg', 'catalog-type'='sql',
+  'uri'='jdbc:sqlite:$work/$place.db', 'warehouse'='$warehouse');
+USE CATALOG c; CREATE DATABASE IF NOT EXISTS db; SET 'execution.runtime-mode' = 'batch';
+SET 'sql-client.execution.result-mode' = 'jsonl'; $source_table
+SQL
   cat >"$work/floe-$place" <<SCRIPT
 #!/usr/bin/env bash
-exec "$floe" sql -e "CREATE CATALOG c WITH ('type'='iceberg', 'catalog-type'='sql',
-  'uri'='jdbc:sqlite:$work/$place.db', 'warehouse'='$warehouse');
-  USE CATALOG c; CREATE DATABASE IF NOT EXISTS db; SET 'execution.runtime-mode' = 'batch';
-  SET 'sql-client.execution.result-mode' = 'jsonl'; $source_table \$1"
+exec "$floe" sql -e "\$(cat "$work/prelude-$place.sql") \$1"
 SCRIPT
   chmod +x "$work/floe-$place"
 done
@@ -75,10 +79,18 @@ data_dir="$work/local-wh/db/events/data"
 bytes=$(du -sb "$data_dir" | cut -f1)
 s3_keys=$(aws s3 ls --recursive s3://bench/wh/db/events/data/ | awk '{print $4}')
 
-upload() { aws s3 cp --recursive --quiet "$data_dir" s3://bench/copy/; }
-download() { for key in $s3_keys; do aws s3 cp --quiet "s3://bench/$key" - >/dev/null; done; }
-read -r up _ up_cpu < <(measure upload)
-read -r down _ down_cpu < <(measure download)
+# measure times programs, not shell functions.
+cat >"$work/upload" <<SCRIPT
+#!/usr/bin/env bash
+exec aws s3 cp --recursive --quiet "$data_dir" s3://bench/copy/
+SCRIPT
+cat >"$work/download" <<SCRIPT
+#!/usr/bin/env bash
+for key in $(echo $s3_keys); do aws s3 cp --quiet "s3://bench/\$key" - >/dev/null; done
+SCRIPT
+chmod +x "$work/upload" "$work/download"
+read -r up _ up_cpu < <(measure "$work/upload")
+read -r down _ down_cpu < <(measure "$work/download")
 read -r r_s3 _ r_s3_cpu < <(measure "$work/floe-s3" "${sql[scan-all]}")
 echo "data files: $(echo "$s3_keys" | wc -w), $bytes bytes"
 row "write floe (encode+put)" "$w_s3" "$w_s3_cpu"
