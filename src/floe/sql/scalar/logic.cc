@@ -2,16 +2,15 @@
 // that fails (10 / x with x = 0) they retry it on the rows the left side does not decide, as
 // Flink's generated code only evaluates the right side there.
 
-#include "floe/sql/scalar/logic.h"
-
 #include <fmt/core.h>
 
 #include <vector>
 
-#include "floe/sql/scalar/binder.h"
-#include "floe/sql/scalar/cast.h"
-#include "floe/sql/scalar/columns.h"
-#include "floe/sql/scalar/node.h"
+#include "floe/sql/scalar/binder_internal.h"
+#include "floe/sql/scalar/cast_internal.h"
+#include "floe/sql/scalar/columns_internal.h"
+#include "floe/sql/scalar/logic_internal.h"
+#include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/type_rules.h"
 
 namespace floe::sql::scalar {

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "floe/sql/scalar/node.h"
+#include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/scalar_expr.h"
 #include "floe/sql/scalar/type_rules.h"
 
