@@ -102,6 +102,8 @@ Result<ScalarExprPtr> Bind(const Expr& expr, const Scope& scope) {
       return BindComparison(expr, scope);
     case ExprKind::kIsNull:
       return BindIsNull(expr, scope);
+    case ExprKind::kIsNan:
+      return BindIsNan(expr, scope);
     case ExprKind::kIn:
       return BindIn(expr, scope);
     case ExprKind::kBetween:
