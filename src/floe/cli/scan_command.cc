@@ -10,12 +10,12 @@
 #include "floe/cli/command_line_io.h"
 #include "floe/cli/commands.h"
 #include "floe/cli/table_ref.h"
-#include "floe/expr/parser.h"
 #include "floe/io/location.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/sort_order.h"
 #include "floe/spec/table_metadata_io.h"
+#include "floe/sql/scalar/table_filter.h"
 #include "floe/table/scan/table_scan.h"
 #include "floe/table/scan/task_reader.h"
 #include "floe/util/json.h"
@@ -180,11 +180,14 @@ Status Scan(const ScanArgs& args, std::FILE* out) {
   }
   if (args.ref) scan.UseRef(*args.ref);
   if (!args.columns.empty()) scan.Select(args.columns);
-  if (args.filter) {
-    FLOE_ASSIGN_OR_RETURN(expr::ExprPtr filter, expr::ParseFilter(*args.filter));
-    scan.Filter(filter);
-  }
   FLOE_ASSIGN_OR_RETURN(SchemaPtr schema, scan.schema());
+  if (args.filter) {
+    // Nothing filters the rows after the scan: the whole filter must have an Iceberg form.
+    FLOE_ASSIGN_OR_RETURN(sql::TableFilter filter, sql::BindTableFilter(*args.filter, *schema));
+    FLOE_ASSIGN_OR_RETURN(expr::ExprPtr iceberg,
+                          sql::ToExactIcebergFilter(*filter.predicate, filter.scope));
+    scan.Filter(std::move(iceberg));
+  }
   FLOE_ASSIGN_OR_RETURN(SchemaPtr projected, scan.ProjectedSchema());
   FLOE_ASSIGN_OR_RETURN(std::vector<table::CombinedScanTask> tasks, scan.PlanTasks());
   table::TaskReadOptions options;
@@ -334,7 +337,8 @@ void AddScanCommand(CLI::App& app, int& exit_code) {
                   "read the snapshot current at this time (ms or ISO-8601 with zone)");
   cmd->add_option("--ref", args->ref, "read this branch or tag");
   cmd->add_option("--columns", args->columns, "columns to print (comma separated)")->delimiter(',');
-  cmd->add_option("--filter", args->filter, "rows to keep, e.g. \"id > 5 and cat = 'a'\"");
+  cmd->add_option("--filter", args->filter,
+                  "rows to keep, a SQL condition: \"id > 5 and cat = 'a'\", `x` IS NOT NAN...");
   cmd->add_option("--limit", args->limit, "print at most this many rows");
   cmd->add_option("--location-map", args->location_map,
                   "OLD=NEW: read files recorded under OLD from NEW (default: the table's recorded "

@@ -5,7 +5,8 @@
 // tables name them) or a metadata file, or `catalog.db.table` with --catalog k=v properties
 // (cli/table_ref.h). Tables copied from elsewhere keep the locations they were
 // written at; --location-map OLD=NEW reads them where they are now (without it, the table's
-// recorded location is mapped to the folder it was found in when the two differ).
+// recorded location is mapped to the folder it was found in when the two differ). --filter is a
+// SQL condition on the table's columns (sql/scalar/table_filter.h), pushed whole into the scan.
 
 #include <cstdio>
 #include <optional>

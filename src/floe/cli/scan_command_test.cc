@@ -77,6 +77,47 @@ TEST(ScanCommand, OptionsNarrowTheFullScan) {
   for (const auto& line : ids.lines) EXPECT_TRUE(line.starts_with(R"({"id":)")) << line;
 }
 
+// --filter is SQL: backtick names, IN, IS [NOT] NULL, IS [NOT] NAN... It keeps the rows the
+// condition holds for, counted here on the full scan's rows; a condition with a part Iceberg cannot
+// filter by is refused, naming that part.
+TEST(ScanCommand, FilterIsASqlCondition) {
+  Output all = Scan({.table = Table()});
+  ASSERT_EQ(all.code, kExitOk) << all.err;
+  ASSERT_FALSE(all.lines.empty());
+  const std::string user = Json::Parse(all.lines[0])->Find("user")->as_string();
+  size_t expected = 0;
+  for (const auto& line : all.lines) {
+    const Json row = *Json::Parse(line);
+    const Json* id = row.Find("id");
+    const bool id_ok = id && !id->is_null() && id->as_int() > 2;
+    const std::string& action = row.Find("action")->as_string();
+    expected +=
+        row.Find("user")->as_string() == user && id_ok && (action == "click" || action == "view");
+  }
+  Output filtered = Scan({.table = Table(),
+                          .filter = "`user` = '" + user +
+                                    "' AND id > 2 AND action IN ('click', 'view') AND "
+                                    "NOT (`id` IS NULL)"});
+  ASSERT_EQ(filtered.code, kExitOk) << filtered.err;
+  EXPECT_EQ(filtered.lines.size(), expected);
+  EXPECT_GT(expected, 0u);
+
+  Output unmapped = Scan({.table = Table(), .filter = "id > 2 AND upper(action) = 'CLICK'"});
+  EXPECT_EQ(unmapped.code, kExitBadInput);
+  EXPECT_TRUE(unmapped.lines.empty());
+  EXPECT_NE(unmapped.err.find("'upper(`action`) = 'CLICK'' has no Iceberg filter form"),
+            std::string::npos)
+      << unmapped.err;
+  Output not_boolean = Scan({.table = Table(), .filter = "id + 1"});
+  EXPECT_EQ(not_boolean.code, kExitBadInput);
+  EXPECT_NE(not_boolean.err.find("a filter must be BOOLEAN, not INT"), std::string::npos)
+      << not_boolean.err;
+  Output not_floating = Scan({.table = Table(), .filter = "id IS NAN"});
+  EXPECT_EQ(not_floating.code, kExitBadInput);
+  EXPECT_NE(not_floating.err.find("IS NAN needs a FLOAT or DOUBLE operand"), std::string::npos)
+      << not_floating.err;
+}
+
 TEST(ScanCommand, BadInputExitsWithTwoAndOneLine) {
   for (ScanArgs args :
        {ScanArgs{.table = "/no/such/table"}, ScanArgs{.table = Table(), .filter = "id >"},

@@ -1,11 +1,10 @@
-#include "floe/sql/embedded_catalog.h"
-
 #include <fmt/format.h>
 
 #include <filesystem>
 #include <system_error>
 
 #include "floe/io/location.h"
+#include "floe/sql/embedded_catalog_internal.h"
 
 namespace floe::sql {
 namespace {

@@ -1,5 +1,3 @@
-#include "floe/sql/exec/aggregate.h"
-
 #include <fmt/format.h>
 
 #include <memory>
@@ -7,14 +5,15 @@
 #include <string>
 #include <utility>
 
-#include "floe/sql/exec/aggregate_calls.h"
-#include "floe/sql/exec/aggregate_index.h"
-#include "floe/sql/exec/aggregate_keys.h"
-#include "floe/sql/exec/cell.h"
-#include "floe/sql/exec/key_partition.h"
-#include "floe/sql/exec/names.h"
-#include "floe/sql/exec/row_builder.h"
-#include "floe/sql/exec/state_codec.h"
+#include "floe/sql/exec/aggregate_calls_internal.h"
+#include "floe/sql/exec/aggregate_index_internal.h"
+#include "floe/sql/exec/aggregate_internal.h"
+#include "floe/sql/exec/aggregate_keys_internal.h"
+#include "floe/sql/exec/cell_internal.h"
+#include "floe/sql/exec/key_partition_internal.h"
+#include "floe/sql/exec/names_internal.h"
+#include "floe/sql/exec/row_builder_internal.h"
+#include "floe/sql/exec/state_codec_internal.h"
 
 namespace floe::sql::exec {
 namespace {
@@ -198,7 +197,7 @@ class AggregateOperator : public stream::Operator {
     changed_.push_back({id, std::move(before)});
   }
 
-  // The calls' results as encoded cells (cell.h) of their result types.
+  // The calls' results as encoded cells (cell_internal.h) of their result types.
   const std::string& EncodeResult(uint32_t id, std::string& out) const {
     out.clear();
     for (const CallState& call : calls_) call.EncodeResult(id, out);

@@ -1,12 +1,11 @@
-#include "floe/sql/exec/aggregate_calls.h"
-
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
 #include <utility>
 
 #include "floe/batch/type_kinds.h"
-#include "floe/sql/exec/cell.h"
+#include "floe/sql/exec/aggregate_calls_internal.h"
+#include "floe/sql/exec/cell_internal.h"
 
 namespace floe::sql::exec {
 namespace {

@@ -1,9 +1,8 @@
-#include "floe/sql/exec/aggregate_distinct.h"
-
 #include <algorithm>
 #include <cstring>
 
-#include "floe/sql/exec/cell.h"
+#include "floe/sql/exec/aggregate_distinct_internal.h"
+#include "floe/sql/exec/cell_internal.h"
 #include "floe/util/xxhash64.h"
 
 namespace floe::sql::exec {

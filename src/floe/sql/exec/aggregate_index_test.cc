@@ -1,10 +1,10 @@
-#include "floe/sql/exec/aggregate_index.h"
-
 #include <gtest/gtest.h>
 
 #include <random>
 #include <unordered_map>
 #include <vector>
+
+#include "floe/sql/exec/aggregate_index_internal.h"
 
 namespace floe::sql::exec {
 namespace {

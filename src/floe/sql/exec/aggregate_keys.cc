@@ -1,11 +1,10 @@
-#include "floe/sql/exec/aggregate_keys.h"
-
 #include <bit>
 #include <cstring>
 #include <type_traits>
 #include <utility>
 
-#include "floe/sql/exec/cell.h"
+#include "floe/sql/exec/aggregate_keys_internal.h"
+#include "floe/sql/exec/cell_internal.h"
 #include "floe/util/xxhash64.h"
 
 namespace floe::sql::exec {

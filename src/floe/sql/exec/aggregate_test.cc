@@ -1,9 +1,8 @@
-#include "floe/sql/exec/aggregate.h"
-
 #include <gtest/gtest.h>
 
 #include "floe/batch/filter.h"
 #include "floe/batch/take.h"
+#include "floe/sql/exec/aggregate_internal.h"
 #include "floe/sql/exec/exec_testing.h"
 #include "floe/stream/operator_test_harness.h"
 #include "floe/testing/testing.h"

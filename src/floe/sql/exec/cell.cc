@@ -1,6 +1,6 @@
-#include "floe/sql/exec/cell.h"
-
 #include <cstring>
+
+#include "floe/sql/exec/cell_internal.h"
 
 namespace floe::sql::exec {
 namespace {

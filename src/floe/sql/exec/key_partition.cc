@@ -1,8 +1,7 @@
-#include "floe/sql/exec/key_partition.h"
-
 #include <utility>
 
 #include "floe/batch/hash.h"
+#include "floe/sql/exec/key_partition_internal.h"
 
 namespace floe::sql::exec {
 namespace {

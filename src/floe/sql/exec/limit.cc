@@ -5,9 +5,9 @@
 #include <memory>
 #include <utility>
 
-#include "floe/sql/exec/names.h"
+#include "floe/sql/exec/names_internal.h"
 #include "floe/sql/exec/relational.h"
-#include "floe/sql/exec/state_codec.h"
+#include "floe/sql/exec/state_codec_internal.h"
 
 namespace floe::sql::exec {
 namespace {

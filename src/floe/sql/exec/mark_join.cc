@@ -12,9 +12,9 @@
 #include <utility>
 
 #include "floe/batch/builder.h"
-#include "floe/sql/exec/build_probe.h"
-#include "floe/sql/exec/cell.h"
-#include "floe/sql/exec/names.h"
+#include "floe/sql/exec/build_probe_internal.h"
+#include "floe/sql/exec/cell_internal.h"
+#include "floe/sql/exec/names_internal.h"
 #include "floe/sql/exec/relational.h"
 
 namespace floe::sql::exec {

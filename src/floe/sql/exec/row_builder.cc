@@ -1,8 +1,7 @@
-#include "floe/sql/exec/row_builder.h"
-
 #include <utility>
 
-#include "floe/sql/exec/cell.h"
+#include "floe/sql/exec/cell_internal.h"
+#include "floe/sql/exec/row_builder_internal.h"
 
 namespace floe::sql::exec {
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <utility>
 
-#include "floe/sql/exec/names.h"
+#include "floe/sql/exec/names_internal.h"
 #include "floe/sql/exec/relational.h"
 
 namespace floe::sql::exec {

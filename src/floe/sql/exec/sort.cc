@@ -7,10 +7,10 @@
 #include <utility>
 
 #include "floe/batch/filter.h"
-#include "floe/sql/exec/cell.h"
-#include "floe/sql/exec/names.h"
+#include "floe/sql/exec/cell_internal.h"
+#include "floe/sql/exec/names_internal.h"
 #include "floe/sql/exec/relational.h"
-#include "floe/sql/exec/row_builder.h"
+#include "floe/sql/exec/row_builder_internal.h"
 
 namespace floe::sql::exec {
 namespace {

@@ -1,4 +1,4 @@
-#include "floe/sql/exec/names.h"
+#include "floe/sql/exec/names_internal.h"
 #include "floe/sql/exec/relational.h"
 
 namespace floe::sql::exec {

@@ -1,11 +1,10 @@
-#include "floe/sql/plan/aggregate.h"
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "floe/sql/exec/relational.h"
-#include "floe/sql/plan/ast_rewrite.h"
-#include "floe/sql/plan/project.h"
+#include "floe/sql/plan/aggregate_internal.h"
+#include "floe/sql/plan/ast_rewrite_internal.h"
+#include "floe/sql/plan/project_internal.h"
 #include "floe/sql/syntax/printer.h"
 #include "floe/util/strings.h"
 

@@ -1,5 +1,4 @@
-#include "floe/sql/plan/ast_rewrite.h"
-
+#include "floe/sql/plan/ast_rewrite_internal.h"
 #include "floe/util/strings.h"
 
 namespace floe::sql::plan {

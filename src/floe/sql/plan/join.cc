@@ -1,10 +1,9 @@
-#include "floe/sql/plan/join.h"
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "floe/sql/exec/relational.h"
-#include "floe/sql/plan/sources.h"
+#include "floe/sql/plan/join_internal.h"
+#include "floe/sql/plan/sources_internal.h"
 #include "floe/sql/syntax/printer.h"
 
 namespace floe::sql::plan {

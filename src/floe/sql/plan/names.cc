@@ -1,6 +1,6 @@
-#include "floe/sql/plan/names.h"
-
 #include <set>
+
+#include "floe/sql/plan/names_internal.h"
 
 namespace floe::sql::plan {
 

@@ -1,6 +1,6 @@
-#include "floe/sql/plan/project.h"
-
 #include <memory>
+
+#include "floe/sql/plan/project_internal.h"
 
 namespace floe::sql::plan {
 namespace {

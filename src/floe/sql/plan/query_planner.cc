@@ -1,7 +1,7 @@
 #include "floe/sql/plan/query_planner.h"
 
-#include "floe/sql/plan/planner_context.h"
-#include "floe/sql/plan/select.h"
+#include "floe/sql/plan/planner_context_internal.h"
+#include "floe/sql/plan/select_internal.h"
 #include "floe/sql/scalar/scalar_expr.h"
 
 namespace floe::sql {

@@ -1,5 +1,3 @@
-#include "floe/sql/plan/sources.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,8 +6,9 @@
 #include <map>
 
 #include "floe/io/local_file_io.h"
-#include "floe/sql/plan/join.h"
-#include "floe/sql/plan/select.h"
+#include "floe/sql/plan/join_internal.h"
+#include "floe/sql/plan/select_internal.h"
+#include "floe/sql/plan/sources_internal.h"
 #include "floe/sql/syntax/printer.h"
 #include "floe/stream/collection_source.h"
 #include "floe/stream/connectors/datagen_source.h"

@@ -1,14 +1,13 @@
-#include "floe/sql/plan/subquery.h"
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "floe/sql/exec/relational.h"
-#include "floe/sql/plan/aggregate.h"
-#include "floe/sql/plan/ast_rewrite.h"
-#include "floe/sql/plan/project.h"
-#include "floe/sql/plan/select.h"
-#include "floe/sql/plan/sources.h"
+#include "floe/sql/plan/aggregate_internal.h"
+#include "floe/sql/plan/ast_rewrite_internal.h"
+#include "floe/sql/plan/project_internal.h"
+#include "floe/sql/plan/select_internal.h"
+#include "floe/sql/plan/sources_internal.h"
+#include "floe/sql/plan/subquery_internal.h"
 #include "floe/sql/scalar/type_rules.h"
 #include "floe/sql/syntax/printer.h"
 

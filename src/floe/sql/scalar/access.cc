@@ -2,14 +2,13 @@
 // 1-based), and `r.f` (a ROW field). A missing key, an index out of range or a null container give
 // null, as in Flink.
 
-#include "floe/sql/scalar/access.h"
-
 #include <fmt/format.h>
 
 #include "floe/batch/value.h"
-#include "floe/sql/scalar/binder.h"
-#include "floe/sql/scalar/cast.h"
-#include "floe/sql/scalar/node.h"
+#include "floe/sql/scalar/access_internal.h"
+#include "floe/sql/scalar/binder_internal.h"
+#include "floe/sql/scalar/cast_internal.h"
+#include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/type_rules.h"
 #include "floe/util/strings.h"
 

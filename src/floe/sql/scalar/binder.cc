@@ -1,8 +1,7 @@
-#include "floe/sql/scalar/binder.h"
-
-#include "floe/sql/scalar/access.h"
-#include "floe/sql/scalar/cast.h"
-#include "floe/sql/scalar/node.h"
+#include "floe/sql/scalar/access_internal.h"
+#include "floe/sql/scalar/binder_internal.h"
+#include "floe/sql/scalar/cast_internal.h"
+#include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/type_rules.h"
 #include "floe/sql/syntax/printer.h"
 #include "floe/util/strings.h"
@@ -103,6 +102,8 @@ Result<ScalarExprPtr> Bind(const Expr& expr, const Scope& scope) {
       return BindComparison(expr, scope);
     case ExprKind::kIsNull:
       return BindIsNull(expr, scope);
+    case ExprKind::kIsNan:
+      return BindIsNan(expr, scope);
     case ExprKind::kIn:
       return BindIn(expr, scope);
     case ExprKind::kBetween:

@@ -1,5 +1,3 @@
-#include "floe/sql/scalar/cast.h"
-
 #include <fmt/core.h>
 
 #include <charconv>
@@ -8,11 +6,12 @@
 #include <limits>
 
 #include "floe/batch/builder.h"
-#include "floe/sql/scalar/columns.h"
-#include "floe/sql/scalar/decimal.h"
-#include "floe/sql/scalar/node.h"
+#include "floe/sql/scalar/cast_internal.h"
+#include "floe/sql/scalar/columns_internal.h"
+#include "floe/sql/scalar/decimal_internal.h"
+#include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/result_format.h"
-#include "floe/sql/scalar/temporal.h"
+#include "floe/sql/scalar/temporal_internal.h"
 #include "floe/sql/scalar/type_rules.h"
 #include "floe/util/calendar.h"
 

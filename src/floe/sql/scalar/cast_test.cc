@@ -1,11 +1,10 @@
 // CAST and TRY_CAST against DuckDB on the sample rows where the two engines agree, and against
 // Flink's documented cast behaviour where they do not.
 
-#include "floe/sql/scalar/cast.h"
-
 #include <gtest/gtest.h>
 
-#include "floe/sql/scalar/peer_check.h"
+#include "floe/sql/scalar/cast_internal.h"
+#include "floe/sql/scalar/peer_check_test_support.h"
 
 namespace floe::sql::scalar {
 namespace {

@@ -1,10 +1,9 @@
-#include "floe/sql/scalar/columns.h"
-
 #include <algorithm>
 #include <vector>
 
 #include "floe/batch/builder.h"
 #include "floe/batch/take.h"
+#include "floe/sql/scalar/columns_internal.h"
 
 namespace floe::sql::scalar {
 namespace {

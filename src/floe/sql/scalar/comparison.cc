@@ -1,17 +1,17 @@
-// = <> < <= > >=, IN (list) and BETWEEN. Operands are first converted to one type (binder.h's
-// CoerceForComparison), then compared with typed loops: numbers and times by value, decimals by
-// unscaled value at a common scale, strings by their UTF-8 bytes (code point order, as Flink's
-// BinaryStringData compares), booleans FALSE < TRUE.
+// = <> < <= > >=, IN (list) and BETWEEN. Operands are first converted to one type
+// (binder_internal.h's CoerceForComparison), then compared with typed loops: numbers and times by
+// value, decimals by unscaled value at a common scale, strings by their UTF-8 bytes (code point
+// order, as Flink's BinaryStringData compares), booleans FALSE < TRUE.
 
 #include <fmt/core.h>
 
 #include <functional>
 
-#include "floe/sql/scalar/binder.h"
-#include "floe/sql/scalar/cast.h"
-#include "floe/sql/scalar/columns.h"
-#include "floe/sql/scalar/logic.h"
-#include "floe/sql/scalar/node.h"
+#include "floe/sql/scalar/binder_internal.h"
+#include "floe/sql/scalar/cast_internal.h"
+#include "floe/sql/scalar/columns_internal.h"
+#include "floe/sql/scalar/logic_internal.h"
+#include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/type_rules.h"
 
 namespace floe::sql::scalar {

@@ -5,12 +5,12 @@
 
 #include <fmt/core.h>
 
-#include "floe/sql/scalar/binder.h"
-#include "floe/sql/scalar/cast.h"
-#include "floe/sql/scalar/columns.h"
-#include "floe/sql/scalar/functions.h"
-#include "floe/sql/scalar/logic.h"
-#include "floe/sql/scalar/node.h"
+#include "floe/sql/scalar/binder_internal.h"
+#include "floe/sql/scalar/cast_internal.h"
+#include "floe/sql/scalar/columns_internal.h"
+#include "floe/sql/scalar/functions_internal.h"
+#include "floe/sql/scalar/logic_internal.h"
+#include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/type_rules.h"
 
 namespace floe::sql::scalar {

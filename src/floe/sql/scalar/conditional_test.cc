@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "floe/sql/scalar/peer_check.h"
+#include "floe/sql/scalar/peer_check_test_support.h"
 
 namespace floe::sql::scalar {
 namespace {

@@ -9,9 +9,9 @@
 #include <algorithm>
 
 #include "floe/batch/value.h"
-#include "floe/sql/scalar/binder.h"
-#include "floe/sql/scalar/functions.h"
-#include "floe/sql/scalar/node.h"
+#include "floe/sql/scalar/binder_internal.h"
+#include "floe/sql/scalar/functions_internal.h"
+#include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/type_rules.h"
 
 namespace floe::sql::scalar {

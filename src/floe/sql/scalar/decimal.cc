@@ -1,6 +1,6 @@
-#include "floe/sql/scalar/decimal.h"
-
 #include <algorithm>
+
+#include "floe/sql/scalar/decimal_internal.h"
 
 namespace floe::sql::scalar {
 

@@ -1,9 +1,8 @@
-#include "floe/sql/scalar/functions.h"
-
 #include <fmt/core.h>
 
-#include "floe/sql/scalar/binder.h"
-#include "floe/sql/scalar/cast.h"
+#include "floe/sql/scalar/binder_internal.h"
+#include "floe/sql/scalar/cast_internal.h"
+#include "floe/sql/scalar/functions_internal.h"
 #include "floe/sql/scalar/type_rules.h"
 #include "floe/util/strings.h"
 

@@ -4,10 +4,10 @@
 #include <charconv>
 #include <cmath>
 
-#include "floe/sql/scalar/binder.h"
-#include "floe/sql/scalar/decimal.h"
-#include "floe/sql/scalar/node.h"
-#include "floe/sql/scalar/temporal.h"
+#include "floe/sql/scalar/binder_internal.h"
+#include "floe/sql/scalar/decimal_internal.h"
+#include "floe/sql/scalar/node_internal.h"
+#include "floe/sql/scalar/temporal_internal.h"
 
 namespace floe::sql::scalar {
 namespace {

@@ -1,17 +1,17 @@
-// AND, OR, NOT and IS [NOT] NULL. AND and OR evaluate their right side on every row first; when
-// that fails (10 / x with x = 0) they retry it on the rows the left side does not decide, as
-// Flink's generated code only evaluates the right side there.
-
-#include "floe/sql/scalar/logic.h"
+// AND, OR, NOT, IS [NOT] NULL and IS [NOT] NAN. AND and OR evaluate their right side on every row
+// first; when that fails (10 / x with x = 0) they retry it on the rows the left side does not
+// decide, as Flink's generated code only evaluates the right side there.
 
 #include <fmt/core.h>
 
+#include <cmath>
 #include <vector>
 
-#include "floe/sql/scalar/binder.h"
-#include "floe/sql/scalar/cast.h"
-#include "floe/sql/scalar/columns.h"
-#include "floe/sql/scalar/node.h"
+#include "floe/sql/scalar/binder_internal.h"
+#include "floe/sql/scalar/cast_internal.h"
+#include "floe/sql/scalar/columns_internal.h"
+#include "floe/sql/scalar/logic_internal.h"
+#include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/type_rules.h"
 
 namespace floe::sql::scalar {
@@ -143,6 +143,31 @@ Result<ScalarExprPtr> BindIsNull(const Expr& expr, const Scope& scope) {
                     return MakeBool(n, {}, [&](uint8_t* bits) {
                       for (int64_t i = 0; i < n; ++i) {
                         if (a.IsNull(i) != negated) bit_util::SetBit(bits, i);
+                      }
+                    });
+                  });
+}
+
+Result<ScalarExprPtr> BindIsNan(const Expr& expr, const Scope& scope) {
+  FLOE_ASSIGN_OR_RETURN(ScalarExprPtr operand, Bind(*expr.args[0], scope));
+  const DataType& type = *operand->type();
+  if (!IsFloating(type) && !IsNullType(type)) {
+    return std::unexpected(ErrorAt(
+        expr, fmt::format("IS NAN needs a FLOAT or DOUBLE operand, not {}", SqlTypeName(type))));
+  }
+  const bool negated = expr.negated;
+  return MakeCall(negated ? NodeKind::kIsNotNan : NodeKind::kIsNan, {std::move(operand)},
+                  DataType::Bool(), false, TextOf(expr),
+                  [negated](std::span<const Array> args, int64_t n) -> Result<Array> {
+                    const Array& a = args[0];
+                    auto nan = [&](int64_t i) {
+                      if (a.IsNull(i)) return false;
+                      return a.kind() == TypeKind::kFloat32 ? std::isnan(a.Value<float>(i))
+                                                            : std::isnan(a.Value<double>(i));
+                    };
+                    return MakeBool(n, {}, [&](uint8_t* bits) {
+                      for (int64_t i = 0; i < n; ++i) {
+                        if (nan(i) != negated) bit_util::SetBit(bits, i);
                       }
                     });
                   });

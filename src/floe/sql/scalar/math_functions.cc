@@ -9,12 +9,12 @@
 #include <cmath>
 #include <numbers>
 
-#include "floe/sql/scalar/binder.h"
-#include "floe/sql/scalar/cast.h"
-#include "floe/sql/scalar/decimal.h"
-#include "floe/sql/scalar/functions.h"
-#include "floe/sql/scalar/node.h"
-#include "floe/sql/scalar/rows.h"
+#include "floe/sql/scalar/binder_internal.h"
+#include "floe/sql/scalar/cast_internal.h"
+#include "floe/sql/scalar/decimal_internal.h"
+#include "floe/sql/scalar/functions_internal.h"
+#include "floe/sql/scalar/node_internal.h"
+#include "floe/sql/scalar/rows_internal.h"
 #include "floe/sql/scalar/type_rules.h"
 
 namespace floe::sql::scalar {

@@ -1,8 +1,7 @@
-#include "floe/sql/scalar/node.h"
-
 #include "floe/batch/filter.h"
 #include "floe/batch/take.h"
-#include "floe/sql/scalar/columns.h"
+#include "floe/sql/scalar/columns_internal.h"
+#include "floe/sql/scalar/node_internal.h"
 
 namespace floe::sql::scalar {
 

@@ -1,11 +1,12 @@
 // WHERE -> Iceberg filter. Only what maps exactly is pushed: comparisons, IN, IS [NOT] NULL,
-// BETWEEN and LIKE 'prefix%' of a scope column that has a field id against constants, combined
-// with AND, OR and NOT. An integer column widened for the comparison (INT compared as BIGINT) is
-// looked through; anything else stays for the residual filter, so pushing never changes a result.
+// IS [NOT] NAN, BETWEEN and LIKE 'prefix%' of a scope column that has a field id against
+// constants, combined with AND, OR and NOT. An integer column widened for the comparison (INT
+// compared as BIGINT) is looked through; anything else stays for the residual filter, so pushing
+// never changes a result.
 
 #include <cmath>
 
-#include "floe/sql/scalar/node.h"
+#include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/scalar_expr.h"
 #include "floe/sql/scalar/type_rules.h"
 
@@ -143,12 +144,16 @@ std::optional<Exact> Convert(const ScalarExpr& e, const Scope& scope) {
     if (!inner) return std::nullopt;
     return Exact{inner->is_false, inner->is_true};
   }
-  if (kind == NodeKind::kIsNull || kind == NodeKind::kIsNotNull) {
+  if (kind == NodeKind::kIsNull || kind == NodeKind::kIsNotNull || kind == NodeKind::kIsNan ||
+      kind == NodeKind::kIsNotNan) {
+    // Never null: NOT (x IS NAN) is x IS NOT NAN, true for a null x as Iceberg's not_nan is.
     const ScopeColumn* column = ColumnOf(*node.children()[0], scope);
     if (!column) return std::nullopt;
-    expr::ExprPtr is_null = expr::IsNull(column->name);
-    expr::ExprPtr not_null = expr::NotNull(column->name);
-    return kind == NodeKind::kIsNull ? Exact{is_null, not_null} : Exact{not_null, is_null};
+    const bool nan = kind == NodeKind::kIsNan || kind == NodeKind::kIsNotNan;
+    expr::ExprPtr is = nan ? expr::IsNan(column->name) : expr::IsNull(column->name);
+    expr::ExprPtr is_not = nan ? expr::NotNan(column->name) : expr::NotNull(column->name);
+    const bool negated = kind == NodeKind::kIsNotNull || kind == NodeKind::kIsNotNan;
+    return negated ? Exact{is_not, is} : Exact{is, is_not};
   }
   if (std::optional<expr::Op> cmp = ComparisonOp(kind)) return ConvertComparison(node, *cmp, scope);
   if (kind == NodeKind::kIn || kind == NodeKind::kNotIn) {
@@ -207,10 +212,31 @@ expr::ExprPtr ConvertConjuncts(const ScalarExpr& e, const Scope& scope) {
   return exact ? exact->is_true : expr::True();
 }
 
+// The smallest part of a predicate that does not convert: a child of AND, OR or NOT that does
+// not, or the predicate itself.
+const ScalarExpr& Unconverted(const ScalarExpr& e, const Scope& scope) {
+  const Node& node = AsNode(e);
+  const NodeKind kind = node.kind();
+  if (kind == NodeKind::kAnd || kind == NodeKind::kOr || kind == NodeKind::kNot) {
+    for (const ScalarExprPtr& child : node.children()) {
+      if (!Convert(*child, scope)) return Unconverted(*child, scope);
+    }
+  }
+  return e;
+}
+
 }  // namespace
 
 expr::ExprPtr ToIcebergFilter(const ScalarExpr& predicate, const Scope& scope) {
   return ConvertConjuncts(predicate, scope);
+}
+
+Result<expr::ExprPtr> ToExactIcebergFilter(const ScalarExpr& predicate, const Scope& scope) {
+  if (std::optional<Exact> exact = Convert(predicate, scope)) return exact->is_true;
+  return InvalidArgument(
+      "'{}' has no Iceberg filter form (a comparison, IN, BETWEEN, LIKE 'prefix%', IS [NOT] NULL "
+      "or IS [NOT] NAN of a top-level column with constants, combined with AND, OR and NOT)",
+      Unconverted(predicate, scope).ToString());
 }
 
 }  // namespace floe::sql

@@ -5,9 +5,9 @@
 #include <algorithm>
 
 #include "floe/batch/filter.h"
-#include "floe/sql/scalar/binder.h"
-#include "floe/sql/scalar/cast.h"
-#include "floe/sql/scalar/node.h"
+#include "floe/sql/scalar/binder_internal.h"
+#include "floe/sql/scalar/cast_internal.h"
+#include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/type_rules.h"
 #include "floe/util/strings.h"
 

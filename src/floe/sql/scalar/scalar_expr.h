@@ -5,7 +5,8 @@
 // implicit casts of literals, three-valued logic), and gives a ScalarExpr that evaluates over a
 // whole batch at once. Functions cover Flink's common scalar ones (string, math, date/time,
 // conditional: COALESCE, NULLIF, IF, CASE), CAST/TRY_CAST between every pair Flink allows, LIKE,
-// IN, BETWEEN, IS [NOT] NULL. Aggregate calls are not scalar: the planner takes them out first.
+// IN, BETWEEN, IS [NOT] NULL and floe's IS [NOT] NAN. Aggregate calls are not scalar: the planner
+// takes them out first.
 //
 // Types are batch DataTypes (CHAR/VARCHAR/STRING are all String; TIMESTAMP(p) is a local
 // timestamp in micros, TIMESTAMP_LTZ a UTC one, both with precision() p, which says how many
@@ -106,6 +107,10 @@ bool ContainsAggregate(const Expr& expr);
 // expr::True() when none do. What does not map stays in the plan as a residual filter, so the
 // result never depends on push-down.
 expr::ExprPtr ToIcebergFilter(const ScalarExpr& predicate, const Scope& scope);
+// The whole predicate as one Iceberg expression, for a filter nothing evaluates after the scan
+// (`floe scan --filter`): the rows where it is TRUE, or kInvalidArgument naming the first part
+// that has no exact Iceberg form.
+Result<expr::ExprPtr> ToExactIcebergFilter(const ScalarExpr& predicate, const Scope& scope);
 
 // Rows of `input` where `predicate` (boolean) is true; null counts as false.
 Result<RecordBatch> FilterBatch(const RecordBatch& input, const ScalarExpr& predicate);

@@ -8,7 +8,7 @@
 
 #include <random>
 
-#include "floe/sql/scalar/peer_check.h"
+#include "floe/sql/scalar/peer_check_test_support.h"
 #include "floe/sql/syntax/parser.h"
 
 namespace floe::sql {

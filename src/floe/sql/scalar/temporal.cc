@@ -1,5 +1,4 @@
-#include "floe/sql/scalar/temporal.h"
-
+#include "floe/sql/scalar/temporal_internal.h"
 #include "floe/util/calendar.h"
 
 namespace floe::sql::scalar {

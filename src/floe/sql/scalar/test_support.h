@@ -14,7 +14,7 @@
 
 #include "floe/batch/data_type.h"
 #include "floe/batch/value.h"
-#include "floe/sql/scalar/decimal.h"
+#include "floe/sql/scalar/decimal_internal.h"
 #include "floe/sql/scalar/scalar_expr.h"
 #include "floe/sql/syntax/parser.h"
 #include "floe/testing/peers.h"

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <charconv>
 
-#include "floe/sql/statements/ddl_schema.h"
+#include "floe/sql/statements/ddl_schema_internal.h"
 #include "floe/sql/statements/iceberg_tables.h"
 #include "floe/sql/statements/table_statements.h"
-#include "floe/sql/statements/types.h"
+#include "floe/sql/statements/types_internal.h"
 #include "floe/sql/syntax/printer.h"
 #include "floe/table/update/update_properties.h"
 #include "floe/table/update/update_schema.h"

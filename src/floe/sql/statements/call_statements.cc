@@ -10,10 +10,8 @@
 
 #include "floe/batch/value.h"
 #include "floe/expr/expression.h"
-#include "floe/sql/scalar/scalar_expr.h"
-#include "floe/sql/syntax/parser.h"
+#include "floe/sql/scalar/table_filter.h"
 #include "floe/table/actions/rewrite_data_files.h"
-#include "floe/table/scan/batch_types.h"
 #include "floe/table/table.h"
 #include "floe/table/update/expire_snapshots.h"
 #include "floe/table/update/manage_snapshots.h"
@@ -205,18 +203,11 @@ Field IntField(std::string name) { return Field{std::move(name), floe::DataType:
 // columns. A conjunct that does not map selects more files, never fewer, and a rewrite of more
 // files changes no row.
 Result<expr::ExprPtr> WhereFilter(const table::Table& table, const std::string& where) {
-  Result<ExprPtr> parsed = ParseExpression(where);
-  if (!parsed) {
-    return InvalidArgument("rewrite_data_files: where '{}': {}", where, parsed.error().message());
+  Result<TableFilter> filter = BindTableFilter(where, *table.metadata()->current_schema());
+  if (!filter) {
+    return InvalidArgument("rewrite_data_files: where '{}': {}", where, filter.error().message());
   }
-  FLOE_ASSIGN_OR_RETURN(std::vector<Field> fields,
-                        table::ToBatchFields(*table.metadata()->current_schema()));
-  const Scope scope = Scope::ForSchema(BatchSchema(std::move(fields)));
-  Result<ScalarExprPtr> bound = BindScalar(**parsed, scope);
-  if (!bound) {
-    return InvalidArgument("rewrite_data_files: where '{}': {}", where, bound.error().message());
-  }
-  return ToIcebergFilter(**bound, scope);
+  return ToIcebergFilter(*filter->predicate, filter->scope);
 }
 
 Result<StatementResult> RewriteDataFiles(Session& session, const std::string& catalog,

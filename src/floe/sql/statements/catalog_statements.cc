@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "floe/sql/statements/ddl_schema.h"
+#include "floe/sql/statements/ddl_schema_internal.h"
 #include "floe/sql/statements/iceberg_tables.h"
 
 namespace floe::sql {

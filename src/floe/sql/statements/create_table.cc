@@ -4,11 +4,11 @@
 #include <algorithm>
 
 #include "floe/sql/statements/catalog_statements.h"
-#include "floe/sql/statements/ddl_schema.h"
+#include "floe/sql/statements/ddl_schema_internal.h"
 #include "floe/sql/statements/iceberg_tables.h"
 #include "floe/sql/statements/table_statements.h"
 #include "floe/sql/statements/write_statements.h"
-#include "floe/sql/statements/write_statements_dynamic.h"
+#include "floe/sql/statements/write_statements_dynamic_internal.h"
 #include "floe/sql/syntax/printer.h"
 
 namespace floe::sql {

@@ -1,11 +1,10 @@
-#include "floe/sql/statements/ddl_schema.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <limits>
 
-#include "floe/sql/statements/types.h"
+#include "floe/sql/statements/ddl_schema_internal.h"
+#include "floe/sql/statements/types_internal.h"
 
 namespace floe::sql {
 

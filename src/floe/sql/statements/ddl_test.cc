@@ -183,7 +183,7 @@ TEST_F(DdlTest, EveryFlinkTypeBecomesTheDocumentedIcebergType) {
       "DOUBLE>, c_multiset MULTISET<STRING>, c_row ROW<x INT, y STRING NOT NULL>)");
   Json metadata = HadoopMetadata(fs::path(warehouse) / "default" / "all_types");
   const Json& schema = CurrentSchema(metadata);
-  // Flink to Iceberg, row by row (binary/varbinary as types.h reads them).
+  // Flink to Iceberg, row by row (binary/varbinary as types_internal.h reads them).
   EXPECT_EQ(TypeOf(schema, "c_boolean"), "boolean");
   EXPECT_EQ(TypeOf(schema, "c_tinyint"), "int");
   EXPECT_EQ(TypeOf(schema, "c_smallint"), "int");

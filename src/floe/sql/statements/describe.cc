@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "floe/io/s3/s3_options.h"
-#include "floe/sql/statements/ddl_schema.h"
+#include "floe/sql/statements/ddl_schema_internal.h"
 #include "floe/sql/statements/iceberg_tables.h"
 #include "floe/sql/statements/table_statements.h"
 #include "floe/sql/syntax/printer.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "floe/sql/statements/ddl_schema.h"
+#include "floe/sql/statements/ddl_schema_internal.h"
 #include "floe/sql/statements/table_statements.h"
 #include "floe/util/strings.h"
 

@@ -1,10 +1,9 @@
-#include "floe/sql/statements/insert_columns.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "floe/sql/scalar/type_rules.h"
+#include "floe/sql/statements/insert_columns_internal.h"
 #include "floe/stream/metrics.h"
 
 namespace floe::sql {

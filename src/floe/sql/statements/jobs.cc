@@ -5,7 +5,7 @@
 #include <chrono>
 #include <thread>
 
-#include "floe/sql/statements/insert_columns.h"
+#include "floe/sql/statements/insert_columns_internal.h"
 #include "floe/util/clock.h"
 #include "floe/util/uuid.h"
 

@@ -5,7 +5,7 @@
 #include <atomic>
 
 #include "floe/sql/plan/query_planner.h"
-#include "floe/sql/statements/result_stream.h"
+#include "floe/sql/statements/result_stream_internal.h"
 #include "floe/sql/syntax/printer.h"
 
 namespace floe::sql {

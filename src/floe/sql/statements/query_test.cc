@@ -18,7 +18,7 @@
 #include "floe/spec/schema.h"
 #include "floe/sql/scalar/result_format.h"
 #include "floe/sql/session.h"
-#include "floe/sql/statements/insert_columns.h"
+#include "floe/sql/statements/insert_columns_internal.h"
 #include "floe/sql/statements/jobs.h"
 #include "floe/stream/metrics.h"
 #include "floe/table/table.h"

@@ -1,10 +1,10 @@
-#include "floe/sql/statements/result_stream.h"
-
 #include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <thread>
+
+#include "floe/sql/statements/result_stream_internal.h"
 
 namespace floe::sql {
 namespace {

@@ -1,9 +1,8 @@
-#include "floe/sql/statements/types.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "floe/sql/statements/types_internal.h"
 #include "floe/sql/syntax/printer.h"
 
 namespace floe::sql {

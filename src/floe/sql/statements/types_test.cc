@@ -1,12 +1,11 @@
 // Each row of the Flink connector documentation's two type conversion tables, checked by hand
-// against floe's conversions (see types.h for the binary/varbinary row).
-
-#include "floe/sql/statements/types.h"
+// against floe's conversions (see types_internal.h for the binary/varbinary row).
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
+#include "floe/sql/statements/types_internal.h"
 #include "floe/sql/syntax/parser.h"
 #include "floe/sql/syntax/printer.h"
 

@@ -10,12 +10,12 @@
 #include "floe/spec/schema.h"
 #include "floe/sql/plan/query_planner.h"
 #include "floe/sql/scalar/scalar_expr.h"
-#include "floe/sql/statements/ddl_schema.h"
+#include "floe/sql/statements/ddl_schema_internal.h"
 #include "floe/sql/statements/iceberg_tables.h"
-#include "floe/sql/statements/insert_columns.h"
+#include "floe/sql/statements/insert_columns_internal.h"
 #include "floe/sql/statements/jobs.h"
 #include "floe/sql/statements/table_statements.h"
-#include "floe/sql/statements/write_statements_dynamic.h"
+#include "floe/sql/statements/write_statements_dynamic_internal.h"
 #include "floe/stream/collect_sink.h"
 #include "floe/stream/iceberg/iceberg_sink.h"
 #include "floe/stream/iceberg/sink_options.h"
@@ -262,8 +262,8 @@ Result<StatementResult> RunWrite(Session& session, const Target& target,
       });
 }
 
-// INSERT INTO a dynamic sink table (write_statements_dynamic.h): the query's rows, lined up with
-// the table's columns, go through WriteRows to the tables their fields name.
+// INSERT INTO a dynamic sink table (write_statements_dynamic_internal.h): the query's rows, lined
+// up with the table's columns, go through WriteRows to the tables their fields name.
 Result<StatementResult> RunDynamicWrite(Session& session, const ResolvedName& name,
                                         const ConnectorTable& table, const Insert& statement) {
   const std::string table_name = name.ToString();

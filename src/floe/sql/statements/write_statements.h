@@ -5,10 +5,10 @@
 // INSERT runs to its end; a streaming one becomes a background job of the session (jobs.h).
 //
 // An INSERT plans its query (query_planner.h), lines the query's columns up with the table's
-// (insert_columns.h: by position or by the column list, implicit casts, static PARTITION values as
-// constants) and writes through the IcebergSink, whose options come from the table's properties
-// and the target's OPTIONS hint (every option of stream/iceberg/sink_options.h; hints need
-// table.dynamic-table-options.enabled). INSERT OVERWRITE is the sink's dynamic partition
+// (insert_columns_internal.h: by position or by the column list, implicit casts, static PARTITION
+// values as constants) and writes through the IcebergSink, whose options come from the table's
+// properties and the target's OPTIONS hint (every option of stream/iceberg/sink_options.h; hints
+// need table.dynamic-table-options.enabled). INSERT OVERWRITE is the sink's dynamic partition
 // overwrite: the partitions the query writes are replaced (the whole table when unpartitioned).
 //
 // Results:

@@ -1,13 +1,12 @@
-#include "floe/sql/statements/write_statements_dynamic.h"
-
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <chrono>
 
 #include "floe/catalog/catalog.h"
-#include "floe/sql/statements/ddl_schema.h"
+#include "floe/sql/statements/ddl_schema_internal.h"
 #include "floe/sql/statements/table_statements.h"
+#include "floe/sql/statements/write_statements_dynamic_internal.h"
 #include "floe/stream/collection_source.h"
 #include "floe/stream/iceberg/source_options.h"
 #include "floe/stream/iceberg/write_rows/write_rows.h"

@@ -398,9 +398,9 @@ TEST_F(WriteTest, StreamingInsertRunsAsAJobUntilStoppedWithASavepoint) {
   EXPECT_NE(Fails("STOP JOB '" + id + "'").find("is not running"), std::string::npos);
 }
 
-// The unbounded form of a dynamic sink (write_statements_dynamic.h): a streaming INSERT from an
-// endless datagen fans out to one table per category, committing on checkpoints until the job is
-// stopped; then each table holds exactly its rows of a prefix of the ids, each once, as
+// The unbounded form of a dynamic sink (write_statements_dynamic_internal.h): a streaming INSERT
+// from an endless datagen fans out to one table per category, committing on checkpoints until the
+// job is stopped; then each table holds exactly its rows of a prefix of the ids, each once, as
 // ClickHouse reads them.
 TEST_F(WriteTest, StreamingInsertIntoADynamicSinkFansOutUntilStopped) {
   SkipWithoutClickHouse();

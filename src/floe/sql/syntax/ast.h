@@ -86,6 +86,7 @@ enum class ExprKind : unsigned char {
   kUnary,
   kBinary,
   kIsNull,
+  kIsNan,
   kIn,
   kBetween,
   kLike,
@@ -116,9 +117,10 @@ enum class LiteralKind : unsigned char {
 //   kColumn:  name (qualified parts); kStar: name holds the qualifier of t.*, if any
 //   kUnary:   op ("-", "+", "NOT"), args[0]
 //   kBinary:  op ("+", "-", "*", "/", "%", "||", "=", "<>", "<", "<=", ">", ">=", "AND", "OR"),
-//   args kIsNull/kIn/kBetween/kLike: negated; args[0] the operand; IN: the list, or query for a
-//   subquery;
-//             BETWEEN: args[1..2]; LIKE: args[1] the pattern, args[2] the optional ESCAPE
+//             args[0] and args[1]
+//   kIsNull/kIsNan/kIn/kBetween/kLike: negated; args[0] the operand; IN: the list, or query for
+//             a subquery; BETWEEN: args[1..2]; LIKE: args[1] the pattern, args[2] the optional
+//             ESCAPE. kIsNan (IS [NOT] NAN) is floe's, not Flink's: Iceberg's is_nan predicate
 //   kCase:    args[0] the operand or null, then WHEN/THEN pairs, then ELSE if has_else
 //   kCast:    args[0], type; op is "CAST" or "TRY_CAST"
 //   kFunction: name, args, distinct, star (COUNT(*))

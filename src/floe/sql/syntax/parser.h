@@ -37,7 +37,8 @@ struct SplitScript {
 };
 Result<SplitScript> SplitStatements(std::string_view script);
 
-// A lone type ("DECIMAL(10, 2) NOT NULL") or expression, for tests and the binder.
+// A lone type ("DECIMAL(10, 2) NOT NULL") or expression: for tests, the binder and filters on a
+// table given as text (scalar/table_filter.h).
 Result<SqlType> ParseDataType(std::string_view text);
 Result<ExprPtr> ParseExpression(std::string_view text);
 

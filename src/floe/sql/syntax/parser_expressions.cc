@@ -80,7 +80,12 @@ Result<ExprPtr> Parser::ParsePredicate() {
       ExprPtr expr = MakeExpr(ExprKind::kIsNull, left->position);
       Next();
       expr->negated = AcceptKeyword("NOT");
-      FLOE_RETURN_IF_ERROR(ExpectKeyword("NULL", expr->negated ? "after IS NOT" : "after IS"));
+      // IS [NOT] NAN is floe's extension (Iceberg's is_nan), for filters on float columns.
+      if (AcceptKeyword("NAN")) {
+        expr->kind = ExprKind::kIsNan;
+      } else if (!AcceptKeyword("NULL")) {
+        return Expected("NULL or NAN", expr->negated ? "after IS NOT" : "after IS");
+      }
       expr->args.push_back(std::move(left));
       left = std::move(expr);
       continue;

@@ -348,6 +348,19 @@ TEST(ParserTest, TypesAndExpressionsAlone) {
   EXPECT_FALSE(ParseExpression("1 +").has_value());
 }
 
+// IS [NOT] NAN, floe's extension for Iceberg's is_nan: a predicate like IS NULL.
+TEST(ParserTest, IsNan) {
+  EXPECT_EQ(Canonical("SELECT d is nan, d IS NOT NaN OR NOT e IS NAN, (d + 1) IS NAN FROM t"),
+            "SELECT `d` IS NAN, `d` IS NOT NAN OR NOT `e` IS NAN, `d` + 1 IS NAN FROM `t`");
+  auto expr = ParseExpression("`x y` is not nan");
+  ASSERT_TRUE(expr.has_value()) << expr.error().ToString();
+  EXPECT_EQ((*expr)->kind, ExprKind::kIsNan);
+  EXPECT_TRUE((*expr)->negated);
+  EXPECT_EQ((*expr)->args[0]->name, (std::vector<std::string>{"x y"}));
+  EXPECT_EQ(ErrorOf("SELECT d IS NANA FROM t"),
+            "line 1, column 13: expected NULL or NAN after IS, found 'NANA'");
+}
+
 }  // namespace
 }  // namespace floe::sql
 

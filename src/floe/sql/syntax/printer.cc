@@ -32,6 +32,7 @@ int PrecedenceOf(const Expr& expr) {
     case ExprKind::kUnary:
       return expr.op == "NOT" ? kNot : kUnaryMinus;
     case ExprKind::kIsNull:
+    case ExprKind::kIsNan:
     case ExprKind::kIn:
     case ExprKind::kBetween:
     case ExprKind::kLike:
@@ -516,6 +517,8 @@ std::string PrintExpr(const Expr& expr) {
     }
     case ExprKind::kIsNull:
       return Operand(*expr.args[0], kPredicate) + (expr.negated ? " IS NOT NULL" : " IS NULL");
+    case ExprKind::kIsNan:
+      return Operand(*expr.args[0], kPredicate) + (expr.negated ? " IS NOT NAN" : " IS NAN");
     case ExprKind::kIn: {
       std::string out = Operand(*expr.args[0], kPredicate) + (expr.negated ? " NOT IN (" : " IN (");
       if (expr.query) return out + PrintQuery(*expr.query) + ")";

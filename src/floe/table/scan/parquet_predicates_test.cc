@@ -12,7 +12,6 @@
 #include <limits>
 
 #include "floe/batch/value.h"
-#include "floe/expr/parser.h"
 #include "floe/io/local_file_io.h"
 #include "floe/table/scan/batch_types.h"
 #include "floe/table/scan/task_reader.h"
@@ -25,7 +24,31 @@
 namespace floe::table {
 namespace {
 
+using L = Literal;
+using expr::And;
+using expr::Equal;
+using expr::GreaterThan;
+using expr::GreaterThanOrEqual;
+using expr::In;
+using expr::IsNan;
+using expr::IsNull;
+using expr::LessThan;
+using expr::LessThanOrEqual;
+using expr::Not;
+using expr::NotIn;
+using expr::NotNan;
+using expr::NotNull;
+using expr::NotStartsWith;
+using expr::Op;
+using expr::Or;
+using expr::Predicate;
+using expr::StartsWith;
+
 constexpr int kRows = 3000;
+
+// A number written with a decimal point (12.50), as SQL and Iceberg read it: a decimal of that
+// scale, converted to the column's type when the filter is bound.
+Literal Dec(int128_t unscaled, int scale) { return Literal::Decimal(unscaled, 38, scale); }
 
 // The schema the file is written with.
 SchemaPtr FileSchema() {
@@ -179,12 +202,6 @@ class ParquetPredicatesTest : public ::testing::Test {
     return bound ? *bound : expr::True();
   }
 
-  expr::ExprPtr Parse(const std::string& text) {
-    auto parsed = expr::ParseFilter(text);
-    EXPECT_TRUE(parsed) << text << ": " << parsed.error().ToString();
-    return parsed ? Bound(*parsed) : expr::True();
-  }
-
   // Push-down returns the rows the unfiltered scan filtered afterwards does; the skip counts.
   ScanSkipMetrics Check(const expr::ExprPtr& bound) {
     const Scan with = Read(bound, true);
@@ -195,9 +212,9 @@ class ParquetPredicatesTest : public ::testing::Test {
     return with.skipped;
   }
 
-  ScanSkipMetrics Check(const std::string& text) {
-    SCOPED_TRACE(text);
-    return Check(Parse(text));
+  ScanSkipMetrics CheckFilter(const expr::ExprPtr& unbound) {
+    SCOPED_TRACE(unbound->ToString());
+    return Check(Bound(unbound));
   }
 
   floe::testing::TempDir dir_;
@@ -213,44 +230,58 @@ int64_t Skipped(const ScanSkipMetrics& m) {
 TEST_F(ParquetPredicatesTest, EveryComparisonOfEveryTypeMatchesFilteringAfterwards) {
   // Literals at the column's minimum and maximum, between two values, beyond both ends, and
   // in the middle; ops < <= > >= = != in, on every column.
-  const std::vector<std::pair<std::string, std::vector<std::string>>> literals = {
-      {"i", {"0", "2999", "1500", "-1", "3000", "1234"}},
-      {"l", {"999999991003", "1000000000000", "999999995500", "999999995501", "0"}},
-      {"f", {"-375.0", "374.75", "0.0", "-0.0", "12.3", "100.25", "1e9"}},
-      {"d", {"-750.0", "749.5", "0.0", "-0.0", "0.25", "-100.5", "-1e9"}},
-      {"s", {"'k00001'", "'k02999'", "'k01500'", "'k015'", "'z'", "'zé01201'", "''"}},
-      {"dt", {"'1965-11-22'", "'1974-02-08'", "'1970-01-01'", "'1969-12-31'", "'1900-01-01'"}},
+  // Dates and timestamps are strings, converted when the filter is bound.
+  const std::vector<std::pair<std::string, std::vector<Literal>>> literals = {
+      {"i", {L::Long(0), L::Long(2999), L::Long(1500), L::Long(-1), L::Long(3000), L::Long(1234)}},
+      {"l",
+       {L::Long(999999991003), L::Long(1000000000000), L::Long(999999995500), L::Long(999999995501),
+        L::Long(0)}},
+      {"f",
+       {Dec(-3750, 1), Dec(37475, 2), Dec(0, 1), L::Double(-0.0), Dec(123, 1), Dec(10025, 2),
+        L::Double(1e9)}},
+      {"d",
+       {Dec(-7500, 1), Dec(7495, 1), Dec(0, 1), L::Double(-0.0), Dec(25, 2), Dec(-1005, 1),
+        L::Double(-1e9)}},
+      {"s",
+       {L::String("k00001"), L::String("k02999"), L::String("k01500"), L::String("k015"),
+        L::String("z"), L::String("zé01201"), L::String("")}},
+      {"dt",
+       {L::String("1965-11-22"), L::String("1974-02-08"), L::String("1970-01-01"),
+        L::String("1969-12-31"), L::String("1900-01-01")}},
       {"ts",
-       {"'1969-12-31T23:43:20'", "'1970-01-01T00:33:19.008997'", "'1970-01-01T00:00:00.000003'",
-        "'1970-01-01T00:16:40.001'"}},
+       {L::String("1969-12-31T23:43:20"), L::String("1970-01-01T00:33:19.008997"),
+        L::String("1970-01-01T00:00:00.000003"), L::String("1970-01-01T00:16:40.001")}},
       {"tsn",
-       {"'1969-12-31T22:36:40'", "'1969-12-31T23:26:39.000020993'",
-        "'1969-12-31T22:36:41.000000007'", "'1970-02-01T00:00:00'"}},
-      {"dec", {"-45.00", "44.97", "0.00", "-0.03", "-12.34", "12.36", "1000.00"}},
-      {"dec18", {"-15000.4500", "14990.4497", "0.0000", "-10.0003", "10.0004"}},
-      {"bo", {"true", "false"}},
-      {"added", {"5", "0"}},
-      {"added_s", {"'a'"}}};
+       {L::String("1969-12-31T22:36:40"), L::String("1969-12-31T23:26:39.000020993"),
+        L::String("1969-12-31T22:36:41.000000007"), L::String("1970-02-01T00:00:00")}},
+      {"dec",
+       {Dec(-4500, 2), Dec(4497, 2), Dec(0, 2), Dec(-3, 2), Dec(-1234, 2), Dec(1236, 2),
+        Dec(100000, 2)}},
+      {"dec18",
+       {Dec(-150004500, 4), Dec(149904497, 4), Dec(0, 4), Dec(-100003, 4), Dec(100004, 4)}},
+      {"bo", {L::Boolean(true), L::Boolean(false)}},
+      {"added", {L::Long(5), L::Long(0)}},
+      {"added_s", {L::String("a")}}};
   for (const auto& [column, values] : literals) {
-    for (const std::string& v : values) {
-      for (const char* op : {"<", "<=", ">", ">=", "=", "!="}) {
-        Check(fmt::format("{} {} {}", column, op, v));
+    for (const Literal& v : values) {
+      for (Op op : {Op::kLt, Op::kLtEq, Op::kGt, Op::kGtEq, Op::kEq, Op::kNotEq}) {
+        CheckFilter(Predicate(op, column, {v}));
       }
     }
     const auto& v = values;
-    Check(fmt::format("{} in ({}, {})", column, v.front(), v.back()));
-    Check(fmt::format("{} in ({})", column, v[v.size() / 2]));
-    Check(fmt::format("{} not in ({}, {})", column, v.front(), v.back()));
-    Check(fmt::format("{} is null", column));
-    Check(fmt::format("{} is not null", column));
+    CheckFilter(In(column, {v.front(), v.back()}));
+    CheckFilter(In(column, {v[v.size() / 2]}));
+    CheckFilter(NotIn(column, {v.front(), v.back()}));
+    CheckFilter(IsNull(column));
+    CheckFilter(NotNull(column));
   }
   for (const char* prefix : {"k00", "k", "z", "zé", "k0299", "\xff", "a"}) {
-    Check(fmt::format("s like '{}%'", prefix));
-    Check(fmt::format("s not like '{}%'", prefix));
+    CheckFilter(StartsWith("s", prefix));
+    CheckFilter(NotStartsWith("s", prefix));
   }
-  Check("f is nan");
-  Check("f is not nan");
-  Check("d is not nan");
+  CheckFilter(IsNan("f"));
+  CheckFilter(NotNan("f"));
+  CheckFilter(NotNan("d"));
 }
 
 TEST_F(ParquetPredicatesTest, BinaryLiterals) {
@@ -264,36 +295,38 @@ TEST_F(ParquetPredicatesTest, BinaryLiterals) {
 }
 
 TEST_F(ParquetPredicatesTest, ConjunctionsPushTheirMappableParts) {
-  Check("i >= 1000 and i < 1100 and s is not null");
-  Check("i > 2500 and (s = 'k02600' or bo = true)");
-  Check("i < 10 or i > 2990");
-  Check("not (i < 2990)");
-  Check("dt >= '1973-01-01' and dec < 0.00");
-  Check("f < 0.0 and d > -1.0 and added is null");
-  Check("l = 999999997000 and i = 1000");
+  CheckFilter(
+      And(And(GreaterThanOrEqual("i", L::Long(1000)), LessThan("i", L::Long(1100))), NotNull("s")));
+  CheckFilter(And(GreaterThan("i", L::Long(2500)),
+                  Or(Equal("s", L::String("k02600")), Equal("bo", L::Boolean(true)))));
+  CheckFilter(Or(LessThan("i", L::Long(10)), GreaterThan("i", L::Long(2990))));
+  CheckFilter(Not(LessThan("i", L::Long(2990))));
+  CheckFilter(And(GreaterThanOrEqual("dt", L::String("1973-01-01")), LessThan("dec", Dec(0, 2))));
+  CheckFilter(And(And(LessThan("f", Dec(0, 1)), GreaterThan("d", Dec(-10, 1))), IsNull("added")));
+  CheckFilter(And(Equal("l", L::Long(999999997000)), Equal("i", L::Long(1000))));
 }
 
 TEST_F(ParquetPredicatesTest, SkipsWhereStatisticsProveNoMatch) {
   // i grows with the row: most row groups and pages hold no row below 150.
-  EXPECT_GT(Check("i < 150").row_groups_skipped, 0);
-  EXPECT_GT(Skipped(Check("i = 1777")), 0);
+  EXPECT_GT(CheckFilter(LessThan("i", L::Long(150))).row_groups_skipped, 0);
+  EXPECT_GT(Skipped(CheckFilter(Equal("i", L::Long(1777)))), 0);
   // Through promotion (file int, table long) and the added column, which proves nothing.
-  EXPECT_GT(Skipped(Check("i >= 2900 and added is null")), 0);
-  EXPECT_GT(Skipped(Check("dt < '1966-01-01'")), 0);
-  EXPECT_GT(Skipped(Check("ts > '1970-01-01T00:32:00'")), 0);
-  EXPECT_GT(Skipped(Check("tsn < '1969-12-31T22:37:00'")), 0);
-  EXPECT_GT(Skipped(Check("dec <= -44.00")), 0);
-  EXPECT_GT(Skipped(Check("dec18 > 14000.0000")), 0);
-  EXPECT_GT(Skipped(Check("s like 'k029%'")), 0);
-  EXPECT_GT(Skipped(Check("s = 'k00042'")), 0);
-  EXPECT_GT(Skipped(Check("l in (999999999001, 999999998998)")), 0);
+  EXPECT_GT(Skipped(CheckFilter(And(GreaterThanOrEqual("i", L::Long(2900)), IsNull("added")))), 0);
+  EXPECT_GT(Skipped(CheckFilter(LessThan("dt", L::String("1966-01-01")))), 0);
+  EXPECT_GT(Skipped(CheckFilter(GreaterThan("ts", L::String("1970-01-01T00:32:00")))), 0);
+  EXPECT_GT(Skipped(CheckFilter(LessThan("tsn", L::String("1969-12-31T22:37:00")))), 0);
+  EXPECT_GT(Skipped(CheckFilter(LessThanOrEqual("dec", Dec(-4400, 2)))), 0);
+  EXPECT_GT(Skipped(CheckFilter(GreaterThan("dec18", Dec(140000000, 4)))), 0);
+  EXPECT_GT(Skipped(CheckFilter(StartsWith("s", "k029"))), 0);
+  EXPECT_GT(Skipped(CheckFilter(Equal("s", L::String("k00042")))), 0);
+  EXPECT_GT(Skipped(CheckFilter(In("l", {L::Long(999999999001), L::Long(999999998998)}))), 0);
   // d has no NaN (the file's metrics say so): > may skip. f has NaNs: only < may.
-  EXPECT_GT(Skipped(Check("d > 700.0")), 0);
-  EXPECT_GT(Skipped(Check("f < -300.0")), 0);
-  EXPECT_EQ(Skipped(Check("f > 300.0")), 0);
+  EXPECT_GT(Skipped(CheckFilter(GreaterThan("d", Dec(7000, 1)))), 0);
+  EXPECT_GT(Skipped(CheckFilter(LessThan("f", Dec(-3000, 1)))), 0);
+  EXPECT_EQ(Skipped(CheckFilter(GreaterThan("f", Dec(3000, 1)))), 0);
   // Not a conjunction of mappable predicates: nothing to skip by.
-  EXPECT_EQ(Skipped(Check("i < 10 or s = 'x'")), 0);
-  EXPECT_EQ(Skipped(Check("added = 5")), 0);
+  EXPECT_EQ(Skipped(CheckFilter(Or(LessThan("i", L::Long(10)), Equal("s", L::String("x"))))), 0);
+  EXPECT_EQ(Skipped(CheckFilter(Equal("added", L::Long(5)))), 0);
 }
 
 // DuckDB reads the same file and applies the same condition on its own (NaN above every number,
@@ -301,23 +334,27 @@ TEST_F(ParquetPredicatesTest, SkipsWhereStatisticsProveNoMatch) {
 // are the ones DuckDB selects.
 TEST_F(ParquetPredicatesTest, FilteredRowsEqualDuckDBs) {
   if (!floe::testing::PeerInstalled("@duckdb")) GTEST_SKIP() << "DuckDB peer not installed";
-  const std::vector<std::pair<std::string, std::string>> filters = {
-      {"i >= 1000 and i < 1100", "i >= 1000 AND i < 1100"},
+  const std::vector<std::pair<expr::ExprPtr, std::string>> filters = {
+      {And(GreaterThanOrEqual("i", L::Long(1000)), LessThan("i", L::Long(1100))),
+       "i >= 1000 AND i < 1100"},
       // DuckDB's own row group pruning drops NaN rows for f > 300.0, so NaN is spelled out.
-      {"f > 300.0", "isnan(f) OR f > 300.0"},
-      {"f <= -370.0 or f is nan", "f <= -370.0 OR isnan(f)"},
-      {"s like 'k029%'", "s LIKE 'k029%'"},
-      {"s >= 'z'", "s >= 'z'"},
-      {"dec <= -44.00", "dec <= -44.00"},
-      {"dec18 > 14000.0000 and bo = true", "dec18 > 14000.0000 AND bo = true"},
-      {"dt < '1966-01-01'", "dt < DATE '1966-01-01'"},
-      {"ts > '1970-01-01T00:32:00'", "ts > TIMESTAMP '1970-01-01 00:32:00'"},
-      {"tsn < '1969-12-31T22:37:00'", "tsn < TIMESTAMP_NS '1969-12-31 22:37:00'"},
-      {"l in (999999999001, 999999998998, 5)", "l IN (999999999001, 999999998998, 5)"},
-      {"l is null and i > 2900", "l IS NULL AND i > 2900"}};
+      {GreaterThan("f", Dec(3000, 1)), "isnan(f) OR f > 300.0"},
+      {Or(LessThanOrEqual("f", Dec(-3700, 1)), IsNan("f")), "f <= -370.0 OR isnan(f)"},
+      {StartsWith("s", "k029"), "s LIKE 'k029%'"},
+      {GreaterThanOrEqual("s", L::String("z")), "s >= 'z'"},
+      {LessThanOrEqual("dec", Dec(-4400, 2)), "dec <= -44.00"},
+      {And(GreaterThan("dec18", Dec(140000000, 4)), Equal("bo", L::Boolean(true))),
+       "dec18 > 14000.0000 AND bo = true"},
+      {LessThan("dt", L::String("1966-01-01")), "dt < DATE '1966-01-01'"},
+      {GreaterThan("ts", L::String("1970-01-01T00:32:00")), "ts > TIMESTAMP '1970-01-01 00:32:00'"},
+      {LessThan("tsn", L::String("1969-12-31T22:37:00")),
+       "tsn < TIMESTAMP_NS '1969-12-31 22:37:00'"},
+      {In("l", {L::Long(999999999001), L::Long(999999998998), L::Long(5)}),
+       "l IN (999999999001, 999999998998, 5)"},
+      {And(IsNull("l"), GreaterThan("i", L::Long(2900))), "l IS NULL AND i > 2900"}};
   for (const auto& [floe_filter, duck_filter] : filters) {
-    SCOPED_TRACE(floe_filter);
-    const Scan scan = Read(Parse(floe_filter), true);
+    SCOPED_TRACE(floe_filter->ToString());
+    const Scan scan = Read(Bound(floe_filter), true);
     std::vector<int64_t> floe_ids;
     for (const std::string& row : scan.rows)
       floe_ids.push_back(Json::Parse(row)->Find("i")->as_int());
@@ -343,30 +380,30 @@ TEST(ParquetPredicatesMapping, ConvertsLiteralsToTheFileRepresentation) {
                        types::Optional(2, "ts_int96", types::Timestamp()),
                        types::Optional(3, "dec_s3", types::Decimal(18, 2))},
                       0);
-  auto map = [&](const std::string& text) {
-    auto bound = expr::Bind(*expr::ParseFilter(text), schema);
+  auto map = [&](const expr::ExprPtr& unbound) {
+    auto bound = expr::Bind(unbound, schema);
     EXPECT_TRUE(bound) << bound.error().ToString();
     return ToParquetPredicates(**bound, columns);
   };
   using Op = parquet::ColumnPredicate::Op;
   // 1500 microseconds: millis below it are <= 1, above it >= 2; equality holds for no millis.
-  auto lt = map("ts_ms < '1970-01-01T00:00:00.0015'");
+  auto lt = map(LessThan("ts_ms", L::String("1970-01-01T00:00:00.0015")));
   ASSERT_EQ(lt.size(), 1u);
   EXPECT_EQ(lt[0].column, "ts_ms");
   EXPECT_FALSE(lt[0].field_id);
   EXPECT_EQ(lt[0].op, Op::kLt);
   EXPECT_EQ(std::get<int64_t>(lt[0].value), 2);
-  auto le = map("ts_ms <= '1969-12-31T23:59:59.9985'");
+  auto le = map(LessThanOrEqual("ts_ms", L::String("1969-12-31T23:59:59.9985")));
   ASSERT_EQ(le.size(), 1u);
   EXPECT_EQ(std::get<int64_t>(le[0].value), -2);
-  EXPECT_TRUE(map("ts_ms = '1970-01-01T00:00:00.0015'").empty());
-  auto eq = map("ts_ms = '1970-01-01T00:00:00.002'");
+  EXPECT_TRUE(map(Equal("ts_ms", L::String("1970-01-01T00:00:00.0015"))).empty());
+  auto eq = map(Equal("ts_ms", L::String("1970-01-01T00:00:00.002")));
   ASSERT_EQ(eq.size(), 1u);
   EXPECT_EQ(std::get<int64_t>(eq[0].value), 2);
   // INT96 timestamps and decimals of another scale are left to the residual.
-  EXPECT_TRUE(map("ts_int96 < '1970-01-01T00:00:00'").empty());
-  EXPECT_TRUE(map("dec_s3 < 1.25").empty());
-  EXPECT_EQ(map("dec_s3 is null").size(), 1u);
+  EXPECT_TRUE(map(LessThan("ts_int96", L::String("1970-01-01T00:00:00"))).empty());
+  EXPECT_TRUE(map(LessThan("dec_s3", Dec(125, 2))).empty());
+  EXPECT_EQ(map(IsNull("dec_s3")).size(), 1u);
 }
 
 }  // namespace

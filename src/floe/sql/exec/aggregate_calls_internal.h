@@ -5,7 +5,8 @@
 // updated a batch at a time with loops typed by the argument's type, so that no row pays for a
 // dispatch. Streaming MIN/MAX keep every value of the group with its multiplicity, so that a
 // retraction can reveal the next one; DISTINCT calls keep the (group, value) pairs they have seen
-// (aggregate_distinct.h). Results come out as encoded cells (cell.h) of the call's result type.
+// (aggregate_distinct_internal.h). Results come out as encoded cells (cell_internal.h) of the
+// call's result type.
 //
 // Errors: SUM/AVG overflowing BIGINT or DECIMAL(38) (as Flink's checked arithmetic), an UNSIGNED
 // BIGINT beyond BIGINT, more distinct values than HashIndex can number, and corrupt state.
@@ -18,10 +19,10 @@
 #include <vector>
 
 #include "floe/batch/record_batch.h"
-#include "floe/sql/exec/aggregate_distinct.h"
-#include "floe/sql/exec/aggregate_rows.h"
+#include "floe/sql/exec/aggregate_distinct_internal.h"
+#include "floe/sql/exec/aggregate_rows_internal.h"
 #include "floe/sql/exec/relational.h"
-#include "floe/sql/exec/state_codec.h"
+#include "floe/sql/exec/state_codec_internal.h"
 
 namespace floe::sql::exec {
 

@@ -26,7 +26,7 @@
 #include <functional>
 #include <vector>
 
-#include "floe/sql/plan/planner_context.h"
+#include "floe/sql/plan/planner_context_internal.h"
 
 namespace floe::sql::plan {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "floe/sql/plan/planner_context.h"
+#include "floe/sql/plan/planner_context_internal.h"
 
 namespace floe::sql::plan {
 

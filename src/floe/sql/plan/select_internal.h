@@ -2,12 +2,12 @@
 
 // Queries onto streams: SELECT blocks (FROM, WHERE, GROUP BY/HAVING, DISTINCT, the select list),
 // VALUES, UNION [ALL], and ORDER BY / LIMIT / OFFSET over any of them. Output columns are named
-// as Flink names them (names.h) and carry no qualifier.
+// as Flink names them (names_internal.h) and carry no qualifier.
 //
 // Errors: the binder's (unknown or ambiguous columns, type errors), ORDER BY over an unbounded
 // input, a bad LIMIT/OFFSET, UNION branches of different widths or incompatible types.
 
-#include "floe/sql/plan/planner_context.h"
+#include "floe/sql/plan/planner_context_internal.h"
 
 namespace floe::sql::plan {
 

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "floe/batch/array.h"
-#include "floe/sql/exec/aggregate_index.h"
-#include "floe/sql/exec/aggregate_rows.h"
-#include "floe/sql/exec/state_codec.h"
+#include "floe/sql/exec/aggregate_index_internal.h"
+#include "floe/sql/exec/aggregate_rows_internal.h"
+#include "floe/sql/exec/state_codec_internal.h"
 
 namespace floe::sql::exec {
 

@@ -5,8 +5,8 @@
 // each matching pair. Joins run over bounded inputs only (batch mode, or bounded sources in
 // streaming mode); a join of an unbounded input is a clear error.
 
-#include "floe/sql/plan/ast_rewrite.h"
-#include "floe/sql/plan/planner_context.h"
+#include "floe/sql/plan/ast_rewrite_internal.h"
+#include "floe/sql/plan/planner_context_internal.h"
 
 namespace floe::sql::plan {
 

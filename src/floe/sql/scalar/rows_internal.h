@@ -11,7 +11,7 @@
 
 #include "floe/batch/array.h"
 #include "floe/batch/data_type.h"
-#include "floe/sql/scalar/columns.h"
+#include "floe/sql/scalar/columns_internal.h"
 
 namespace floe::sql::scalar {
 

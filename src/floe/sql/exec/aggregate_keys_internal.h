@@ -4,8 +4,8 @@
 // aggregated, with their hashes. Keys whose columns are all fixed-width and fit in 128 bits
 // (values and one null bit per nullable column) are packed into one integer: comparing two keys
 // is comparing two integers. Other keys (strings, several wide columns) are cell encodings
-// (cell.h) laid out column by column for the whole batch and stored once per group in an arena.
-// Both forms hash per batch in one pass, and both go into checkpoints as bytes.
+// (cell_internal.h) laid out column by column for the whole batch and stored once per group in an
+// arena. Both forms hash per batch in one pass, and both go into checkpoints as bytes.
 //
 // A key restored from a checkpoint must come from the same plan (same group columns and types);
 // ReadKey fails with kCorruptData on bytes of the wrong size for a packed key.
@@ -16,15 +16,15 @@
 #include <vector>
 
 #include "floe/batch/record_batch.h"
-#include "floe/sql/exec/aggregate_index.h"
-#include "floe/sql/exec/row_builder.h"
-#include "floe/sql/exec/state_codec.h"
+#include "floe/sql/exec/aggregate_index_internal.h"
+#include "floe/sql/exec/row_builder_internal.h"
+#include "floe/sql/exec/state_codec_internal.h"
 
 namespace floe::sql::exec {
 
 class GroupKeys {
  public:
-  // `columns` index `input`; each must be decodable (cell.h IsDecodable).
+  // `columns` index `input`; each must be decodable (cell_internal.h IsDecodable).
   GroupKeys(const BatchSchema& input, std::vector<int> columns);
 
   bool packed() const { return packed_; }

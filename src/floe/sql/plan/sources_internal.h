@@ -7,8 +7,8 @@
 // Errors: unknown tables (kNotFound naming them), hints while table.dynamic-table-options.enabled
 // is false, unknown or malformed read options, connectors floe has no source for.
 
-#include "floe/sql/plan/ast_rewrite.h"
-#include "floe/sql/plan/planner_context.h"
+#include "floe/sql/plan/ast_rewrite_internal.h"
+#include "floe/sql/plan/planner_context_internal.h"
 
 namespace floe::sql::plan {
 

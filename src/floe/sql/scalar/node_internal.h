@@ -25,6 +25,8 @@ enum class NodeKind : unsigned char {
   kNot,
   kIsNull,
   kIsNotNull,
+  kIsNan,
+  kIsNotNan,
   kEqual,
   kNotEqual,
   kLess,

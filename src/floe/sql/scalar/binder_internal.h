@@ -30,6 +30,8 @@ Result<ScalarExprPtr> BindBetween(const Expr& expr, const Scope& scope);
 Result<ScalarExprPtr> BindLogic(const Expr& expr, const Scope& scope);
 Result<ScalarExprPtr> BindNot(const Expr& expr, const Scope& scope);
 Result<ScalarExprPtr> BindIsNull(const Expr& expr, const Scope& scope);
+// IS [NOT] NAN of a FLOAT or DOUBLE: never null (a null value is not NaN), as Iceberg's is_nan.
+Result<ScalarExprPtr> BindIsNan(const Expr& expr, const Scope& scope);
 Result<ScalarExprPtr> BindLike(const Expr& expr, const Scope& scope);
 Result<ScalarExprPtr> BindConcatOperator(const Expr& expr, const Scope& scope);
 Result<ScalarExprPtr> BindCase(const Expr& expr, const Scope& scope);

@@ -3,14 +3,14 @@
 // The hash aggregation behind exec::Aggregate, exposed so that tests can drive one subtask by
 // hand (stream/operator_test_harness.h), e.g. through a snapshot and a restore.
 //
-// State: per subtask, in memory, a hash table of groups (aggregate_index.h) whose keys
-// (aggregate_keys.h) and accumulators (aggregate_calls.h) are held column by column by group id.
-// MIN/MAX in streaming mode keep every value of the group with its multiplicity (so that a
-// retraction can reveal the next one), and DISTINCT calls keep the groups' distinct values. The
-// live groups go into each checkpoint as one entry per subtask; restoring at another parallelism
-// is refused, since the groups would no longer be in the subtask their keys hash to. Streaming
-// groups whose rows were all retracted are dropped, and their slots reclaimed once they outnumber
-// the live groups.
+// State: per subtask, in memory, a hash table of groups (aggregate_index_internal.h) whose keys
+// (aggregate_keys_internal.h) and accumulators (aggregate_calls_internal.h) are held column by
+// column by group id. MIN/MAX in streaming mode keep every value of the group with its multiplicity
+// (so that a retraction can reveal the next one), and DISTINCT calls keep the groups' distinct
+// values. The live groups go into each checkpoint as one entry per subtask; restoring at another
+// parallelism is refused, since the groups would no longer be in the subtask their keys hash to.
+// Streaming groups whose rows were all retracted are dropped, and their slots reclaimed once they
+// outnumber the live groups.
 
 #include <vector>
 
