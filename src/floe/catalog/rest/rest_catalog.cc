@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <mutex>
+#include <optional>
+
 #include "floe/catalog/multi_table_commit.h"
 #include "floe/catalog/rest/rest_errors.h"
 #include "floe/catalog/rest/rest_messages.h"
@@ -114,11 +118,29 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
     return Exists(TableUrl(ident), "table " + ident.ToString());
   }
 
+  // With the ETag of the last load, so that an unchanged table comes back as 304 Not Modified
+  // and is not decoded again.
   Result<LoadedTable> LoadTable(const TableIdentifier& ident) override {
     FLOE_RETURN_IF_ERROR(Validate(ident));
     std::string what = "load table " + ident.ToString();
-    FLOE_ASSIGN_OR_RETURN(Json json, Call("GET", TableUrl(ident), "", "", Kind::kRead, what));
-    return Loaded(ident, json, what);
+    std::optional<TaggedTable> cached;
+    {
+      std::lock_guard lock(mu_);
+      if (auto it = loads_.find(ident); it != loads_.end()) cached = it->second;
+    }
+    auto result =
+        session_->Call("GET", TableUrl(ident), "", "", true, cached ? cached->etag : "");
+    if (result && result->status == 304 && cached) return cached->table;
+    std::string etag = result ? result->etag : "";
+    FLOE_ASSIGN_OR_RETURN(Json json, Interpret(std::move(result), Kind::kRead, what));
+    FLOE_ASSIGN_OR_RETURN(LoadedTable table, Loaded(ident, json, what));
+    std::lock_guard lock(mu_);
+    if (etag.empty()) {
+      loads_.erase(ident);
+    } else {
+      loads_[ident] = TaggedTable{std::move(etag), table};
+    }
+    return table;
   }
 
   Result<LoadedTable> CreateTable(const TableIdentifier& ident,
@@ -219,8 +241,10 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
   // The response's JSON body (null when it has none), or the error its status means.
   Result<Json> Call(std::string_view method, const std::string& path, std::string_view query,
                     const std::string& body, Kind kind, const std::string& what) {
-    bool idempotent = kind == Kind::kRead;
-    auto result = session_->Call(method, path, query, body, idempotent);
+    return Interpret(session_->Call(method, path, query, body, kind == Kind::kRead), kind, what);
+  }
+
+  Result<Json> Interpret(Result<CallResult> result, Kind kind, const std::string& what) {
     if (!result) {
       if (kind == Kind::kCommit) {
         return CommitStateUnknown("{}: {} (the commit may or may not have been applied)", what,
@@ -271,11 +295,19 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
     return LoadedTable{ident, std::move(result.metadata_location), std::move(result.metadata)};
   }
 
+  // A table as last loaded, with the ETag the server sent for it.
+  struct TaggedTable {
+    std::string etag;
+    LoadedTable table;
+  };
+
   std::string name_;
   StringMap properties_;
   std::unique_ptr<rest::RestSession> session_;
   std::shared_ptr<rest::TableFileIO> io_;
   std::string page_size_;
+  std::mutex mu_;
+  std::map<TableIdentifier, TaggedTable> loads_;
 };
 
 }  // namespace

@@ -188,7 +188,7 @@ class ScriptedServer {
       {
         std::lock_guard lock(mu_);
         std::string line = req.method + " " + req.path;
-        for (const char* header : {"Authorization", "X-A", "X-B"}) {
+        for (const char* header : {"Authorization", "X-A", "X-B", "If-None-Match"}) {
           if (req.has_header(header)) line += fmt::format(" {}={}", header, req.get_header_value(header));
         }
         log_.push_back(line);
@@ -256,6 +256,35 @@ TEST(RestCatalogScriptedTest, ConfigDefaultsThenClientPropertiesThenOverrides) {
                 "GET /v1/config Authorization=Bearer t0k X-A=client X-B=client",
                 "GET /v1/from-defaults/namespaces Authorization=Bearer t0k X-A=client "
                 "X-B=override"}));
+}
+
+TEST_F(RestCatalogTest, AnUnchangedTableIsNotSentAgain) {
+  TableIdentifier t{kDb, "t"};
+  FLOE_ASSERT_OK(served_->CreateNamespace(kDb, {}));
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable table, served_->CreateTable(t, Request()));
+  std::string body =
+      ToJson(rest::LoadTableResult{table.metadata_location, table.metadata, {}, {}}).Dump();
+  ScriptedServer server([&](const httplib::Request& req, httplib::Response& res) {
+    if (req.path == "/v1/config") return Reply(res, 200, ToJson(rest::ConfigResponse{}));
+    res.set_header("ETag", "\"v1\"");
+    if (req.get_header_value("If-None-Match") == "\"v1\"") {
+      res.status = 304;
+      return;
+    }
+    res.status = 200;
+    res.set_content(body, "application/json");
+  });
+  // Without the catalog cache in front, every load asks the server.
+  auto client = Client(server.uri(), {{"cache-enabled", "false"}});
+  ASSERT_TRUE(client);
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable first, client->LoadTable(t));
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable second, client->LoadTable(t));
+  EXPECT_EQ(first.metadata_location, table.metadata_location);
+  EXPECT_EQ(second.metadata_location, table.metadata_location);
+  EXPECT_EQ(second.metadata, first.metadata);  // the same object: nothing decoded again
+  EXPECT_EQ(server.log(),
+            (std::vector<std::string>{"GET /v1/config", "GET /v1/namespaces/db/tables/t",
+                                      "GET /v1/namespaces/db/tables/t If-None-Match=\"v1\""}));
 }
 
 TEST(RestCatalogScriptedTest, ErrorsMeanWhatTheProtocolSays) {

@@ -119,7 +119,8 @@ Result<std::string> RestSession::Authorization(bool refresh) {
 
 Result<CallResult> RestSession::Send(std::string_view method, std::string_view path,
                                      std::string_view query, const std::string& body,
-                                     bool idempotent, bool refresh) {
+                                     bool idempotent, std::string_view if_none_match,
+                                     bool refresh) {
   io::http::Request request;
   request.method = std::string(method);
   request.url = uri_;
@@ -131,6 +132,9 @@ Result<CallResult> RestSession::Send(std::string_view method, std::string_view p
   request.headers = headers_;
   request.headers.push_back({"Accept", "application/json"});
   request.headers.push_back({"X-Client-Version", "floe"});
+  if (!if_none_match.empty()) {
+    request.headers.push_back({"If-None-Match", std::string(if_none_match)});
+  }
   if (!body.empty()) {
     request.headers.push_back({"Content-Type", "application/json"});
     request.body = std::as_bytes(std::span(body));
@@ -139,17 +143,18 @@ Result<CallResult> RestSession::Send(std::string_view method, std::string_view p
   if (!authorization.empty()) request.headers.push_back({"Authorization", authorization});
   request.idempotent = idempotent;
   FLOE_ASSIGN_OR_RETURN(io::http::Response response, http_.Send(request));
-  return CallResult{response.status, std::move(response.body)};
+  return CallResult{response.status, std::move(response.body), std::string(response.header("etag"))};
 }
 
 Result<CallResult> RestSession::Call(std::string_view method, std::string_view path,
                                      std::string_view query, const std::string& body,
-                                     bool idempotent) {
-  FLOE_ASSIGN_OR_RETURN(CallResult result, Send(method, path, query, body, idempotent, false));
+                                     bool idempotent, std::string_view if_none_match) {
+  FLOE_ASSIGN_OR_RETURN(CallResult result,
+                        Send(method, path, query, body, idempotent, if_none_match, false));
   // A token the server no longer takes: fetch a new one and send again (the server refused the
   // request unread, so even a commit is safe to resend).
   if ((result.status == 401 || result.status == 419) && !credential_.empty()) {
-    return Send(method, path, query, body, idempotent, true);
+    return Send(method, path, query, body, idempotent, if_none_match, true);
   }
   return result;
 }

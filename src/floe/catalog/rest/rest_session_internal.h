@@ -22,6 +22,7 @@ namespace floe::catalog::rest {
 struct CallResult {
   long status = 0;
   std::string body;
+  std::string etag;  // the ETag header, "" when absent
 };
 
 class RestSession {
@@ -36,8 +37,10 @@ class RestSession {
   // Sends one request; path below the base URI ("/v1/config"), query already encoded
   // ("parent=a%1Fb"). body empty: none. An HTTP error status is a CallResult, a transport
   // failure an error (kIO). Only idempotent requests are retried by the HTTP client.
+  // if_none_match: sent as If-None-Match when not empty.
   Result<CallResult> Call(std::string_view method, std::string_view path, std::string_view query,
-                          const std::string& body, bool idempotent);
+                          const std::string& body, bool idempotent,
+                          std::string_view if_none_match = {});
 
   // "/v1/<prefix>" (no trailing slash).
   std::string Root() const;
@@ -50,7 +53,8 @@ class RestSession {
   Result<std::string> Authorization(bool refresh);
   Result<std::string> FetchToken();
   Result<CallResult> Send(std::string_view method, std::string_view path, std::string_view query,
-                          const std::string& body, bool idempotent, bool refresh);
+                          const std::string& body, bool idempotent, std::string_view if_none_match,
+                          bool refresh);
 
   std::string uri_;
   std::string prefix_;

@@ -89,7 +89,9 @@ struct RestServer::State {
     request.path = req.path;
     for (const auto& [key, value] : req.params) request.query.emplace(key, value);
     request.body = req.body;
+    request.if_none_match = req.get_header_value("If-None-Match");
     ServiceResponse response = service->Handle(request);
+    if (!response.etag.empty()) res.set_header("ETag", response.etag);
     Reply(res, response.status, req.method == "HEAD" ? "" : response.body);
   }
 };

@@ -188,6 +188,30 @@ TEST_F(RestServerTest, StagedCreateIsCommittedByACreateCommit) {
   FLOE_EXPECT_VALID_OPENAPI(bodies_);
 }
 
+TEST_F(RestServerTest, LoadAnswersNotModifiedWhileTheTableIsUnchanged) {
+  FLOE_ASSERT_OK(catalog_->CreateNamespace(Namespace{{"db"}}, {}));
+  TableIdentifier ident{Namespace{{"db"}}, "t"};
+  CreateTableRequest request;
+  request.schema = catalog::testing::SimpleSchema();
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable table, catalog_->CreateTable(ident, request));
+  io::http::Response first = Send("GET", "/v1/namespaces/db/tables/t");
+  ASSERT_EQ(first.status, 200);
+  std::string etag(first.header("etag"));
+  ASSERT_FALSE(etag.empty());
+  io::http::Response same = Send("GET", "/v1/namespaces/db/tables/t", "", {{"If-None-Match", etag}});
+  EXPECT_EQ(same.status, 304);
+  EXPECT_TRUE(same.body.empty());
+  TableCommit commit{{}, {SetProperties{{{"k", "v"}}}}};
+  FLOE_ASSERT_OK(catalog_->CommitTable(ident, commit));
+  io::http::Response changed =
+      Send("GET", "/v1/namespaces/db/tables/t", "", {{"If-None-Match", etag}});
+  EXPECT_EQ(changed.status, 200);
+  EXPECT_NE(changed.header("etag"), etag);
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadTableResult result,
+                            LoadTableResultFromJson(*Json::Parse(changed.body)));
+  EXPECT_EQ(result.metadata->property("k"), "v");
+}
+
 TEST_F(RestServerTest, CredentialsGateEveryRequestBehindATokenThatExpires) {
   StartServer({.credentials = {"alice:secret"}, .token_lifetime_s = 1});
   Expect(401, "IcebergErrorResponse", "GET", "/v1/config");

@@ -1,5 +1,7 @@
 #include "floe/catalog/rest/server/rest_service.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 
@@ -10,13 +12,19 @@
 #include "floe/catalog/rest/rest_messages.h"
 #include "floe/io/location.h"
 #include "floe/util/clock.h"
+#include "floe/util/xxhash64.h"
 
 namespace floe::catalog::rest {
 namespace {
 
 constexpr char kUnitSeparator = '\x1F';
 
-ServiceResponse JsonResponse(int status, const Json& body) { return {status, body.Dump()}; }
+ServiceResponse JsonResponse(int status, const Json& body) { return {status, body.Dump(), ""}; }
+
+// A table's metadata file names its whole state: its hash is the ETag of a load.
+std::string TableEtag(const std::string& metadata_location) {
+  return fmt::format("\"{:016x}\"", XxHash64(metadata_location));
+}
 
 ServiceResponse ErrorResponse(const Error& error, Subject subject) {
   ErrorModel model = ErrorToModel(error, subject);
@@ -28,7 +36,7 @@ ServiceResponse ErrorResponse(int code, std::string type, std::string message) {
   return JsonResponse(code, ToJson(model));
 }
 
-ServiceResponse NoContent() { return {204, ""}; }
+ServiceResponse NoContent() { return {204, "", ""}; }
 
 std::vector<std::string_view> Segments(std::string_view path) {
   std::vector<std::string_view> out;
@@ -187,7 +195,7 @@ struct Handler {
   ServiceResponse NamespaceExists(const Namespace& ns) const {
     auto exists = catalog.NamespaceExists(ns);
     if (!exists) return ErrorResponse(exists.error(), Subject::kNamespace);
-    return *exists ? NoContent() : ServiceResponse{404, ""};
+    return *exists ? NoContent() : ServiceResponse{404, "", ""};
   }
 
   ServiceResponse DropNamespace(const Namespace& ns) const {
@@ -280,13 +288,17 @@ struct Handler {
   ServiceResponse LoadTable(const TableIdentifier& ident) const {
     auto table = catalog.LoadTable(ident);
     if (!table) return ErrorResponse(table.error(), Subject::kTable);
-    return Loaded(*table);
+    std::string etag = TableEtag(table->metadata_location);
+    if (request.if_none_match == etag) return {304, "", etag};
+    ServiceResponse response = Loaded(*table);
+    response.etag = std::move(etag);
+    return response;
   }
 
   ServiceResponse TableExists(const TableIdentifier& ident) const {
     auto exists = catalog.TableExists(ident);
     if (!exists) return ErrorResponse(exists.error(), Subject::kTable);
-    return *exists ? NoContent() : ServiceResponse{404, ""};
+    return *exists ? NoContent() : ServiceResponse{404, "", ""};
   }
 
   ServiceResponse CommitTable(const TableIdentifier& ident) const {

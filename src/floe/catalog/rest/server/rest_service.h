@@ -6,7 +6,8 @@
 //
 // Served (paths of the OpenAPI document, with no prefix): GET /v1/config; namespaces: list
 // (`parent`, `pageToken`, `pageSize`), create, load, HEAD, properties update, drop; tables: list
-// (paginated), create (and `stage-create`), load, HEAD, commit (requirements checked by the
+// (paginated), create (and `stage-create`), load (with an ETag of the metadata location, and 304
+// Not Modified for a matching If-None-Match), HEAD, commit (requirements checked by the
 // catalog against the current metadata), drop (`purgeRequested`), register; POST
 // /v1/tables/rename and /v1/transactions/commit (all or nothing where the catalog commits several
 // tables atomically, see multi_table_commit.h; otherwise one change at a time is refused with
@@ -28,11 +29,13 @@ struct ServiceRequest {
   std::string path;    // decoded: "/v1/namespaces/a\x1F" "b/tables/t"
   std::multimap<std::string, std::string> query;
   std::string body;
+  std::string if_none_match;  // the If-None-Match header, "" when absent
 };
 
 struct ServiceResponse {
   int status = 200;
-  std::string body;  // JSON; empty for 204 and HEAD
+  std::string body;  // JSON; empty for 204, 304 and HEAD
+  std::string etag;  // the ETag header of a loaded table, "" for none
 };
 
 class RestService {
