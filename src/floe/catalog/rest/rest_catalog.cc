@@ -320,7 +320,12 @@ Result<std::shared_ptr<Catalog>> CreateRestCatalog(const std::string& name,
     query = "warehouse=" + UrlEncodeForm(it->second);
   }
   std::string what = fmt::format("catalog {}: GET {}/v1/config", name, session->uri());
-  FLOE_ASSIGN_OR_RETURN(CallResult result, session->Call("GET", "/v1/config", query, "", true));
+  auto called = session->Call("GET", "/v1/config", query, "", true);
+  // The transport's message names the request already.
+  if (!called) {
+    return std::unexpected(std::move(called.error().AddContext(fmt::format("catalog {}", name))));
+  }
+  CallResult result = std::move(*called);
   auto json = Json::Parse(result.body);
   if (result.status != 200) {
     rest::ErrorModel model;
