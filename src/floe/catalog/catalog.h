@@ -95,10 +95,10 @@ class Catalog {
   virtual void Invalidate(const TableIdentifier& ident) { (void)ident; }
 };
 
-// Creates a catalog from Flink-style properties: `catalog-type` = hadoop | sql, or `catalog-impl`
-// = path of a plugin shared library; `warehouse`, `uri`, `cache-enabled`,
-// `cache.expiration-interval-ms`, and whatever else the implementation takes. `hive` and `rest`
-// give kUnsupported ("not yet supported"); unknown types kInvalidArgument.
+// Creates a catalog from Flink-style properties: `catalog-type` = hadoop | sql | rest
+// (rest/rest_catalog.h), or `catalog-impl` = path of a plugin shared library; `warehouse`, `uri`,
+// `cache-enabled`, `cache.expiration-interval-ms`, and whatever else the implementation takes.
+// `hive` gives kUnsupported ("not yet supported"); unknown types kInvalidArgument.
 Result<std::shared_ptr<Catalog>> CreateCatalog(const std::string& name,
                                                const StringMap& properties);
 

@@ -12,6 +12,7 @@
 #include "floe/catalog/catalog.h"
 #include "floe/catalog/hadoop/hadoop_catalog.h"
 #include "floe/catalog/plugin/plugin_catalog.h"
+#include "floe/catalog/rest/rest_catalog.h"
 #include "floe/catalog/sql/sql_catalog.h"
 #include "floe/io/local_file_io.h"
 #include "floe/io/location.h"
@@ -24,6 +25,11 @@ constexpr std::string_view kCatalogType = "catalog-type";
 constexpr std::string_view kCatalogImpl = "catalog-impl";
 constexpr std::string_view kPropertyVersion = "property-version";
 constexpr std::string_view kWarehouse = "warehouse";
+
+std::string Lowercase(std::string text) {
+  std::ranges::transform(text, text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
 
 // Properties the factory consumes and a plugin therefore does not see.
 StringMap PluginProperties(const StringMap& properties) {
@@ -64,8 +70,7 @@ Result<std::shared_ptr<Catalog>> MakeUncached(const std::string& name,
     return LoadPluginCatalog(impl_it->second, name, PluginProperties(properties));
   }
   // The Flink connector's default type when neither is set.
-  std::string type = type_it != properties.end() ? type_it->second : "hive";
-  std::ranges::transform(type, type.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::string type = Lowercase(type_it != properties.end() ? type_it->second : "hive");
   if (type == "hadoop") {
     FLOE_ASSIGN_OR_RETURN(auto hadoop,
                           HadoopCatalog::Make(name, properties, LocalFileIO(name, properties)));
@@ -74,7 +79,8 @@ Result<std::shared_ptr<Catalog>> MakeUncached(const std::string& name,
   if (type == "sql" || type == "jdbc") {
     return CreateSqlCatalog(name, properties, LocalFileIO(name, properties));
   }
-  if (type == "hive" || type == "rest") {
+  if (type == "rest") return CreateRestCatalog(name, properties);
+  if (type == "hive") {
     return Unsupported("catalog {}: catalog-type {} is not yet supported{}", name, type,
                        type_it == properties.end()
                            ? " (it is the default when neither catalog-type nor catalog-impl is "
@@ -88,7 +94,8 @@ Result<std::shared_ptr<Catalog>> MakeUncached(const std::string& name,
 }
 
 // The properties as the catalog sees them: a relative warehouse made absolute once, here, so that
-// every location the catalog derives from it (table folders, its rows) is absolute.
+// every location the catalog derives from it (table folders, its rows) is absolute. A REST
+// catalog's warehouse is the server's to interpret (a name or a location), so it stays as given.
 Result<StringMap> CheckedProperties(const std::string& name, const StringMap& properties) {
   StringMap out = properties;
   if (auto it = out.find(kPropertyVersion); it != out.end() && it->second != "1") {
@@ -96,7 +103,9 @@ Result<StringMap> CheckedProperties(const std::string& name, const StringMap& pr
         "catalog {}: property-version '{}' is not supported (the only property version is 1)", name,
         it->second);
   }
-  if (auto it = out.find(kWarehouse); it != out.end())
+  auto type = out.find(kCatalogType);
+  bool rest = type != out.end() && Lowercase(type->second) == "rest";
+  if (auto it = out.find(kWarehouse); it != out.end() && !rest)
     it->second = io::AbsoluteLocation(it->second);
   return out;
 }

@@ -131,7 +131,8 @@ TEST(CatalogFactoryTest, RelativeLocationsOfOlderTablesReadUnderTheWarehouse) {
 
 TEST(CatalogFactoryTest, RefusesWhatItCannotBuild) {
   EXPECT_EQ(KindOf({{"catalog-type", "hive"}}), ErrorKind::kUnsupported);
-  EXPECT_EQ(KindOf({{"catalog-type", "rest"}, {"uri", "http://x"}}), ErrorKind::kUnsupported);
+  EXPECT_EQ(KindOf({{"catalog-type", "rest"}}), ErrorKind::kInvalidArgument);  // no uri
+  EXPECT_EQ(KindOf({{"catalog-type", "rest"}, {"uri", "ftp://x"}}), ErrorKind::kInvalidArgument);
   EXPECT_EQ(KindOf({}), ErrorKind::kUnsupported);  // hive, the connector's default
   EXPECT_EQ(KindOf({{"catalog-type", "glue2"}}), ErrorKind::kInvalidArgument);
   EXPECT_EQ(KindOf({{"catalog-type", "hadoop"}}), ErrorKind::kInvalidArgument);  // no warehouse

@@ -9,6 +9,7 @@
 #include "floe/cli/inspect_manifest.h"
 #include "floe/cli/run_command.h"
 #include "floe/cli/scan_command.h"
+#include "floe/cli/serve_command.h"
 
 namespace floe::cli {
 
@@ -38,6 +39,8 @@ void AddCommands(CLI::App& app, int& exit_code) {
   // SQL: the Flink-style client, and scripts run as pipelines.
   AddSqlCommand(app, exit_code);
   AddRunCommand(app, exit_code);
+  // Catalogs: serve one over the REST protocol.
+  AddServeCommand(app, exit_code);
 }
 
 }  // namespace floe::cli

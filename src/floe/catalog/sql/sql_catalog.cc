@@ -92,20 +92,25 @@ Result<LoadedTable> SqlCatalog::LoadTable(const TableIdentifier& ident) {
 
 Status SqlCatalog::InsertRow(const TableIdentifier& ident, const std::string& location) {
   FLOE_ASSIGN_OR_RETURN(auto conn, pool_.Acquire());
+  return InsertRowOn(*conn, ident, location);
+}
+
+Status SqlCatalog::InsertRowOn(SqlConnection& conn, const TableIdentifier& ident,
+                               const std::string& location) {
   Result<SqlResult> inserted =
       has_type_column_
-          ? conn->Execute(
+          ? conn.Execute(
                 "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
                 "metadata_location, previous_metadata_location, iceberg_type) VALUES "
                 "(?, ?, ?, ?, NULL, ?)",
                 {name_, ident.ns.ToString(), ident.name, location, std::string(kTableRecordType)})
-          : conn->Execute(
+          : conn.Execute(
                 "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
                 "metadata_location, previous_metadata_location) VALUES "
                 "(?, ?, ?, ?, NULL)",
                 {name_, ident.ns.ToString(), ident.name, location});
   if (inserted) return {};
-  if (conn->broken()) {
+  if (conn.broken()) {
     return CommitStateUnknown(
         "table {}: the connection was lost after the insert was sent, so "
         "the table may or may not exist now: {}",
@@ -175,12 +180,7 @@ Result<LoadedTable> SqlCatalog::CommitTable(const TableIdentifier& ident,
   FLOE_ASSIGN_OR_RETURN(LoadedTable base, Load(ident, *base_location));
   // The swap: one UPDATE that matches only while the row still points at the base.
   auto swap = [&](const std::string& location, const TableMetadataPtr&) -> Status {
-    Result<SqlResult> swapped = conn->Execute(
-        fmt::format("UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location "
-                    "= ? WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND "
-                    "metadata_location = ?{}",
-                    TableFilter()),
-        {location, *base_location, name_, ident.ns.ToString(), ident.name, *base_location});
+    Result<SqlResult> swapped = SwapRowOn(*conn, ident, *base_location, location);
     if (!swapped && conn->broken()) {
       return CommitStateUnknown(
           "table {}: the connection was lost after the commit of {} was "
@@ -199,6 +199,17 @@ Result<LoadedTable> SqlCatalog::CommitTable(const TableIdentifier& ident,
     return {};
   };
   return CommitByPointerSwap(*io_, base, commit, swap);
+}
+
+Result<SqlResult> SqlCatalog::SwapRowOn(SqlConnection& conn, const TableIdentifier& ident,
+                                        const std::string& base_location,
+                                        const std::string& location) {
+  return conn.Execute(
+      fmt::format("UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location "
+                  "= ? WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND "
+                  "metadata_location = ?{}",
+                  TableFilter()),
+      {location, base_location, name_, ident.ns.ToString(), ident.name, base_location});
 }
 
 Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {

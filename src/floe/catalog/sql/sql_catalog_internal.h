@@ -1,19 +1,21 @@
 #pragma once
 
-// The SqlCatalog class behind CreateSqlCatalog (sql_catalog.h), shared by its two source files:
-// tables in sql_catalog.cc, namespaces in sql_namespaces.cc.
+// The SqlCatalog class behind CreateSqlCatalog (sql_catalog.h), shared by its source files:
+// tables in sql_catalog.cc, namespaces in sql_namespaces.cc, multi-table commits in
+// sql_transaction.cc.
 
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "floe/catalog/catalog.h"
+#include "floe/catalog/multi_table_commit.h"
 #include "floe/catalog/sql/connection_pool_internal.h"
 #include "floe/catalog/sql/sql_database_internal.h"
 
 namespace floe::catalog {
 
-class SqlCatalog final : public Catalog {
+class SqlCatalog final : public Catalog, public MultiTableCommitter {
  public:
   SqlCatalog(std::string name, std::string warehouse, SqlDatabase db,
              std::shared_ptr<io::FileIO> fileio, bool has_type_column);
@@ -39,6 +41,9 @@ class SqlCatalog final : public Catalog {
   Status DropTable(const TableIdentifier& ident, bool purge) override;
   Result<LoadedTable> RegisterTable(const TableIdentifier& ident,
                                     const std::string& metadata_location) override;
+  // Every new metadata file is written first; then all pointers are swapped (or inserted, for
+  // create commits) in one database transaction, so that all changes land or none does.
+  Result<std::vector<LoadedTable>> CommitTables(std::span<const TableChange> changes) override;
 
  private:
   // " AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)", or "" on a V0 database.
@@ -53,6 +58,12 @@ class SqlCatalog final : public Catalog {
   // Inserts the table's row pointing at location: kAlreadyExists when the identifier is taken,
   // kCommitStateUnknown when the connection was lost after the insert was sent.
   Status InsertRow(const TableIdentifier& ident, const std::string& location);
+  Status InsertRowOn(SqlConnection& conn, const TableIdentifier& ident,
+                     const std::string& location);
+  // The compare-and-swap of the table's row from base_location to location (rows_changed 1 when
+  // it held).
+  Result<SqlResult> SwapRowOn(SqlConnection& conn, const TableIdentifier& ident,
+                              const std::string& base_location, const std::string& location);
 
   std::string name_;
   std::string warehouse_;

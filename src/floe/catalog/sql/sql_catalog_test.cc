@@ -44,7 +44,7 @@ TEST_P(SqlCatalogTest, CreatesTheJdbcSchemaOnce) {
   FLOE_ASSERT_OK_AND_ASSIGN(auto catalog, Open());
   FLOE_ASSERT_OK_AND_ASSIGN(auto again, Open());
   // Column names, types and primary keys as Iceberg Java's JdbcCatalog creates them.
-  if (GetParam() == Backend::kSqlite) {
+  if (GetParam() != Backend::kPostgres) {
     EXPECT_EQ(Query("SELECT name, type, pk FROM pragma_table_info('iceberg_tables')"),
               (std::vector<std::string>{
                   "catalog_name|VARCHAR(255)|1", "table_namespace|VARCHAR(255)|2",
@@ -400,7 +400,7 @@ TEST(SqlCatalogDefaultTest, WithOnlyAWarehouseTheCatalogIsASqliteFileBesideIt) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, SqlCatalogTest,
-                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres, Backend::kRest),
                          sqltest::BackendName);
 
 }  // namespace

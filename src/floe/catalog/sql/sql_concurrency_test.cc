@@ -230,7 +230,7 @@ TEST_P(SqlConcurrencyTest, ConnectionLostDuringTheSwapIsCommitStateUnknown) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, SqlConcurrencyTest,
-                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres, Backend::kRest),
                          sqltest::BackendName);
 
 }  // namespace

@@ -16,15 +16,28 @@
 #include <string>
 #include <vector>
 
+#include "floe/catalog/rest/rest_catalog.h"
+#include "floe/catalog/rest/server/rest_server.h"
 #include "floe/catalog/sql/sql_catalog.h"
 #include "floe/testing/testing.h"
 
 namespace floe::catalog::sqltest {
 
-enum class Backend { kSqlite, kPostgres };
+// kRest: the sql catalog on SQLite served by floe's REST server (catalog/rest/server/, in this
+// process on a free loopback port) and used through the REST client, so that every catalog test
+// also checks both ends of the REST protocol.
+enum class Backend { kSqlite, kPostgres, kRest };
 
 inline std::string BackendName(const ::testing::TestParamInfo<Backend>& info) {
-  return info.param == Backend::kSqlite ? "Sqlite" : "Postgres";
+  switch (info.param) {
+    case Backend::kSqlite:
+      return "Sqlite";
+    case Backend::kPostgres:
+      return "Postgres";
+    case Backend::kRest:
+      return "Rest";
+  }
+  return "";
 }
 
 using floe::testing::ShellQuote;
@@ -101,7 +114,7 @@ inline std::string UniqueCatalogName() {
 inline CommandRun QueryWithClient(Backend backend, const std::string& target,
                                   const std::string& sql) {
   std::string command =
-      backend == Backend::kSqlite
+      backend != Backend::kPostgres
           ? "sqlite3 -batch -noheader -separator '|' " + ShellQuote(target) + " " + ShellQuote(sql)
           : "psql -X -q -At -F '|' -v ON_ERROR_STOP=1 " + ShellQuote(target) + " -c " +
                 ShellQuote(sql);
@@ -131,7 +144,7 @@ class SqlCatalogTest : public ::testing::TestWithParam<Backend> {
       ASSERT_TRUE(server.error.empty()) << server.error;
       target_ = server.uri;
       uri_ = server.uri;
-    } else {
+    } else {  // SQLite, also behind the REST server
       target_ = (dir_.path() / "catalog.db").string();
       uri_ = "jdbc:sqlite:" + target_;
     }
@@ -140,8 +153,22 @@ class SqlCatalogTest : public ::testing::TestWithParam<Backend> {
 
   StringMap Properties() const { return {{"uri", uri_}, {"warehouse", warehouse_}}; }
 
+  // With kRest, the REST client of a server over the sql catalog: one server shared by every
+  // Open() without fileio (forked writers reach it too), a server of its own for a given fileio.
   Result<std::shared_ptr<Catalog>> Open(std::shared_ptr<io::FileIO> fileio = nullptr) const {
-    return CreateSqlCatalog(name_, Properties(), std::move(fileio));
+    if (GetParam() != Backend::kRest) {
+      return CreateSqlCatalog(name_, Properties(), std::move(fileio));
+    }
+    rest::RestServer* server = shared_server_.get();
+    if (!server || fileio) {
+      FLOE_ASSIGN_OR_RETURN(auto served, CreateSqlCatalog(name_, Properties(), fileio));
+      auto service = std::make_shared<const rest::RestService>(served, warehouse_, StringMap{});
+      FLOE_ASSIGN_OR_RETURN(auto started,
+                            rest::RestServer::Start(service, {.port = 0, .threads = 32}));
+      server = started.get();
+      (fileio ? own_servers_.emplace_back() : shared_server_) = std::move(started);
+    }
+    return CreateRestCatalog("client", {{"uri", server->uri()}});
   }
 
   // Rows of a query run by the database's own client (independent of floe's SQL code).
@@ -159,6 +186,8 @@ class SqlCatalogTest : public ::testing::TestWithParam<Backend> {
   std::string target_;
   std::string uri_;
   std::string name_;
+  mutable std::unique_ptr<rest::RestServer> shared_server_;
+  mutable std::vector<std::unique_ptr<rest::RestServer>> own_servers_;
 };
 
 }  // namespace floe::catalog::sqltest

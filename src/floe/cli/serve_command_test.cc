@@ -1,0 +1,179 @@
+// `floe serve` end to end with the real binary: a REST catalog served by one floe process and used
+// by another through `catalog-type`='rest' in SQL; an independent REST client (iceberg-js, from
+// ../shared/peers) creating a table that floe then writes and reads; SIGTERM stopping the server.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "floe/cli/commands.h"
+#include "floe/cli/run_floe_testing.h"
+#include "floe/testing/peers.h"
+#include "floe/testing/testing.h"
+
+namespace floe::cli {
+namespace {
+
+using testing::CommandRun;
+using testing::Quote;
+
+std::string ReadAll(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// `floe serve --port 0 ARGS` in dir; stopped with SIGTERM when the test ends.
+class Served {
+ public:
+  Served(const std::filesystem::path& dir, const std::string& args) : dir_(dir) {
+    pid_ = testing::StartFloe(dir, "serve --port 0 " + args);
+    constexpr std::string_view kAt = " at ";
+    for (int i = 0; i < 1000 && pid_ > 0; ++i) {
+      std::string out = ReadAll(dir / "out.txt");
+      if (size_t at = out.find(kAt); at != std::string::npos && out.ends_with("\n")) {
+        uri_ = out.substr(at + kAt.size(), out.find('\n', at) - at - kAt.size());
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  ~Served() {
+    if (pid_ > 0 && exit_code_ < 0) Stop();
+  }
+  const std::string& uri() const { return uri_; }
+  std::string err() const { return ReadAll(dir_ / "err.txt"); }
+  int Stop() {
+    ::kill(pid_, SIGTERM);
+    exit_code_ = testing::WaitFloe(pid_);
+    return exit_code_;
+  }
+
+ private:
+  std::filesystem::path dir_;
+  pid_t pid_ = -1;
+  int exit_code_ = -1;
+  std::string uri_;
+};
+
+TEST(ServeCommandTest, SqlOnARestCatalogServedByFloe) {
+  floe::testing::TempDir dir;
+  std::filesystem::create_directories(dir.path() / "server");
+  Served server(dir.path() / "server", "--warehouse " + Quote((dir.path() / "lake").string()));
+  ASSERT_FALSE(server.uri().empty()) << server.err();
+
+  const std::string script =
+      "CREATE CATALOG r WITH ('type'='iceberg', 'catalog-type'='rest', 'uri'='" + server.uri() +
+      "');\n"
+      "USE CATALOG r;\n"
+      "CREATE DATABASE db;\n"
+      "USE db;\n"
+      "CREATE TABLE t (id BIGINT, data STRING) PARTITIONED BY (data);\n"
+      "SET 'execution.runtime-mode' = 'batch';\n"
+      "SET 'sql-client.execution.result-mode' = 'changelog';\n"
+      "INSERT INTO t VALUES (1, 'a'), (2, 'b');\n"
+      "INSERT INTO t VALUES (3, 'a');\n"
+      "ALTER TABLE t ADD (score INT);\n"
+      "ALTER TABLE t SET ('k' = 'v');\n"
+      "INSERT INTO t VALUES (4, 'c', 40);\n"
+      "SELECT id, data, score FROM t ORDER BY id;\n"
+      "SHOW TABLES;\n";
+  CommandRun run = testing::Floe("sql --warehouse " + Quote((dir.path() / "client").string()) +
+                                 " -e " + Quote(script) + " </dev/null");
+  ASSERT_EQ(run.exit_code, kExitOk) << run.out << run.err << server.err();
+  for (const char* row : {"+I[1, a, null]\n+I[2, b, null]\n+I[3, a, null]\n+I[4, c, 40]\n"}) {
+    EXPECT_NE(run.out.find(row), std::string::npos) << row << "\n" << run.out;
+  }
+
+  // The served catalog is the embedded one of `floe sql --warehouse lake`: the same table there.
+  CommandRun local = testing::Floe(
+      "sql --warehouse " + Quote((dir.path() / "lake").string()) + " -e " +
+      Quote("SET 'sql-client.execution.result-mode' = 'changelog';\n"
+            "SET 'execution.runtime-mode' = 'batch';\n"
+            "SELECT count(*) AS n, sum(score) AS s FROM floe.db.t;\n"
+            "SELECT count(*) AS commits FROM floe.db.t$snapshots;\n") +
+      " </dev/null");
+  ASSERT_EQ(local.exit_code, kExitOk) << local.out << local.err;
+  EXPECT_NE(local.out.find("[4, 40]\n"), std::string::npos) << local.out;
+  EXPECT_NE(local.out.find("[3]\n"), std::string::npos) << local.out;  // three INSERTs
+
+  EXPECT_EQ(server.Stop(), 0);
+  std::string log = server.err();
+  EXPECT_NE(log.find("floe serve: POST /v1/namespaces/db/tables 200"), std::string::npos) << log;
+  EXPECT_NE(log.find("floe serve: POST /v1/namespaces/db/tables/t 200"), std::string::npos) << log;
+  EXPECT_NE(log.find("SIGTERM received, stopping"), std::string::npos) << log;
+  EXPECT_NE(log.find("floe serve: stopped"), std::string::npos) << log;
+}
+
+TEST(ServeCommandTest, IcebergJsCreatesATableThatFloeWritesAndReads) {
+  if (!floe::testing::PeerInstalled("iceberg-js")) {
+    GTEST_SKIP() << "iceberg-js is not installed (../shared/peers/setup)";
+  }
+  floe::testing::TempDir dir;
+  std::filesystem::create_directories(dir.path() / "server");
+  Served server(dir.path() / "server",
+                "--warehouse " + Quote((dir.path() / "lake").string()) +
+                    " --credential js:s3cret --quiet");
+  ASSERT_FALSE(server.uri().empty()) << server.err();
+  // iceberg-js with a token floe's server issued for the client-credentials grant.
+  CommandRun token = floe::testing::RunCommand(
+      "curl -s -X POST -d grant_type=client_credentials -d client_id=js -d client_secret=s3cret " +
+      Quote(server.uri() + "/v1/oauth/tokens"));
+  ASSERT_EQ(token.exit_code, 0) << token.err;
+  auto token_json = Json::Parse(token.out);
+  ASSERT_TRUE(token_json && token_json->Find("access_token")) << token.out;
+  const std::string module =
+      (floe::testing::PeersHome() / "node_modules" / "iceberg-js" / "dist" / "index.mjs").string();
+  const std::string js =
+      "const { IcebergRestCatalog } = await import(" + Json(module).Dump() + ");\n"
+      "const catalog = new IcebergRestCatalog({ baseUrl: process.argv[2], auth: { type: 'bearer', "
+      "token: process.argv[3] } });\n"
+      "await catalog.createNamespace({ namespace: ['js'] }, { properties: { owner: 'node' } });\n"
+      "await catalog.createTable({ namespace: ['js'] }, { name: 'events', schema: { type: "
+      "'struct', 'schema-id': 0, fields: [ { id: 1, name: 'id', type: 'long', required: true }, "
+      "{ id: 2, name: 'name', type: 'string', required: false } ] }, 'partition-spec': { "
+      "'spec-id': 0, fields: [] }, properties: { 'write.format.default': 'parquet' } });\n"
+      "const { namespaces } = await catalog.listNamespaces();\n"
+      "const { identifiers } = await catalog.listTables({ namespace: ['js'] });\n"
+      "console.log(JSON.stringify({ namespaces, identifiers }));\n";
+  std::ofstream(dir.path() / "create.mjs") << js;
+  CommandRun node = floe::testing::RunCommand(
+      "node " + Quote((dir.path() / "create.mjs").string()) + " " + Quote(server.uri()) + " " +
+      Quote(token_json->Find("access_token")->as_string()));
+  ASSERT_EQ(node.exit_code, 0) << node.out << node.err;
+  auto listed = Json::Parse(node.out);
+  ASSERT_TRUE(listed) << node.out;
+  EXPECT_EQ(listed->Find("namespaces")->Dump(), R"([{"namespace":["js"]}])");
+  EXPECT_EQ(listed->Find("identifiers")->Dump(), R"([{"namespace":["js"],"name":"events"}])");
+
+  const std::string script =
+      "CREATE CATALOG r WITH ('type'='iceberg', 'catalog-type'='rest', 'uri'='" + server.uri() +
+      "', 'credential'='js:s3cret');\n"
+      "SET 'execution.runtime-mode' = 'batch';\n"
+      "SET 'sql-client.execution.result-mode' = 'changelog';\n"
+      "INSERT INTO r.js.events VALUES (1, 'one'), (2, 'two');\n"
+      "SELECT id, name FROM r.js.events ORDER BY id;\n";
+  CommandRun run = testing::Floe("sql --warehouse " + Quote((dir.path() / "client").string()) +
+                                 " -e " + Quote(script) + " </dev/null");
+  ASSERT_EQ(run.exit_code, kExitOk) << run.out << run.err << server.err();
+  EXPECT_NE(run.out.find("+I[1, one]"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("+I[2, two]"), std::string::npos) << run.out;
+}
+
+TEST(ServeCommandTest, BadOptionsAreClearErrors) {
+  floe::testing::TempDir dir;
+  CommandRun run = testing::Floe("serve --credential nocolon --warehouse " +
+                                 Quote((dir.path() / "w").string()));
+  EXPECT_EQ(run.exit_code, kExitBadInput);
+  EXPECT_NE(run.err.find("client_id:client_secret"), std::string::npos) << run.err;
+  CommandRun bad = testing::Floe("serve --catalog catalog-type=nosuch");
+  EXPECT_EQ(bad.exit_code, kExitBadInput);
+  EXPECT_NE(bad.err.find("unknown catalog-type"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace floe::cli
