@@ -17,6 +17,7 @@
 
 #include <any>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -85,6 +86,10 @@ class SourceReader {
   virtual std::optional<std::string> Position() const { return std::nullopt; }
 };
 
+// The positions of a source's reader subtasks that a sink committed with its data, newest commit
+// first (the values of SourceReader::Position). The sink reads them when called.
+using CommittedPositions = std::function<Result<std::vector<std::string>>()>;
+
 class Source {
  public:
   virtual ~Source() = default;
@@ -93,6 +98,10 @@ class Source {
   virtual bool bounded() const = 0;
   virtual Result<std::unique_ptr<SplitEnumerator>> CreateEnumerator() = 0;
   virtual Result<std::unique_ptr<SourceReader>> CreateReader(int subtask_index) = 0;
+  // A sink downstream offers what it committed of this source's positions (when it is added to
+  // the job graph). A source that can resume from them calls `positions` on a fresh start (no
+  // checkpoint to restore) and starts after them; others ignore the offer.
+  virtual void ResumeFromCommitted(CommittedPositions /*positions*/) {}
 };
 
 }  // namespace floe::stream

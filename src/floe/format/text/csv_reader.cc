@@ -10,6 +10,49 @@ Result<std::unique_ptr<CsvReader>> CsvReader::OpenPath(const std::string& path) 
   return std::make_unique<CsvReader>(std::move(file));
 }
 
+Status SplitCsvRecord(std::string_view record, char delimiter, std::vector<std::string_view>& fields,
+                      std::string& unquoted) {
+  fields.clear();
+  if (record.find('"') == std::string_view::npos) {
+    while (true) {
+      size_t end = record.find(delimiter);
+      if (end == std::string_view::npos) break;
+      fields.push_back(record.substr(0, end));
+      record.remove_prefix(end + 1);
+    }
+    fields.push_back(record);
+    return {};
+  }
+  // Unescaped text never outgrows the record, so views into `unquoted` stay valid while it fills.
+  unquoted.clear();
+  unquoted.reserve(record.size());
+  size_t field_start = 0;
+  bool quoted = false;
+  for (size_t i = 0; i < record.size(); ++i) {
+    char c = record[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < record.size() && record[i + 1] == '"') {
+        unquoted.push_back('"');
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        unquoted.push_back(c);
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == delimiter) {
+      fields.emplace_back(unquoted.data() + field_start, unquoted.size() - field_start);
+      field_start = unquoted.size();
+    } else {
+      unquoted.push_back(c);
+    }
+  }
+  if (quoted) return InvalidArgument("unterminated quote");
+  fields.emplace_back(unquoted.data() + field_start, unquoted.size() - field_start);
+  return {};
+}
+
 Result<bool> CsvReader::Next(std::vector<std::string_view>& fields) {
   std::string_view line;
   while (true) {
@@ -17,52 +60,11 @@ Result<bool> CsvReader::Next(std::vector<std::string_view>& fields) {
     if (!any) return false;
     if (!line.empty()) break;
   }
-  fields.clear();
-  if (line.find('"') != std::string_view::npos) {
-    FLOE_RETURN_IF_ERROR(SplitQuoted(line, fields));
-    return true;
+  Status split = SplitCsvRecord(line, ',', fields, unquoted_);
+  if (!split) {
+    return InvalidArgument("{}: line {}: {}", location(), line_number(), split.error().message());
   }
-  while (true) {
-    size_t comma = line.find(',');
-    if (comma == std::string_view::npos) break;
-    fields.push_back(line.substr(0, comma));
-    line.remove_prefix(comma + 1);
-  }
-  fields.push_back(line);
   return true;
-}
-
-Status CsvReader::SplitQuoted(std::string_view line, std::vector<std::string_view>& fields) {
-  // Unescaped text never outgrows the line, so views into unquoted_ stay valid while it fills.
-  unquoted_.clear();
-  unquoted_.reserve(line.size());
-  size_t field_start = 0;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        unquoted_.push_back('"');
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        unquoted_.push_back(c);
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back(unquoted_.data() + field_start, unquoted_.size() - field_start);
-      field_start = unquoted_.size();
-    } else {
-      unquoted_.push_back(c);
-    }
-  }
-  if (quoted) {
-    return InvalidArgument("{}: line {}: unterminated quote", location(), line_number());
-  }
-  fields.emplace_back(unquoted_.data() + field_start, unquoted_.size() - field_start);
-  return {};
 }
 
 }  // namespace floe::text

@@ -16,6 +16,12 @@
 
 namespace floe::text {
 
+// Splits one CSV record (no line end) at `delimiter` into fields, views into the record or, for
+// records with quotes, into `unquoted` (which the fields then borrow). kInvalidArgument for an
+// unterminated quote.
+Status SplitCsvRecord(std::string_view record, char delimiter, std::vector<std::string_view>& fields,
+                      std::string& unquoted);
+
 class CsvReader {
  public:
   explicit CsvReader(std::unique_ptr<io::InputFile> file) : lines_(std::move(file)) {}
@@ -29,8 +35,6 @@ class CsvReader {
   const std::string& location() const { return lines_.location(); }
 
  private:
-  Status SplitQuoted(std::string_view line, std::vector<std::string_view>& fields);
-
   LineReader lines_;
   std::string unquoted_;  // the current record's quoted fields, unescaped
 };

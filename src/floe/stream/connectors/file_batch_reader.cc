@@ -7,70 +7,19 @@
 #include "floe/format/parquet/reader/batch_reader.h"
 #include "floe/format/text/csv_reader.h"
 #include "floe/format/text/line_reader.h"
-#include "floe/stream/connectors/text_columns.h"
+#include "floe/stream/connectors/text_rows_internal.h"
 #include "floe/util/json.h"
 
 namespace floe::stream {
 namespace {
 
-// Builds batches of the schema from rows of text cells (a cell with a null data() is a null).
-class TextBatchBuilder {
- public:
-  static Result<TextBatchBuilder> Make(BatchSchemaPtr schema) {
-    TextBatchBuilder builder;
-    for (const Field& field : schema->fields()) {
-      FLOE_ASSIGN_OR_RETURN(TextColumnType type, TextColumnType::FromDataType(*field.type));
-      builder.types_.push_back(type);
-      builder.builders_.push_back(MakeBuilder(field.type));
-    }
-    builder.schema_ = std::move(schema);
-    return builder;
-  }
-
-  // `where` is "file: line N", for errors.
-  Status Add(const std::vector<std::string_view>& cells, std::string_view location, int64_t line) {
-    for (size_t c = 0; c < cells.size(); ++c) {
-      ArrayBuilder& builder = *builders_[c];
-      if (cells[c].data() == nullptr) {
-        if (!schema_->field(static_cast<int>(c)).nullable) {
-          return InvalidArgument("{}: line {}: column {} is null, but not nullable", location, line,
-                                 schema_->field(static_cast<int>(c)).name);
-        }
-        builder.AppendNull();
-        continue;
-      }
-      Status appended = types_[c].Append(cells[c], builder);
-      if (!appended) {
-        return InvalidArgument("{}: line {}: column {}: {}", location, line,
-                               schema_->field(static_cast<int>(c)).name,
-                               appended.error().message());
-      }
-    }
-    ++rows_;
-    return Ok();
-  }
-
-  int64_t rows() const { return rows_; }
-  int num_columns() const { return static_cast<int>(types_.size()); }
-
-  Result<std::optional<RecordBatch>> Finish() {
-    if (rows_ == 0) return std::optional<RecordBatch>();
-    std::vector<Array> columns;
-    for (auto& builder : builders_) {
-      FLOE_ASSIGN_OR_RETURN(Array array, builder->Finish());
-      columns.push_back(std::move(array));
-    }
-    FLOE_ASSIGN_OR_RETURN(RecordBatch batch, RecordBatch::Make(schema_, std::move(columns), rows_));
-    rows_ = 0;
-    return std::optional<RecordBatch>(std::move(batch));
-  }
-
- private:
-  BatchSchemaPtr schema_;
-  std::vector<TextColumnType> types_;
-  std::vector<std::unique_ptr<ArrayBuilder>> builders_;
-  int64_t rows_ = 0;
-};
+// Where a row's cells fail, for errors: "file: line N: reason".
+Status AddRow(TextBatchBuilder& builder, std::span<const std::string_view> cells,
+              std::string_view location, int64_t line) {
+  Status added = builder.Add(cells);
+  if (!added) return InvalidArgument("{}: line {}: {}", location, line, added.error().message());
+  return Ok();
+}
 
 class CsvBatchReader : public FileBatchReader {
  public:
@@ -92,7 +41,7 @@ class CsvBatchReader : public FileBatchReader {
       for (auto& cell : cells_) {
         if (cell.empty()) cell = {};
       }
-      FLOE_RETURN_IF_ERROR(builder_.Add(cells_, csv_.location(), csv_.line_number()));
+      FLOE_RETURN_IF_ERROR(AddRow(builder_, cells_, csv_.location(), csv_.line_number()));
     }
     return builder_.Finish();
   }
@@ -108,10 +57,7 @@ class JsonBatchReader : public FileBatchReader {
  public:
   JsonBatchReader(std::unique_ptr<io::InputFile> file, TextBatchBuilder builder,
                   BatchSchemaPtr schema)
-      : lines_(std::move(file)), builder_(std::move(builder)), schema_(std::move(schema)) {
-    text_.resize(schema_->num_fields());
-    cells_.resize(schema_->num_fields());
-  }
+      : lines_(std::move(file)), builder_(std::move(builder)), schema_(std::move(schema)) {}
 
   Result<std::optional<RecordBatch>> Next(int64_t max_rows) override {
     std::string_view line;
@@ -120,7 +66,7 @@ class JsonBatchReader : public FileBatchReader {
       if (!any) break;
       if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
       FLOE_RETURN_IF_ERROR(ParseLine(line));
-      FLOE_RETURN_IF_ERROR(builder_.Add(cells_, lines_.location(), lines_.line_number()));
+      FLOE_RETURN_IF_ERROR(AddRow(builder_, cells_, lines_.location(), lines_.line_number()));
     }
     return builder_.Finish();
   }
@@ -136,32 +82,10 @@ class JsonBatchReader : public FileBatchReader {
       return InvalidArgument("{}: line {}: not a JSON object", lines_.location(),
                              lines_.line_number());
     }
-    std::fill(cells_.begin(), cells_.end(), std::string_view());
-    for (const auto& [key, value] : json->as_object()) {
-      int column = schema_->FindFieldIndex(key);
-      if (column < 0) continue;
-      std::string& text = text_[column];
-      switch (value.kind()) {
-        case Json::Kind::kNull:
-          continue;
-        case Json::Kind::kBool:
-          text = value.as_bool() ? "true" : "false";
-          break;
-        case Json::Kind::kInt:
-          text = std::to_string(value.as_int());
-          break;
-        case Json::Kind::kDouble:
-          text = fmt::format("{}", value.as_double());
-          break;
-        case Json::Kind::kString:
-          text = value.as_string();
-          break;
-        default:
-          return InvalidArgument("{}: line {}: key '{}' holds a nested value", lines_.location(),
-                                 lines_.line_number(), key);
-      }
-      // An empty string is a value, not a null: point at the (non-null) buffer.
-      cells_[column] = std::string_view(text.data(), text.size());
+    Status cells = JsonObjectCells(*json, *schema_, false, text_, cells_);
+    if (!cells) {
+      return InvalidArgument("{}: line {}: {}", lines_.location(), lines_.line_number(),
+                             cells.error().message());
     }
     return Ok();
   }

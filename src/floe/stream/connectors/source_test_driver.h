@@ -115,6 +115,21 @@ class SourceDriver : public SplitEnumeratorContext {
     return snapshot;
   }
 
+  // Checkpoint `checkpoint_id` completed: the enumerator and every reader hear of it.
+  Status NotifyCheckpointComplete(int64_t checkpoint_id) {
+    FLOE_RETURN_IF_ERROR(enumerator_->NotifyCheckpointComplete(checkpoint_id));
+    for (Subtask& subtask : subtasks_) {
+      FLOE_RETURN_IF_ERROR(subtask.reader->NotifyCheckpointComplete(checkpoint_id));
+    }
+    return Ok();
+  }
+
+  // What reader `subtask` reports as its position (SourceReader::Position).
+  std::optional<std::string> Position(int subtask) const {
+    return subtasks_[subtask].reader->Position();
+  }
+  const MetricGroup& metrics() const { return metrics_; }
+
   const SourceOutput& output() const { return output_; }
   bool ended(int subtask) const { return subtasks_[subtask].ended; }
 

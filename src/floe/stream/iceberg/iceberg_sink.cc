@@ -1,8 +1,11 @@
 #include "floe/stream/iceberg/iceberg_sink.h"
 
 #include <algorithm>
+#include <set>
 
+#include "floe/stream/iceberg/committed_positions.h"
 #include "floe/stream/iceberg/partition_selector.h"
+#include "floe/stream/job_graph.h"
 #include "floe/stream/iceberg/range_shuffle.h"
 #include "floe/stream/iceberg/sink_committer.h"
 #include "floe/stream/iceberg/sink_writer.h"
@@ -11,6 +14,27 @@
 
 namespace floe::stream {
 namespace {
+
+// Every source upstream of `input` may resume from what this sink committed of its positions
+// (committed_positions.h): the table is read when the source asks, at the job's start.
+void OfferCommittedPositions(const DataStream& input, const TableLoader& loader,
+                             const std::string& branch) {
+  const JobGraph& graph = input.environment().graph();
+  std::vector<int> todo = {input.node_id()};
+  std::set<int> seen;
+  while (!todo.empty()) {
+    const JobNode& node = graph.node(todo.back());
+    todo.pop_back();
+    if (!seen.insert(node.id).second) continue;
+    for (int edge : node.inputs) todo.push_back(graph.edge(edge).from);
+    if (!node.source) continue;
+    node.source->ResumeFromCommitted(
+        [loader, branch, name = node.name]() -> Result<std::vector<std::string>> {
+          FLOE_ASSIGN_OR_RETURN(std::shared_ptr<table::Table> table, loader.Load());
+          return CommittedReaderPositions(*table->metadata(), branch, name);
+        });
+  }
+}
 
 std::string_view ModeName(DistributionMode mode) {
   switch (mode) {
@@ -145,6 +169,8 @@ Status IcebergSink::Builder::Append() {
   } else {
     routed = input_.Rebalance();
   }
+
+  OfferCommittedPositions(input_, *loader_, options.branch);
 
   SinkSpec spec_of_sink{.loader = *loader_,
                         .options = options_,

@@ -1,0 +1,221 @@
+// The Kafka source's readers (kafka_source.h): fetch their partitions from the offsets of their
+// splits, decode the records into batches, and keep the next offset of each partition.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "floe/stream/connectors/kafka/kafka_client_internal.h"
+#include "floe/stream/connectors/kafka/kafka_source_internal.h"
+#include "floe/stream/connectors/kafka/kafka_split_internal.h"
+#include "floe/stream/connectors/record_decoder.h"
+#include "floe/stream/metrics.h"
+
+namespace floe::stream {
+namespace {
+
+// Partition errors that no waiting mends: the job fails. Others (a broker away) are retried by
+// librdkafka.
+bool Fatal(rd_kafka_resp_err_t error) {
+  switch (error) {
+    case RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET:
+    case RD_KAFKA_RESP_ERR_OFFSET_OUT_OF_RANGE:
+    case RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION:
+    case RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC:
+    case RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART:
+    case RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED:
+    case RD_KAFKA_RESP_ERR__FATAL:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class KafkaReader : public SourceReader {
+ public:
+  explicit KafkaReader(std::shared_ptr<const KafkaSource> source)
+      : source_(std::move(source)), options_(source_->options()) {}
+
+  Status Open(const OperatorContext& context, SourceReaderContext& reader_context) override {
+    reader_context_ = &reader_context;
+    metrics_ = context.metrics;
+    skipped_metric_ =
+        fmt::format("{}.{}.recordsSkipped", context.operator_name, context.subtask_index);
+    FLOE_ASSIGN_OR_RETURN(consumer_, KafkaConsumer::Make(options_.properties));
+    FLOE_ASSIGN_OR_RETURN(decoder_, RecordDecoder::Make(options_.format, source_->schema(),
+                                                        options_.format_options));
+    for (const std::string& entry : context.restored_state) {
+      auto json = Json::Parse(entry);
+      if (!json) return CorruptData("kafka source reader state: {}", entry);
+      auto split = SplitFromJson(*json);
+      if (!split) return CorruptData("kafka source reader state: {}", entry);
+      Add(std::move(*split));
+    }
+    return Ok();
+  }
+
+  void AddSplits(std::vector<std::any> splits) override {
+    for (std::any& split : splits) Add(std::any_cast<KafkaSplit>(std::move(split)));
+  }
+
+  void NotifyNoMoreSplits() override { no_more_splits_ = true; }
+
+  Result<PollStatus> PollNext(Output& output) override {
+    if (!requested_) {
+      requested_ = true;
+      reader_context_->RequestSplit();
+    }
+    if (reassign_) FLOE_RETURN_IF_ERROR(Reassign());
+    if (unfinished_ == 0) return no_more_splits_ ? PollStatus::kEnd : PollStatus::kNothingNow;
+    FLOE_ASSIGN_OR_RETURN(size_t polled, consumer_->Poll(messages_, options_.batch_size, 0));
+    for (KafkaMessage& message : messages_) FLOE_RETURN_IF_ERROR(Handle(*message));
+    messages_.clear();
+    if (metrics_ != nullptr && decoder_->skipped() != skipped_reported_) {
+      metrics_->Add(skipped_metric_, decoder_->skipped() - skipped_reported_);
+      skipped_reported_ = decoder_->skipped();
+    }
+    FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, decoder_->Finish());
+    if (batch) FLOE_RETURN_IF_ERROR(output.Emit(std::move(*batch)));
+    if (reassign_) FLOE_RETURN_IF_ERROR(Reassign());
+    return polled > 0 ? PollStatus::kMoreAvailable : PollStatus::kNothingNow;
+  }
+
+  Result<std::vector<std::string>> SnapshotState(int64_t checkpoint_id) override {
+    std::vector<std::string> entries;
+    PartitionOffsets offsets;
+    for (const KafkaSplit& split : splits_) {
+      entries.push_back(SplitToJson(split).Dump());
+      offsets[split.partition] = split.offset;
+    }
+    if (options_.group_id) to_commit_[checkpoint_id] = std::move(offsets);
+    return entries;
+  }
+
+  // Done with checkpoint N everywhere (the sinks committed it): the group hears of its offsets.
+  Status NotifyCheckpointComplete(int64_t checkpoint_id) override {
+    auto last = to_commit_.upper_bound(checkpoint_id);
+    if (last == to_commit_.begin()) return Ok();
+    Status committed = consumer_->CommitAsync(std::prev(last)->second);
+    to_commit_.erase(to_commit_.begin(), last);
+    return committed;
+  }
+
+  std::optional<std::string> Position() const override {
+    if (splits_.empty()) return std::nullopt;
+    return EncodePosition(splits_);
+  }
+
+ private:
+  void Add(KafkaSplit split) {
+    auto at = std::lower_bound(splits_.begin(), splits_.end(), split.partition,
+                               [](const KafkaSplit& s, const TopicPartition& p) {
+                                 return s.partition < p;
+                               });
+    splits_.insert(at, std::move(split));
+    last_ = nullptr;
+    reassign_ = true;
+  }
+
+  // Fetches the unfinished splits from their offsets.
+  Status Reassign() {
+    reassign_ = false;
+    PartitionOffsets offsets;
+    for (const KafkaSplit& split : splits_) {
+      if (!split.finished()) offsets[split.partition] = split.offset;
+    }
+    unfinished_ = offsets.size();
+    return consumer_->Assign(offsets);
+  }
+
+  KafkaSplit* Find(const rd_kafka_message_t& message) {
+    const char* topic = rd_kafka_topic_name(message.rkt);
+    if (last_ != nullptr && last_->partition.partition == message.partition &&
+        last_topic_ == topic) {
+      return last_;
+    }
+    for (KafkaSplit& split : splits_) {
+      if (split.partition.partition == message.partition && split.partition.topic == topic) {
+        last_ = &split;
+        last_topic_ = topic;
+        return last_;
+      }
+    }
+    return nullptr;
+  }
+
+  Status Handle(const rd_kafka_message_t& message) {
+    if (message.rkt == nullptr) {
+      // A client-wide event: a fatal error ends the job, others (brokers down) pass.
+      if (message.err == RD_KAFKA_RESP_ERR__FATAL) {
+        char reason[512];
+        rd_kafka_fatal_error(nullptr, reason, sizeof(reason));
+        return IOError("kafka: {}", reason);
+      }
+      return Ok();
+    }
+    KafkaSplit* split = Find(message);
+    if (split == nullptr || split->finished()) return Ok();
+    if (message.err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+      // Every record before the end was delivered: offsets skipped by control records count.
+      split->offset = std::max(split->offset, message.offset);
+      Finished(*split);
+      return Ok();
+    }
+    if (message.err) {
+      if (!Fatal(message.err)) return Ok();
+      return IOError("kafka {} offset {}: {}", Describe(split->partition), split->offset,
+                     rd_kafka_message_errstr(&message));
+    }
+    // Behind the split: fetched before an assignment moved it.
+    if (message.offset < split->offset) return Ok();
+    // Past the end of a bounded read (offsets may have gaps).
+    if (split->end && message.offset >= *split->end) {
+      split->offset = *split->end;
+      Finished(*split);
+      return Ok();
+    }
+    std::optional<std::string_view> value;
+    if (message.payload != nullptr) {
+      value = std::string_view(static_cast<const char*>(message.payload), message.len);
+    }
+    Status decoded = decoder_->Decode(value);
+    if (!decoded) {
+      return InvalidArgument("kafka {} offset {}: {}", Describe(split->partition), message.offset,
+                             decoded.error().message());
+    }
+    split->offset = message.offset + 1;
+    Finished(*split);
+    return Ok();
+  }
+
+  void Finished(const KafkaSplit& split) {
+    if (split.finished()) reassign_ = true;
+  }
+
+  std::shared_ptr<const KafkaSource> source_;
+  const KafkaOptions& options_;
+  SourceReaderContext* reader_context_ = nullptr;
+  MetricGroup* metrics_ = nullptr;
+  std::string skipped_metric_;
+  int64_t skipped_reported_ = 0;
+  std::unique_ptr<KafkaConsumer> consumer_;
+  std::unique_ptr<RecordDecoder> decoder_;
+  std::vector<KafkaSplit> splits_;  // in partition order
+  size_t unfinished_ = 0;
+  KafkaSplit* last_ = nullptr;  // the split of the last message, and its topic name's pointer
+  const char* last_topic_ = nullptr;
+  std::vector<KafkaMessage> messages_;
+  std::map<int64_t, PartitionOffsets> to_commit_;  // by checkpoint
+  bool requested_ = false;
+  bool no_more_splits_ = false;
+  bool reassign_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<SourceReader> MakeKafkaReader(std::shared_ptr<const KafkaSource> source) {
+  return std::make_unique<KafkaReader>(std::move(source));
+}
+
+}  // namespace floe::stream

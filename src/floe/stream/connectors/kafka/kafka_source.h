@@ -1,0 +1,92 @@
+#pragma once
+
+// A source reading Kafka topics through librdkafka, with the options of Flink's Kafka SQL
+// connector (kafka_options.h) and the record formats of record_decoder.h:
+//
+//   FLOE_ASSIGN_OR_RETURN(auto source, KafkaSource::Builder()
+//                                          .BootstrapServers("127.0.0.1:9092")
+//                                          .Topics({"events"})
+//                                          .GroupId("events-to-iceberg")
+//                                          .StartingOffsets("earliest-offset")
+//                                          .BoundedBy("latest-offset")   // default: unbounded
+//                                          .Format("json")
+//                                          .Set("json.ignore-parse-errors", "true")
+//                                          .Build(schema));
+//   DataStream rows = env.FromSource(source, "events");
+//
+// Splits are partitions: the enumerator finds them (and, unbounded, new ones every
+// scan.topic-partition-discovery.interval, read from their start) and gives each to one reader
+// subtask (kafka_split_internal.h, OwnerOf). Where a partition starts is resolved to an offset
+// once, by the enumerator, so a checkpoint always holds concrete offsets: a reader's state is
+// its partitions with their next offsets, and a restore reads each record after the last one
+// emitted before the checkpoint, never one twice. On a fresh start (no checkpoint) the
+// positions a sink committed with its data win over scan.startup.mode for the partitions they
+// name (Source::ResumeFromCommitted; the Iceberg sink reads them from its table): the job
+// resumes after the last record committed, even with its checkpoints lost.
+//
+// After each completed checkpoint the readers commit their offsets of that checkpoint to
+// properties.group.id, when it is set, for lag monitoring: they are never read back, except by
+// scan.startup.mode group-offsets.
+//
+// Errors: Build fails with kInvalidArgument naming the option (kafka_options.h,
+// record_decoder.h). Reading fails on a record that does not decode (naming topic, partition and
+// offset and the reason, unless the format ignores parse errors: then the record is skipped and
+// counted in the metric `<source>.<subtask>.recordsSkipped`), on a partition whose offset is gone
+// (retention) or that disappeared. A broker that cannot be reached is waited for, as librdkafka
+// reconnects by itself.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "floe/stream/connectors/kafka/kafka_options.h"
+#include "floe/stream/source.h"
+
+namespace floe::stream {
+
+class KafkaSource : public Source, public std::enable_shared_from_this<KafkaSource> {
+ public:
+  class Builder {
+   public:
+    Builder& BootstrapServers(std::string servers);
+    Builder& Topics(std::vector<std::string> topics);
+    Builder& TopicPattern(std::string pattern);
+    Builder& GroupId(std::string group_id);
+    // scan.startup.mode and scan.bounded.mode; their companions through Set.
+    Builder& StartingOffsets(std::string mode);
+    Builder& BoundedBy(std::string mode);
+    Builder& Format(std::string format);
+    // Any option of kafka_options.h, properties.* and format options included.
+    Builder& Set(std::string key, std::string value);
+    Result<std::shared_ptr<KafkaSource>> Build(BatchSchemaPtr schema) const;
+
+   private:
+    std::map<std::string, std::string> options_;
+  };
+
+  static Result<std::shared_ptr<KafkaSource>> Make(
+      BatchSchemaPtr schema, const std::map<std::string, std::string>& options);
+
+  BatchSchemaPtr schema() const override { return schema_; }
+  bool bounded() const override {
+    return options_.bounded.mode != KafkaOffsetSpec::Mode::kNone;
+  }
+  Result<std::unique_ptr<SplitEnumerator>> CreateEnumerator() override;
+  Result<std::unique_ptr<SourceReader>> CreateReader(int subtask_index) override;
+  void ResumeFromCommitted(CommittedPositions positions) override {
+    committed_ = std::move(positions);
+  }
+
+  const KafkaOptions& options() const { return options_; }
+  const CommittedPositions& committed() const { return committed_; }
+
+ private:
+  KafkaSource() = default;
+
+  BatchSchemaPtr schema_;
+  KafkaOptions options_;
+  CommittedPositions committed_;
+};
+
+}  // namespace floe::stream

@@ -1,0 +1,301 @@
+#include "floe/stream/connectors/record_decoder.h"
+
+#include <array>
+#include <vector>
+
+#include "floe/batch/builder.h"
+#include "floe/format/text/csv_reader.h"
+#include "floe/stream/connectors/text_rows_internal.h"
+#include "floe/util/json.h"
+
+namespace floe::stream {
+namespace {
+
+constexpr std::array kFormats = {"json", "csv", "raw", "debezium-json"};
+
+// The options of one format: those under "<format>.", checked against what it knows.
+class FormatOptions {
+ public:
+  FormatOptions(std::string_view format, const std::map<std::string, std::string>& options)
+      : format_(format) {
+    std::string prefix = std::string(format) + ".";
+    for (const auto& [key, value] : options) {
+      if (key.starts_with(prefix)) own_[key.substr(prefix.size())] = value;
+    }
+  }
+
+  Result<bool> Bool(const std::string& name, bool fallback) {
+    auto found = own_.find(name);
+    if (found == own_.end()) return fallback;
+    std::string value = found->second;
+    own_.erase(found);
+    if (value == "true") return true;
+    if (value == "false") return false;
+    return InvalidArgument("format option '{}.{}': '{}' is not true or false", format_, name,
+                           value);
+  }
+
+  Result<std::string> Text(const std::string& name, std::string fallback) {
+    auto found = own_.find(name);
+    if (found == own_.end()) return fallback;
+    std::string value = found->second;
+    own_.erase(found);
+    return value;
+  }
+
+  Status TimestampStandard(const std::string& name) {
+    FLOE_ASSIGN_OR_RETURN(std::string standard, Text(name, "SQL"));
+    if (standard != "SQL" && standard != "ISO-8601") {
+      return InvalidArgument("format option '{}.{}': '{}' is not SQL or ISO-8601", format_, name,
+                             standard);
+    }
+    return Ok();
+  }
+
+  // Every option taken: any left is unknown.
+  Status Done() const {
+    if (own_.empty()) return Ok();
+    return InvalidArgument("format '{}': unknown option '{}.{}'", format_, format_,
+                           own_.begin()->first);
+  }
+
+ private:
+  std::string format_;
+  std::map<std::string, std::string> own_;
+};
+
+// Shared by the text formats: rows of cells, and what to do with a record that fails.
+class TextRecordDecoder : public RecordDecoder {
+ public:
+  TextRecordDecoder(TextBatchBuilder builder, bool ignore_errors)
+      : builder_(std::move(builder)), ignore_errors_(ignore_errors) {}
+
+  int64_t rows() const override { return builder_.rows(); }
+  Result<std::optional<RecordBatch>> Finish() override { return builder_.Finish(); }
+
+ protected:
+  // A record that fails: skipped and counted, or the error.
+  Status Failed(Status status) {
+    if (!ignore_errors_) return status;
+    ++skipped_;
+    return Ok();
+  }
+
+  TextBatchBuilder builder_;
+  bool ignore_errors_;
+};
+
+class JsonDecoder : public TextRecordDecoder {
+ public:
+  JsonDecoder(TextBatchBuilder builder, bool ignore_errors, bool fail_on_missing)
+      : TextRecordDecoder(std::move(builder), ignore_errors), fail_on_missing_(fail_on_missing) {}
+
+  Status Decode(std::optional<std::string_view> record) override {
+    if (!record) return Ok();
+    auto json = Json::Parse(*record);
+    if (!json) return Failed(InvalidArgument("{}", json.error().message()));
+    if (!json->is_object()) return Failed(InvalidArgument("not a JSON object"));
+    Status cells = JsonObjectCells(*json, builder_.schema(), fail_on_missing_, text_, cells_);
+    if (!cells) return Failed(cells);
+    Status added = builder_.Add(cells_);
+    return added ? added : Failed(added);
+  }
+
+ private:
+  bool fail_on_missing_;
+  std::vector<std::string> text_;
+  std::vector<std::string_view> cells_;
+};
+
+class CsvDecoder : public TextRecordDecoder {
+ public:
+  CsvDecoder(TextBatchBuilder builder, bool ignore_errors, char delimiter)
+      : TextRecordDecoder(std::move(builder), ignore_errors), delimiter_(delimiter) {}
+
+  Status Decode(std::optional<std::string_view> record) override {
+    if (!record) return Ok();
+    std::string_view line = *record;
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    Status split = text::SplitCsvRecord(line, delimiter_, cells_, unquoted_);
+    if (!split) return Failed(split);
+    if (std::ssize(cells_) != builder_.num_columns()) {
+      return Failed(InvalidArgument("{} fields, the schema has {} columns", cells_.size(),
+                                    builder_.num_columns()));
+    }
+    for (auto& cell : cells_) {
+      if (cell.empty()) cell = {};
+    }
+    Status added = builder_.Add(cells_);
+    return added ? added : Failed(added);
+  }
+
+ private:
+  char delimiter_;
+  std::vector<std::string_view> cells_;
+  std::string unquoted_;
+};
+
+// {"before": {...} | null, "after": {...} | null, "op": "c" | "r" | "u" | "d", ...}.
+class DebeziumDecoder : public TextRecordDecoder {
+ public:
+  DebeziumDecoder(TextBatchBuilder builder, bool ignore_errors, bool schema_include)
+      : TextRecordDecoder(std::move(builder), ignore_errors), schema_include_(schema_include) {}
+
+  Status Decode(std::optional<std::string_view> record) override {
+    if (!record) return Ok();
+    auto json = Json::Parse(*record);
+    if (!json) return Failed(InvalidArgument("{}", json.error().message()));
+    const Json* event = &*json;
+    if (schema_include_) {
+      event = json->Find("payload");
+      if (event == nullptr) {
+        return Failed(InvalidArgument(
+            "no \"payload\" member (debezium-json.schema-include is true)"));
+      }
+    }
+    if (!event->is_object()) return Failed(InvalidArgument("not a JSON object"));
+    const Json* op = event->Find("op");
+    if (op == nullptr || !op->is_string()) {
+      return Failed(InvalidArgument("no \"op\" string: not a Debezium change event"));
+    }
+    const std::string& code = op->as_string();
+    if (code == "c" || code == "r") return Single(*event, "after", RowKind::kInsert);
+    if (code == "d") return Single(*event, "before", RowKind::kDelete);
+    if (code != "u") {
+      return Failed(InvalidArgument("unknown Debezium operation \"op\": \"{}\"", code));
+    }
+    // An update is both rows or neither.
+    const int64_t before_row = builder_.rows();
+    FLOE_ASSIGN_OR_RETURN(bool before, Row(*event, "before", RowKind::kUpdateBefore));
+    if (!before) return Ok();
+    FLOE_ASSIGN_OR_RETURN(bool after, Row(*event, "after", RowKind::kUpdateAfter));
+    if (!after) builder_.LeaveOut(before_row);
+    return Ok();
+  }
+
+ private:
+  Status Single(const Json& event, const char* image, RowKind kind) {
+    FLOE_ASSIGN_OR_RETURN(bool added, Row(event, image, kind));
+    (void)added;
+    return Ok();
+  }
+
+  // Adds the row of one image ("before" or "after"), which must be an object: true when added,
+  // false when it failed and was skipped.
+  Result<bool> Row(const Json& event, const char* image, RowKind kind) {
+    const Json* row = event.Find(image);
+    Status status;
+    if (row == nullptr || !row->is_object()) {
+      status = InvalidArgument(
+          "\"{}\" is not an object (an update or a delete needs the old row: REPLICA IDENTITY "
+          "FULL)",
+          image);
+    } else {
+      status = JsonObjectCells(*row, builder_.schema(), false, text_, cells_);
+      if (status) status = builder_.Add(cells_, kind);
+      if (!status) status = InvalidArgument("\"{}\": {}", image, status.error().message());
+    }
+    if (status) return true;
+    FLOE_RETURN_IF_ERROR(Failed(std::move(status)));
+    return false;
+  }
+
+  bool schema_include_;
+  std::vector<std::string> text_;
+  std::vector<std::string_view> cells_;
+};
+
+// The record as the table's one column.
+class RawDecoder : public RecordDecoder {
+ public:
+  explicit RawDecoder(BatchSchemaPtr schema)
+      : schema_(std::move(schema)), builder_(schema_->field(0).type) {}
+
+  Status Decode(std::optional<std::string_view> record) override {
+    if (!record) {
+      if (!schema_->field(0).nullable) {
+        return InvalidArgument("a null record, but column {} is not nullable",
+                               schema_->field(0).name);
+      }
+      builder_.AppendNull();
+    } else {
+      builder_.Append(*record);
+    }
+    ++rows_;
+    return Ok();
+  }
+
+  int64_t rows() const override { return rows_; }
+
+  Result<std::optional<RecordBatch>> Finish() override {
+    if (rows_ == 0) return std::optional<RecordBatch>();
+    FLOE_ASSIGN_OR_RETURN(Array column, builder_.Finish());
+    std::vector<Array> columns;
+    columns.push_back(std::move(column));
+    FLOE_ASSIGN_OR_RETURN(RecordBatch batch, RecordBatch::Make(schema_, std::move(columns), rows_));
+    rows_ = 0;
+    return std::optional<RecordBatch>(std::move(batch));
+  }
+
+ private:
+  BatchSchemaPtr schema_;
+  StringBuilder builder_;
+  int64_t rows_ = 0;
+};
+
+}  // namespace
+
+bool RecordDecoder::IsFormat(std::string_view format) {
+  return std::ranges::find(kFormats, format) != kFormats.end();
+}
+
+bool RecordDecoder::IsChangelogFormat(std::string_view format) {
+  return format == "debezium-json";
+}
+
+Result<std::unique_ptr<RecordDecoder>> RecordDecoder::Make(
+    std::string_view format, BatchSchemaPtr schema,
+    const std::map<std::string, std::string>& options) {
+  if (!IsFormat(format)) {
+    return InvalidArgument("unknown format '{}' (json, csv, raw, debezium-json)", format);
+  }
+  FormatOptions own(format, options);
+  std::unique_ptr<RecordDecoder> decoder;
+  if (format == "raw") {
+    if (schema->num_fields() != 1 || !schema->field(0).type->is_binary_like() ||
+        schema->field(0).type->is_large()) {
+      return InvalidArgument("format 'raw' needs exactly one column, of type STRING or BYTES");
+    }
+    decoder = std::make_unique<RawDecoder>(std::move(schema));
+  } else {
+    FLOE_ASSIGN_OR_RETURN(TextBatchBuilder builder, TextBatchBuilder::Make(std::move(schema)));
+    FLOE_ASSIGN_OR_RETURN(bool ignore_errors, own.Bool("ignore-parse-errors", false));
+    if (format == "json") {
+      FLOE_ASSIGN_OR_RETURN(bool fail_on_missing, own.Bool("fail-on-missing-field", false));
+      FLOE_RETURN_IF_ERROR(own.TimestampStandard("timestamp-format.standard"));
+      if (ignore_errors && fail_on_missing) {
+        return InvalidArgument(
+            "format 'json': json.fail-on-missing-field and json.ignore-parse-errors cannot both "
+            "be true");
+      }
+      decoder = std::make_unique<JsonDecoder>(std::move(builder), ignore_errors, fail_on_missing);
+    } else if (format == "csv") {
+      FLOE_ASSIGN_OR_RETURN(std::string delimiter, own.Text("field-delimiter", ","));
+      if (delimiter.size() != 1 || delimiter[0] == '"' || delimiter[0] == '\n') {
+        return InvalidArgument(
+            "format option 'csv.field-delimiter': '{}' is not one character (other than a quote "
+            "or a line end)",
+            delimiter);
+      }
+      decoder = std::make_unique<CsvDecoder>(std::move(builder), ignore_errors, delimiter[0]);
+    } else {
+      FLOE_ASSIGN_OR_RETURN(bool schema_include, own.Bool("schema-include", false));
+      FLOE_RETURN_IF_ERROR(own.TimestampStandard("timestamp-format.standard"));
+      decoder = std::make_unique<DebeziumDecoder>(std::move(builder), ignore_errors, schema_include);
+    }
+  }
+  FLOE_RETURN_IF_ERROR(own.Done());
+  return decoder;
+}
+
+}  // namespace floe::stream

@@ -1,0 +1,64 @@
+#pragma once
+
+// Decoders of single records (the values of Kafka messages) into rows of a schema, one per format,
+// knowing nothing of where the records come from:
+//
+//   json            a JSON object; members by column name (others ignored; absent or null: null)
+//   csv             one CSV record; fields by column position; empty fields are nulls
+//   raw             the record's bytes as the one column (string or binary); a null record: null
+//   debezium-json   a Debezium change event {"before", "after", "op", ...} (or, with
+//                   debezium-json.schema-include, the same under "payload"): op c and r give +I of
+//                   "after", u gives -U of "before" and +U of "after", d gives -D of "before"
+//
+// Options (Flink's format options; each format takes only its own prefix):
+//   json.ignore-parse-errors, json.fail-on-missing-field, json.timestamp-format.standard
+//   csv.ignore-parse-errors, csv.field-delimiter
+//   debezium-json.ignore-parse-errors, debezium-json.schema-include,
+//   debezium-json.timestamp-format.standard
+// Timestamps are read in both standards (SQL's space or ISO-8601's 'T'), so the timestamp-format
+// options are checked (SQL or ISO-8601) but change nothing. Cells are parsed as text_columns.h
+// says. A null record (a Kafka tombstone) gives no row, except for raw.
+//
+// Errors: Make fails with kInvalidArgument naming the option (unknown format or option, bad
+// value, a column type with no text form, raw with other than one string or binary column).
+// Decode fails with kInvalidArgument giving the reason (the caller says where the record is),
+// unless the format ignores parse errors: then the record gives no row and skipped() counts it.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "floe/batch/record_batch.h"
+#include "floe/util/error.h"
+
+namespace floe::stream {
+
+class RecordDecoder {
+ public:
+  virtual ~RecordDecoder() = default;
+
+  // `options` are every option of the connector; those with the format's prefix are taken.
+  static Result<std::unique_ptr<RecordDecoder>> Make(
+      std::string_view format, BatchSchemaPtr schema,
+      const std::map<std::string, std::string>& options);
+  // The formats Make knows, and whether one produces changes (rows of any RowKind).
+  static bool IsFormat(std::string_view format);
+  static bool IsChangelogFormat(std::string_view format);
+
+  // Appends the rows of one record (nullopt: a null record).
+  virtual Status Decode(std::optional<std::string_view> record) = 0;
+  // Rows decoded since the last Finish.
+  virtual int64_t rows() const = 0;
+  // Records skipped for parse errors, in all.
+  int64_t skipped() const { return skipped_; }
+  // The rows decoded since the last Finish, nullopt when none.
+  virtual Result<std::optional<RecordBatch>> Finish() = 0;
+
+ protected:
+  int64_t skipped_ = 0;
+};
+
+}  // namespace floe::stream

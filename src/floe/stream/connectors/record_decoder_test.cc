@@ -1,0 +1,167 @@
+#include "floe/stream/connectors/record_decoder.h"
+
+#include <gtest/gtest.h>
+
+#include "floe/batch/value.h"
+#include "floe/testing/testing.h"
+
+namespace floe::stream {
+namespace {
+
+BatchSchemaPtr Schema() {
+  return std::make_shared<BatchSchema>(std::vector<Field>{
+      {"id", DataType::Int64(), false},
+      {"name", DataType::String()},
+      {"at", DataType::Timestamp(TimeUnit::kMicro, false)},
+  });
+}
+
+// Each row as "<kind> <json cells>", the kinds spelt +I, -U, +U, -D.
+std::vector<std::string> Rows(RecordDecoder& decoder) {
+  std::vector<std::string> rows;
+  auto batch = decoder.Finish();
+  EXPECT_TRUE(batch.has_value()) << batch.error().ToString();
+  if (!batch || !*batch) return rows;
+  for (int64_t r = 0; r < (*batch)->num_rows(); ++r) {
+    std::string text(RowKindSymbol((*batch)->row_kind(r)));
+    for (int c = 0; c < (*batch)->num_columns(); ++c) {
+      text += c == 0 ? " " : ",";
+      AppendJson((*batch)->column(c), r, text);
+    }
+    rows.push_back(std::move(text));
+  }
+  return rows;
+}
+
+std::unique_ptr<RecordDecoder> Make(std::string_view format,
+                                    std::map<std::string, std::string> options = {},
+                                    BatchSchemaPtr schema = Schema()) {
+  auto decoder = RecordDecoder::Make(format, std::move(schema), options);
+  EXPECT_TRUE(decoder.has_value()) << decoder.error().ToString();
+  return decoder ? std::move(*decoder) : nullptr;
+}
+
+TEST(RecordDecoderTest, JsonTakesMembersByNameInEitherTimestampStandard) {
+  auto decoder = Make("json");
+  ASSERT_TRUE(decoder);
+  FLOE_ASSERT_OK(decoder->Decode(R"({"name": "a", "id": 1, "at": "2024-03-01 10:00:00", "x": 7})"));
+  FLOE_ASSERT_OK(decoder->Decode(R"({"id": 2, "at": "2024-03-01T10:00:01.5"})"));
+  FLOE_ASSERT_OK(decoder->Decode(std::nullopt));  // a tombstone: no row
+  EXPECT_EQ(decoder->rows(), 2);
+  EXPECT_EQ(Rows(*decoder),
+            (std::vector<std::string>{R"(+I 1,"a","2024-03-01T10:00:00.000000")",
+                                      R"(+I 2,null,"2024-03-01T10:00:01.500000")"}));
+}
+
+TEST(RecordDecoderTest, JsonFailsOnMalformedRecordsUnlessIgnoring) {
+  auto strict = Make("json");
+  ASSERT_TRUE(strict);
+  EXPECT_FALSE(strict->Decode("{\"id\": 1,"));
+  EXPECT_FALSE(strict->Decode("[1, 2]"));
+  auto bad_cell = strict->Decode(R"({"id": "one"})");
+  ASSERT_FALSE(bad_cell);
+  EXPECT_NE(bad_cell.error().message().find("column id"), std::string::npos)
+      << bad_cell.error().message();
+  auto null_key = strict->Decode(R"({"name": "no id"})");
+  ASSERT_FALSE(null_key);
+  EXPECT_NE(null_key.error().message().find("not nullable"), std::string::npos);
+  // The failed rows left nothing behind.
+  FLOE_ASSERT_OK(strict->Decode(R"({"id": 3})"));
+  EXPECT_EQ(Rows(*strict), (std::vector<std::string>{"+I 3,null,null"}));
+
+  auto lenient = Make("json", {{"json.ignore-parse-errors", "true"}});
+  ASSERT_TRUE(lenient);
+  FLOE_ASSERT_OK(lenient->Decode("{\"id\": 1,"));
+  FLOE_ASSERT_OK(lenient->Decode(R"({"id": 2, "name": "b"})"));
+  FLOE_ASSERT_OK(lenient->Decode(R"({"id": "two", "name": "c"})"));
+  FLOE_ASSERT_OK(lenient->Decode(R"({"name": "d"})"));
+  EXPECT_EQ(lenient->skipped(), 3);
+  EXPECT_EQ(Rows(*lenient), (std::vector<std::string>{R"(+I 2,"b",null)"}));
+}
+
+TEST(RecordDecoderTest, JsonFailOnMissingField) {
+  auto decoder = Make("json", {{"json.fail-on-missing-field", "true"}});
+  ASSERT_TRUE(decoder);
+  FLOE_ASSERT_OK(decoder->Decode(R"({"id": 1, "name": null, "at": null})"));
+  auto missing = decoder->Decode(R"({"id": 2, "name": "x"})");
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message().find("field 'at' is missing"), std::string::npos)
+      << missing.error().message();
+  EXPECT_FALSE(RecordDecoder::Make("json", Schema(),
+                                   {{"json.fail-on-missing-field", "true"},
+                                    {"json.ignore-parse-errors", "true"}}));
+}
+
+TEST(RecordDecoderTest, CsvByPositionWithDelimiterAndQuotes) {
+  auto decoder = Make("csv", {{"csv.field-delimiter", "|"}});
+  ASSERT_TRUE(decoder);
+  FLOE_ASSERT_OK(decoder->Decode("1|\"a|b\"|2024-03-01 10:00:00\n"));
+  FLOE_ASSERT_OK(decoder->Decode("2||"));
+  EXPECT_FALSE(decoder->Decode("3|x"));
+  EXPECT_FALSE(decoder->Decode("4|\"open|"));
+  EXPECT_EQ(Rows(*decoder), (std::vector<std::string>{R"(+I 1,"a|b","2024-03-01T10:00:00.000000")",
+                                                      "+I 2,null,null"}));
+  auto lenient = Make("csv", {{"csv.ignore-parse-errors", "true"}});
+  ASSERT_TRUE(lenient);
+  FLOE_ASSERT_OK(lenient->Decode("x,y,z"));
+  FLOE_ASSERT_OK(lenient->Decode("5,e,"));
+  EXPECT_EQ(lenient->skipped(), 1);
+  EXPECT_EQ(Rows(*lenient), (std::vector<std::string>{R"(+I 5,"e",null)"}));
+}
+
+TEST(RecordDecoderTest, RawIsTheRecordAsItsOneColumn) {
+  auto schema = std::make_shared<BatchSchema>(std::vector<Field>{{"line", DataType::String()}});
+  auto decoder = Make("raw", {}, schema);
+  ASSERT_TRUE(decoder);
+  FLOE_ASSERT_OK(decoder->Decode("not {json}, not csv"));
+  FLOE_ASSERT_OK(decoder->Decode(std::nullopt));
+  EXPECT_EQ(Rows(*decoder), (std::vector<std::string>{R"(+I "not {json}, not csv")", "+I null"}));
+  EXPECT_FALSE(RecordDecoder::Make("raw", Schema(), {}));
+}
+
+TEST(RecordDecoderTest, DebeziumJsonGivesChanges) {
+  auto decoder = Make("debezium-json");
+  ASSERT_TRUE(decoder);
+  FLOE_ASSERT_OK(decoder->Decode(R"({"before": null, "after": {"id": 1, "name": "a"}, "op": "c"})"));
+  FLOE_ASSERT_OK(decoder->Decode(R"({"before": null, "after": {"id": 2, "name": "b"}, "op": "r"})"));
+  FLOE_ASSERT_OK(decoder->Decode(
+      R"({"before": {"id": 1, "name": "a"}, "after": {"id": 1, "name": "A"}, "op": "u"})"));
+  FLOE_ASSERT_OK(decoder->Decode(R"({"before": {"id": 2, "name": "b"}, "after": null, "op": "d"})"));
+  FLOE_ASSERT_OK(decoder->Decode(std::nullopt));  // Debezium's tombstone after a delete
+  EXPECT_EQ(Rows(*decoder),
+            (std::vector<std::string>{R"(+I 1,"a",null)", R"(+I 2,"b",null)", R"(-U 1,"a",null)",
+                                      R"(+U 1,"A",null)", R"(-D 2,"b",null)"}));
+  auto no_before = decoder->Decode(R"({"before": null, "after": {"id": 1}, "op": "u"})");
+  ASSERT_FALSE(no_before);
+  EXPECT_NE(no_before.error().message().find("REPLICA IDENTITY FULL"), std::string::npos);
+  EXPECT_FALSE(decoder->Decode(R"({"after": {"id": 1}, "op": "x"})"));
+  EXPECT_FALSE(decoder->Decode(R"({"after": {"id": 1}})"));
+}
+
+TEST(RecordDecoderTest, DebeziumUpdateIsBothRowsOrNeither) {
+  auto decoder = Make("debezium-json", {{"debezium-json.ignore-parse-errors", "true"},
+                                        {"debezium-json.schema-include", "true"}});
+  ASSERT_TRUE(decoder);
+  FLOE_ASSERT_OK(decoder->Decode(
+      R"({"schema": {}, "payload": {"before": {"id": 1}, "after": {"id": "x"}, "op": "u"}})"));
+  FLOE_ASSERT_OK(decoder->Decode(R"({"before": null, "after": {"id": 5}, "op": "c"})"));
+  FLOE_ASSERT_OK(decoder->Decode(
+      R"({"schema": {}, "payload": {"before": {"id": 3}, "after": {"id": 4}, "op": "u"}})"));
+  EXPECT_EQ(decoder->skipped(), 2);
+  EXPECT_EQ(Rows(*decoder), (std::vector<std::string>{"-U 3,null,null", "+U 4,null,null"}));
+}
+
+TEST(RecordDecoderTest, RefusesUnknownFormatsAndOptions) {
+  EXPECT_FALSE(RecordDecoder::Make("avro-confluent", Schema(), {}));
+  auto unknown = RecordDecoder::Make("json", Schema(), {{"json.no-such-option", "1"}});
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message().find("json.no-such-option"), std::string::npos);
+  EXPECT_FALSE(RecordDecoder::Make("json", Schema(), {{"json.ignore-parse-errors", "yes"}}));
+  EXPECT_FALSE(RecordDecoder::Make("json", Schema(), {{"json.timestamp-format.standard", "X"}}));
+  EXPECT_FALSE(RecordDecoder::Make("csv", Schema(), {{"csv.field-delimiter", ",,"}}));
+  // Options of other formats are not this one's business.
+  EXPECT_TRUE(RecordDecoder::Make("csv", Schema(), {{"json.ignore-parse-errors", "yes"}}));
+}
+
+}  // namespace
+}  // namespace floe::stream
