@@ -37,9 +37,17 @@ std::string ReadFile(const std::filesystem::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// {"n": rows, "ids": distinct ids, "lo": min id, "hi": max id} of one JSON line.
-std::map<std::string, int64_t> Counts(std::string_view jsonl) {
+// {"n": rows, "ids": distinct ids, "lo": min id, "hi": max id} of the one JSON line among the
+// output's lines (the client also prints messages).
+std::map<std::string, int64_t> Counts(std::string_view out) {
   std::map<std::string, int64_t> counts;
+  std::string jsonl;
+  for (size_t start = 0; start < out.size();) {
+    size_t end = std::min(out.find('\n', start), out.size());
+    std::string_view line = out.substr(start, end - start);
+    if (line.starts_with('{')) jsonl += std::string(line) + "\n";
+    start = end + 1;
+  }
   auto rows = floe::testing::ParseJsonLines(jsonl);
   EXPECT_TRUE(rows.has_value() && rows->size() == 1) << jsonl;
   if (!rows || rows->size() != 1) return counts;
