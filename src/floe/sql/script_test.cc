@@ -22,7 +22,13 @@
 // `columns` makes the first expected line the column names, `rowsort` compares sorted rows,
 // `jsonl` makes each row the client's jsonl line (JsonLine),
 // `first N` reads N rows and then cancels the query (an unbounded streaming read).
-// ${TMP} in a statement is the file's temporary folder, ${SHARED} the shared folder.
+// ${TMP} in a statement is the file's temporary folder, ${SHARED} the shared folder, ${KAFKA}
+// the bootstrap address of the test Kafka cluster (testing/kafka_cluster.h), into which
+//
+//   produce events 2                        <- topic, partition
+//   {"id": 1}                                  one record a line, produced by kcat
+//
+// writes; a file using either skips when no cluster can run.
 
 #include <gtest/gtest.h>
 
@@ -36,6 +42,7 @@
 #include "floe/sql/scalar/result_format.h"
 #include "floe/sql/session.h"
 #include "floe/sql/syntax/parser.h"
+#include "floe/testing/kafka_cluster.h"
 #include "floe/testing/testing.h"
 #include "floe/util/strings.h"
 
@@ -164,10 +171,26 @@ TEST_P(ScriptTest, Runs) {
   ASSERT_TRUE(session.Open().has_value());
   std::vector<std::pair<std::string, std::string>> variables = {
       {"${TMP}", dir.path().string()}, {"${SHARED}", testing::SharedDir().string()}};
-  for (Record& record : ReadRecords(path)) {
+  std::vector<Record> records = ReadRecords(path);
+  bool kafka = std::ranges::any_of(records, [](const Record& record) {
+    return record.kind == "produce" || record.sql.find("${KAFKA}") != std::string::npos;
+  });
+  if (kafka) {
+    FLOE_REQUIRE_KAFKA();
+    variables.emplace_back("${KAFKA}", testing::KafkaCluster::Get().bootstrap());
+  }
+  for (Record& record : records) {
     std::string where = fmt::format("{}:{}", path.string(), record.line);
     std::string sql = record.sql;
     for (const auto& [name, value] : variables) sql = Replace(sql, name, value);
+    if (record.kind == "produce") {
+      ASSERT_EQ(record.options.size(), 2u) << where << ": produce takes a topic and a partition";
+      std::vector<std::string> values = Split(sql, '\n');
+      Status produced = testing::KafkaCluster::Get().Produce(
+          record.options[0], std::stoi(record.options[1]), values);
+      ASSERT_TRUE(produced.has_value()) << where << ": " << produced.error().message();
+      continue;
+    }
     auto statement = ParseStatement(sql);
     auto result = statement.has_value()
                       ? session.Execute(*statement)

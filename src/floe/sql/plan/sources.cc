@@ -13,6 +13,7 @@
 #include "floe/stream/collection_source.h"
 #include "floe/stream/connectors/datagen_source.h"
 #include "floe/stream/connectors/file_source.h"
+#include "floe/stream/connectors/kafka/kafka_source.h"
 #include "floe/stream/iceberg/iceberg_source.h"
 #include "floe/table/inspect/metadata_tables.h"
 #include "floe/table/table.h"
@@ -221,9 +222,13 @@ Result<Relation> PlanConnectorTable(PlannerContext& context, const ResolvedName&
     auto made = stream::FileSource::Make(std::make_shared<io::LocalFileIO>(), schema, options);
     if (!made.has_value()) return WithTable(made.error(), name);
     source = *made;
+  } else if (connector == "kafka") {
+    auto made = stream::KafkaSource::Make(schema, options);
+    if (!made.has_value()) return WithTable(made.error(), name);
+    source = *made;
   } else {
     return Unsupported(
-        "table {}: connector '{}' has no source in floe (datagen, filesystem, iceberg)",
+        "table {}: connector '{}' has no source in floe (datagen, filesystem, iceberg, kafka)",
         name.ToString(), connector);
   }
   context.Note(fmt::format("{}Source(table=[{}]{})", connector, name.ToString(),

@@ -2,7 +2,7 @@
 
 // FROM items: Iceberg tables of the session's catalogs (with their OPTIONS hints as read options,
 // projection and filter push-down), metadata tables (`t$snapshots`...), default_catalog's
-// connector tables (datagen, filesystem, iceberg), subqueries and joins.
+// connector tables (datagen, filesystem, kafka, iceberg), subqueries and joins.
 //
 // Errors: unknown tables (kNotFound naming them), hints while table.dynamic-table-options.enabled
 // is false, unknown or malformed read options, connectors floe has no source for.

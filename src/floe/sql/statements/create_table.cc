@@ -129,7 +129,7 @@ Result<StatementResult> CreateConnectorTable(Session& session, const ResolvedNam
   if (connector == options.end()) {
     return InvalidArgument(
         "table '{}': {} holds only connector tables (WITH ('connector' = 'datagen' | "
-        "'filesystem' | 'iceberg' | ...)); to create an Iceberg table, create an Iceberg "
+        "'filesystem' | 'kafka' | 'iceberg' | ...)); to create an Iceberg table, create an Iceberg "
         "catalog (CREATE CATALOG c WITH ('type' = 'iceberg', ...)) and USE CATALOG c",
         name.ToString(), kDefaultCatalog);
   }
