@@ -6,6 +6,8 @@
 //
 //   floe_bench_rest_catalog FOLDER [SNAPSHOTS=1000] [CLIENTS=4] [SECONDS=5] [COMMITS=200]
 
+#include "floe/catalog/rest/rest_catalog.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,7 +17,6 @@
 #include <thread>
 #include <vector>
 
-#include "floe/catalog/rest/rest_catalog.h"
 #include "floe/catalog/rest/server/rest_server.h"
 #include "floe/catalog/sql/sql_catalog.h"
 #include "floe/io/http/http_client.h"
@@ -37,7 +38,8 @@ Status AddSnapshots(Catalog& catalog, int count) {
     if (i > 1) snapshot->parent_snapshot_id = i - 1;
     snapshot->sequence_number = table.metadata->last_sequence_number() + 1;
     snapshot->timestamp_ms = table.metadata->last_updated_ms() + 1;
-    snapshot->manifest_list = fmt::format("{}/metadata/snap-{}.avro", table.metadata->location(), i);
+    snapshot->manifest_list =
+        fmt::format("{}/metadata/snap-{}.avro", table.metadata->location(), i);
     snapshot->summary = {{"operation", "append"}, {"added-data-files", "1"}};
     SnapshotRef ref;
     ref.snapshot_id = i;
@@ -70,13 +72,12 @@ Status Run(const std::string& folder, int snapshots, int clients, int seconds, i
   FLOE_ASSIGN_OR_RETURN(auto sql, CreateSqlCatalog("bench", properties));
   FLOE_RETURN_IF_ERROR(sql->CreateNamespace(kTable.ns, {}));
   CreateTableRequest request;
-  request.schema = std::make_shared<Schema>(
-      std::vector<NestedField>{{1, "id", types::Long(), true}, {2, "data", types::String(), false}});
+  request.schema = std::make_shared<Schema>(std::vector<NestedField>{
+      {1, "id", types::Long(), true}, {2, "data", types::String(), false}});
   FLOE_RETURN_IF_ERROR(sql->CreateTable(kTable, request));
   FLOE_RETURN_IF_ERROR(AddSnapshots(*sql, snapshots));
 
-  auto service =
-      std::make_shared<const rest::RestService>(sql, folder + "/warehouse", StringMap{});
+  auto service = std::make_shared<const rest::RestService>(sql, folder + "/warehouse", StringMap{});
   FLOE_ASSIGN_OR_RETURN(auto server,
                         rest::RestServer::Start(service, {.port = 0, .threads = clients + 2}));
   const std::string url = server->uri() + "/v1/namespaces/db/tables/t";
@@ -105,17 +106,19 @@ Status Run(const std::string& folder, int snapshots, int clients, int seconds, i
   for (auto& thread : threads) thread.join();
   std::vector<double> all;
   for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
-  fmt::print("LoadTable, {} snapshots ({} bytes), {} clients, {} s: {:.0f} requests/s, "
-             "p50 {:.2f} ms, p99 {:.2f} ms\n",
-             snapshots, bytes[0], clients, seconds, all.size() / double(seconds),
-             Percentile(all, 0.50), Percentile(all, 0.99));
+  fmt::print(
+      "LoadTable, {} snapshots ({} bytes), {} clients, {} s: {:.0f} requests/s, "
+      "p50 {:.2f} ms, p99 {:.2f} ms\n",
+      snapshots, bytes[0], clients, seconds, all.size() / double(seconds), Percentile(all, 0.50),
+      Percentile(all, 0.99));
 
   FLOE_ASSIGN_OR_RETURN(auto client, CreateRestCatalog("client", {{"uri", server->uri()}}));
   FLOE_ASSIGN_OR_RETURN(double through_server, CommitsPerSecond(*client, commits));
   FLOE_ASSIGN_OR_RETURN(double direct, CommitsPerSecond(*sql, commits));
-  fmt::print("commits/s: {:.1f} through the server, {:.1f} to the sql catalog directly "
-             "(ratio {:.2f})\n",
-             through_server, direct, direct / through_server);
+  fmt::print(
+      "commits/s: {:.1f} through the server, {:.1f} to the sql catalog directly "
+      "(ratio {:.2f})\n",
+      through_server, direct, direct / through_server);
   return {};
 }
 
@@ -130,8 +133,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   auto arg = [&](int i, int fallback) { return argc > i ? std::atoi(argv[i]) : fallback; };
-  floe::Status done =
-      floe::catalog::Run(argv[1], arg(2, 1000), arg(3, 4), arg(4, 5), arg(5, 200));
+  floe::Status done = floe::catalog::Run(argv[1], arg(2, 1000), arg(3, 4), arg(4, 5), arg(5, 200));
   if (!done) {
     std::fprintf(stderr, "%s\n", done.error().ToString().c_str());
     return 1;

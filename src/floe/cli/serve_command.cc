@@ -48,10 +48,10 @@ Result<StringMap> CatalogProperties(const ServeArgs& args, std::FILE* err) {
 int RunServe(const ServeArgs& args, std::FILE* out, std::FILE* err) {
   for (const std::string& credential : args.credentials) {
     if (credential.find(':') == std::string::npos) {
-      return ReportBadInput(err, "serve",
-                            Error(ErrorKind::kInvalidArgument,
-                                  "--credential wants client_id:client_secret, got '" +
-                                      credential + "'"));
+      return ReportBadInput(
+          err, "serve",
+          Error(ErrorKind::kInvalidArgument,
+                "--credential wants client_id:client_secret, got '" + credential + "'"));
     }
   }
   auto properties = CatalogProperties(args, err);
@@ -113,8 +113,7 @@ void AddServeCommand(CLI::App& app, int& exit_code) {
   auto* catalog = command->add_option("--catalog", args->catalog_properties,
                                       "Property k=v of the catalog to serve instead (repeatable)");
   warehouse->excludes(catalog);
-  command->add_option("--name", args->name,
-                      "Name of the catalog given by --catalog; default floe");
+  command->add_option("--name", args->name, "Name of the catalog given by --catalog; default floe");
   command->add_option("--credential", args->credentials,
                       "client_id:client_secret that may obtain OAuth2 tokens; with any, every "
                       "request needs a token (repeatable)");

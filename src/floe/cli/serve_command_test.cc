@@ -90,13 +90,13 @@ TEST(ServeCommandTest, SqlOnARestCatalogServedByFloe) {
   }
 
   // The served catalog is the embedded one of `floe sql --warehouse lake`: the same table there.
-  CommandRun local = testing::Floe(
-      "sql --warehouse " + Quote((dir.path() / "lake").string()) + " -e " +
-      Quote("SET 'sql-client.execution.result-mode' = 'changelog';\n"
-            "SET 'execution.runtime-mode' = 'batch';\n"
-            "SELECT count(*) AS n, sum(score) AS s FROM floe.db.t;\n"
-            "SELECT count(*) AS commits FROM floe.db.t$snapshots;\n") +
-      " </dev/null");
+  CommandRun local =
+      testing::Floe("sql --warehouse " + Quote((dir.path() / "lake").string()) + " -e " +
+                    Quote("SET 'sql-client.execution.result-mode' = 'changelog';\n"
+                          "SET 'execution.runtime-mode' = 'batch';\n"
+                          "SELECT count(*) AS n, sum(score) AS s FROM floe.db.t;\n"
+                          "SELECT count(*) AS commits FROM floe.db.t$snapshots;\n") +
+                    " </dev/null");
   ASSERT_EQ(local.exit_code, kExitOk) << local.out << local.err;
   EXPECT_NE(local.out.find("[4, 40]\n"), std::string::npos) << local.out;
   EXPECT_NE(local.out.find("[3]\n"), std::string::npos) << local.out;  // three INSERTs
@@ -115,9 +115,8 @@ TEST(ServeCommandTest, IcebergJsCreatesATableThatFloeWritesAndReads) {
   }
   floe::testing::TempDir dir;
   std::filesystem::create_directories(dir.path() / "server");
-  Served server(dir.path() / "server",
-                "--warehouse " + Quote((dir.path() / "lake").string()) +
-                    " --credential js:s3cret --quiet");
+  Served server(dir.path() / "server", "--warehouse " + Quote((dir.path() / "lake").string()) +
+                                           " --credential js:s3cret --quiet");
   ASSERT_FALSE(server.uri().empty()) << server.err();
   // iceberg-js with a token floe's server issued for the client-credentials grant.
   CommandRun token = floe::testing::RunCommand(
@@ -129,7 +128,8 @@ TEST(ServeCommandTest, IcebergJsCreatesATableThatFloeWritesAndReads) {
   const std::string module =
       (floe::testing::PeersHome() / "node_modules" / "iceberg-js" / "dist" / "index.mjs").string();
   const std::string js =
-      "const { IcebergRestCatalog } = await import(" + Json(module).Dump() + ");\n"
+      "const { IcebergRestCatalog } = await import(" + Json(module).Dump() +
+      ");\n"
       "const catalog = new IcebergRestCatalog({ baseUrl: process.argv[2], auth: { type: 'bearer', "
       "token: process.argv[3] } });\n"
       "await catalog.createNamespace({ namespace: ['js'] }, { properties: { owner: 'node' } });\n"
@@ -166,8 +166,8 @@ TEST(ServeCommandTest, IcebergJsCreatesATableThatFloeWritesAndReads) {
 
 TEST(ServeCommandTest, BadOptionsAreClearErrors) {
   floe::testing::TempDir dir;
-  CommandRun run = testing::Floe("serve --credential nocolon --warehouse " +
-                                 Quote((dir.path() / "w").string()));
+  CommandRun run =
+      testing::Floe("serve --credential nocolon --warehouse " + Quote((dir.path() / "w").string()));
   EXPECT_EQ(run.exit_code, kExitBadInput);
   EXPECT_NE(run.err.find("client_id:client_secret"), std::string::npos) << run.err;
   CommandRun bad = testing::Floe("serve --catalog catalog-type=nosuch");

@@ -20,7 +20,9 @@ namespace floe::catalog::rest::openapi {
 
 class OpenApiBodies {
  public:
-  void Add(std::string schema, Json body) { bodies_.emplace_back(std::move(schema), std::move(body)); }
+  void Add(std::string schema, Json body) {
+    bodies_.emplace_back(std::move(schema), std::move(body));
+  }
   void Add(std::string schema, const std::string& text) {
     auto json = Json::Parse(text);
     ASSERT_TRUE(json) << schema << ": not JSON: " << text;
@@ -44,9 +46,9 @@ class OpenApiBodies {
     }
     std::string script =
         std::string(FLOE_SOURCE_DIR) + "/src/floe/catalog/rest/testdata/validate_openapi.py";
-    std::string yaml = (floe::testing::TestDataDir() / "iceberg-java" / "open-api" /
-                        "rest-catalog-open-api.yaml")
-                           .string();
+    std::string yaml =
+        (floe::testing::TestDataDir() / "iceberg-java" / "open-api" / "rest-catalog-open-api.yaml")
+            .string();
     return floe::testing::RunCommand("python3 " + floe::testing::ShellQuote(script) + " " +
                                      floe::testing::ShellQuote(yaml) + " " +
                                      floe::testing::ShellQuote(file) + " 2>&1");
@@ -59,11 +61,11 @@ class OpenApiBodies {
 }  // namespace floe::catalog::rest::openapi
 
 // Validates every body collected; skips when the validator cannot run here.
-#define FLOE_EXPECT_VALID_OPENAPI(bodies)                                              \
-  do {                                                                                 \
-    ::floe::testing::CommandRun floe_run_ = (bodies).Validate();                       \
-    if (floe_run_.exit_code == 3 || floe_run_.exit_code == 127) {                      \
-      GTEST_SKIP() << "no OpenAPI validator: " << floe_run_.out;                       \
-    }                                                                                  \
-    EXPECT_EQ(floe_run_.exit_code, 0) << floe_run_.out;                                \
+#define FLOE_EXPECT_VALID_OPENAPI(bodies)                         \
+  do {                                                            \
+    ::floe::testing::CommandRun floe_run_ = (bodies).Validate();  \
+    if (floe_run_.exit_code == 3 || floe_run_.exit_code == 127) { \
+      GTEST_SKIP() << "no OpenAPI validator: " << floe_run_.out;  \
+    }                                                             \
+    EXPECT_EQ(floe_run_.exit_code, 0) << floe_run_.out;           \
   } while (false)

@@ -62,8 +62,8 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
     do {
       FLOE_ASSIGN_OR_RETURN(Json json, Call("GET", NamespacesPath(), PageQuery(query, token), "",
                                             Kind::kRead, "list namespaces"));
-      FLOE_ASSIGN_OR_RETURN(rest::NamespaceList list, Decode(rest::NamespaceListFromJson, json,
-                                                             "list namespaces"));
+      FLOE_ASSIGN_OR_RETURN(rest::NamespaceList list,
+                            Decode(rest::NamespaceListFromJson, json, "list namespaces"));
       out.insert(out.end(), list.namespaces.begin(), list.namespaces.end());
       token = std::move(list.next_page_token);
     } while (token);
@@ -128,8 +128,7 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
       std::lock_guard lock(mu_);
       if (auto it = loads_.find(ident); it != loads_.end()) cached = it->second;
     }
-    auto result =
-        session_->Call("GET", TableUrl(ident), "", "", true, cached ? cached->etag : "");
+    auto result = session_->Call("GET", TableUrl(ident), "", "", true, cached ? cached->etag : "");
     if (result && result->status == 304 && cached) return cached->table;
     std::string etag = result ? result->etag : "";
     FLOE_ASSIGN_OR_RETURN(Json json, Interpret(std::move(result), Kind::kRead, what));
@@ -149,8 +148,8 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
     if (!request.schema) return InvalidArgument("create table {}: no schema", ident.ToString());
     std::string what = "create table " + ident.ToString();
     std::string body = ToJson(rest::CreateTableMessage{ident.name, request, false}).Dump();
-    FLOE_ASSIGN_OR_RETURN(Json json, Call("POST", NamespaceUrl(ident.ns) + "/tables", "", body,
-                                          Kind::kWrite, what));
+    FLOE_ASSIGN_OR_RETURN(
+        Json json, Call("POST", NamespaceUrl(ident.ns) + "/tables", "", body, Kind::kWrite, what));
     return Loaded(ident, json, what);
   }
 
@@ -159,8 +158,7 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
     FLOE_RETURN_IF_ERROR(Validate(ident));
     std::string what = "commit to table " + ident.ToString();
     std::string body = ToJson(rest::CommitTableMessage{ident, commit}).Dump();
-    FLOE_ASSIGN_OR_RETURN(Json json,
-                          Call("POST", TableUrl(ident), "", body, Kind::kCommit, what));
+    FLOE_ASSIGN_OR_RETURN(Json json, Call("POST", TableUrl(ident), "", body, Kind::kCommit, what));
     auto table = rest::CommitTableResponseFromJson(json, ident);
     if (!table) {
       // The server answered 200: the commit landed, only its answer cannot be read.
@@ -210,8 +208,8 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
     for (const TableChange& change : changes) {
       auto table = LoadTable(change.ident);
       if (!table) {
-        return CommitStateUnknown("{}: committed, but table {} cannot be loaded after it: {}",
-                                  what, change.ident.ToString(), table.error().message());
+        return CommitStateUnknown("{}: committed, but table {} cannot be loaded after it: {}", what,
+                                  change.ident.ToString(), table.error().message());
       }
       out.push_back(std::move(*table));
     }
@@ -268,13 +266,11 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
       if (auto parsed = rest::ErrorModelFromJson(*json)) model = std::move(*parsed);
     }
     if (model.type.empty() && model.message.empty()) model.message = result->body.substr(0, 200);
-    return std::unexpected(
-        rest::ModelToError(result->status, model, what, kind == Kind::kCommit));
+    return std::unexpected(rest::ModelToError(result->status, model, what, kind == Kind::kCommit));
   }
 
   template <typename F>
-  auto Decode(F from_json, const Json& json, const std::string& what)
-      -> decltype(from_json(json)) {
+  auto Decode(F from_json, const Json& json, const std::string& what) -> decltype(from_json(json)) {
     auto decoded = from_json(json);
     if (!decoded) return std::unexpected(std::move(decoded.error().AddContext(what)));
     return decoded;

@@ -189,7 +189,8 @@ class ScriptedServer {
         std::lock_guard lock(mu_);
         std::string line = req.method + " " + req.path;
         for (const char* header : {"Authorization", "X-A", "X-B", "If-None-Match"}) {
-          if (req.has_header(header)) line += fmt::format(" {}={}", header, req.get_header_value(header));
+          if (req.has_header(header))
+            line += fmt::format(" {}={}", header, req.get_header_value(header));
         }
         log_.push_back(line);
       }
@@ -235,21 +236,20 @@ TEST(RestCatalogScriptedTest, ConfigDefaultsThenClientPropertiesThenOverrides) {
     if (req.path == "/v1/config") {
       EXPECT_EQ(req.get_param_value("warehouse"), "wh one");
       rest::ConfigResponse config;
-      config.defaults = {{"prefix", "from-defaults"}, {"header.X-A", "default"},
-                         {"header.X-B", "default"}};
+      config.defaults = {
+          {"prefix", "from-defaults"}, {"header.X-A", "default"}, {"header.X-B", "default"}};
       config.overrides = {{"header.X-B", "override"}};
       Reply(res, 200, ToJson(config));
       return;
     }
     Reply(res, 200, ToJson(rest::NamespaceList{}));
   });
-  FLOE_ASSERT_OK_AND_ASSIGN(auto catalog,
-                            CreateCatalog("c", {{"catalog-type", "rest"},
-                                                {"uri", server.uri() + "/v1"},
-                                                {"warehouse", "wh one"},
-                                                {"header.X-A", "client"},
-                                                {"header.X-B", "client"},
-                                                {"token", "t0k"}}));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto catalog, CreateCatalog("c", {{"catalog-type", "rest"},
+                                                              {"uri", server.uri() + "/v1"},
+                                                              {"warehouse", "wh one"},
+                                                              {"header.X-A", "client"},
+                                                              {"header.X-B", "client"},
+                                                              {"token", "t0k"}}));
   FLOE_ASSERT_OK(catalog->ListNamespaces(Namespace{}));
   EXPECT_EQ(server.log(),
             (std::vector<std::string>{
@@ -305,12 +305,14 @@ TEST(RestCatalogScriptedTest, ErrorsMeanWhatTheProtocolSays) {
       ReplyError(res, 419, "AuthenticationTimeoutException");
       return;
     }
-    if (req.path.ends_with("/tables/conflict")) return ReplyError(res, 409, "CommitFailedException");
+    if (req.path.ends_with("/tables/conflict"))
+      return ReplyError(res, 409, "CommitFailedException");
     if (req.path.ends_with("/tables/down")) {
       res.set_header("Retry-After", "1");
       return ReplyError(res, 503, "SlowDownException");
     }
-    if (req.path.ends_with("/tables/broken")) return ReplyError(res, 500, "ServiceFailureException");
+    if (req.path.ends_with("/tables/broken"))
+      return ReplyError(res, 500, "ServiceFailureException");
     if (req.path.ends_with("/tables/taken")) return ReplyError(res, 409, "AlreadyExistsException");
     if (req.path.ends_with("/tables")) return ReplyError(res, 409, "AlreadyExistsException");
     ReplyError(res, 404, "NoSuchTableException");
@@ -347,7 +349,8 @@ TEST(RestCatalogScriptedTest, ErrorsMeanWhatTheProtocolSays) {
   ASSERT_FALSE(unavailable);
   EXPECT_EQ(unavailable.error().kind(), ErrorKind::kIO);
   size_t loads = 0;
-  for (const std::string& line : server.log()) loads += line.starts_with("GET /v1/namespaces/db/tables/broken");
+  for (const std::string& line : server.log())
+    loads += line.starts_with("GET /v1/namespaces/db/tables/broken");
   EXPECT_GT(loads, 1u);
 }
 

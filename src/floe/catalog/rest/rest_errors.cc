@@ -22,8 +22,8 @@ ErrorModel ErrorToModel(const Error& error, Subject subject) {
   switch (error.kind()) {
     case ErrorKind::kNotFound:
       model.code = 404;
-      model.type = IsAboutNamespace(error, subject) ? "NoSuchNamespaceException"
-                                                    : "NoSuchTableException";
+      model.type =
+          IsAboutNamespace(error, subject) ? "NoSuchNamespaceException" : "NoSuchTableException";
       break;
     case ErrorKind::kAlreadyExists:
       model.code = 409;

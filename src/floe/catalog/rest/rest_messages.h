@@ -94,8 +94,7 @@ struct UpdateNamespacePropertiesMessage {
   std::vector<std::string> removals;
 };
 Json ToJson(const UpdateNamespacePropertiesMessage& message);
-Result<UpdateNamespacePropertiesMessage> UpdateNamespacePropertiesMessageFromJson(
-    const Json& json);
+Result<UpdateNamespacePropertiesMessage> UpdateNamespacePropertiesMessageFromJson(const Json& json);
 
 struct UpdateNamespacePropertiesResult {
   std::vector<std::string> updated;

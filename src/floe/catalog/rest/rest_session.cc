@@ -1,8 +1,7 @@
-#include "floe/catalog/rest/rest_session_internal.h"
-
 #include <fmt/format.h>
 
 #include "floe/catalog/rest/rest_messages.h"
+#include "floe/catalog/rest/rest_session_internal.h"
 #include "floe/util/url_encode.h"
 
 namespace floe::catalog::rest {
@@ -80,10 +79,10 @@ std::string RestSession::Root() const {
 
 Result<std::string> RestSession::FetchToken() {
   size_t colon = credential_.find(':');
-  std::string body = fmt::format(
-      "grant_type=client_credentials&client_id={}&client_secret={}&scope={}",
-      UrlEncodeForm(credential_.substr(0, colon)), UrlEncodeForm(credential_.substr(colon + 1)),
-      UrlEncodeForm(scope_));
+  std::string body =
+      fmt::format("grant_type=client_credentials&client_id={}&client_secret={}&scope={}",
+                  UrlEncodeForm(credential_.substr(0, colon)),
+                  UrlEncodeForm(credential_.substr(colon + 1)), UrlEncodeForm(scope_));
   io::http::Request request;
   request.method = "POST";
   request.url = token_endpoint_;
@@ -143,7 +142,8 @@ Result<CallResult> RestSession::Send(std::string_view method, std::string_view p
   if (!authorization.empty()) request.headers.push_back({"Authorization", authorization});
   request.idempotent = idempotent;
   FLOE_ASSIGN_OR_RETURN(io::http::Response response, http_.Send(request));
-  return CallResult{response.status, std::move(response.body), std::string(response.header("etag"))};
+  return CallResult{response.status, std::move(response.body),
+                    std::string(response.header("etag"))};
 }
 
 Result<CallResult> RestSession::Call(std::string_view method, std::string_view path,

@@ -1,5 +1,4 @@
 #include "floe/catalog/rest/table_file_io_internal.h"
-
 #include "floe/io/resolving_file_io.h"
 
 namespace floe::catalog::rest {

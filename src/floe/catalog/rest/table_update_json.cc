@@ -292,7 +292,8 @@ Result<TableRequirement> TableRequirementFromJson(const Json& json) {
 
 Json TableCommitToJson(const TableCommit& commit) {
   Json requirements = Json::MakeArray();
-  for (const TableRequirement& r : commit.requirements) requirements.Push(TableRequirementToJson(r));
+  for (const TableRequirement& r : commit.requirements)
+    requirements.Push(TableRequirementToJson(r));
   Json updates = Json::MakeArray();
   for (const TableUpdate& u : commit.updates) updates.Push(TableUpdateToJson(u));
   Json out = Json::MakeObject();

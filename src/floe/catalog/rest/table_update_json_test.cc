@@ -42,11 +42,11 @@ std::vector<TableUpdate> EveryUpdate() {
                                       .field_id = PartitionSpec::kFirstFieldId,
                                       .name = "id_bucket",
                                       .transform = Transform::Bucket(16)}});
-  auto order = std::make_shared<SortOrder>(
-      1, std::vector<SortField>{{.transform = Transform::Identity(),
-                                 .source_ids = {2},
-                                 .direction = SortDirection::kDesc,
-                                 .null_order = NullOrder::kNullsLast}});
+  auto order =
+      std::make_shared<SortOrder>(1, std::vector<SortField>{{.transform = Transform::Identity(),
+                                                             .source_ids = {2},
+                                                             .direction = SortDirection::kDesc,
+                                                             .null_order = NullOrder::kNullsLast}});
   return {AssignUuid{"9c12d441-03fe-4693-9a96-a0705ddf69c1"},
           UpgradeFormatVersion{2},
           AddSchema{testing::SimpleSchema(), 2},

@@ -65,9 +65,9 @@ Result<std::vector<LoadedTable>> SqlCatalog::CommitTables(std::span<const TableC
     } else if (!ns_exists) {
       table = NotFound("namespace {} does not exist", ident.ns.ToString());
     } else {
-      table = CreateByCommit(*io_, ident, change.commit,
-                             warehouse_.empty() ? "" : DefaultTableLocation(warehouse_, ident),
-                             record);
+      table =
+          CreateByCommit(*io_, ident, change.commit,
+                         warehouse_.empty() ? "" : DefaultTableLocation(warehouse_, ident), record);
     }
     if (!table) {
       discard();
@@ -92,8 +92,7 @@ Result<std::vector<LoadedTable>> SqlCatalog::CommitTables(std::span<const TableC
     if (w.base_location.empty()) {
       swapped = InsertRowOn(db, ident, w.table.metadata_location);
     } else {
-      Result<SqlResult> updated =
-          SwapRowOn(db, ident, w.base_location, w.table.metadata_location);
+      Result<SqlResult> updated = SwapRowOn(db, ident, w.base_location, w.table.metadata_location);
       if (!updated) {
         swapped = std::unexpected(updated.error());
       } else if (updated->rows_changed != 1) {

@@ -1,7 +1,6 @@
-#include "floe/catalog/rest/server/oauth_tokens_internal.h"
-
 #include <algorithm>
 
+#include "floe/catalog/rest/server/oauth_tokens_internal.h"
 #include "floe/util/uuid.h"
 
 namespace floe::catalog::rest {

@@ -62,8 +62,8 @@ struct RestServer::State {
     Dispatch(req, res);
     if (options.log) {
       std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
-      fmt::print(options.log, "floe serve: {} {} {} {:.1f} ms\n", req.method, req.path,
-                 res.status, took.count());
+      fmt::print(options.log, "floe serve: {} {} {} {:.1f} ms\n", req.method, req.path, res.status,
+                 took.count());
       std::fflush(options.log);
     }
   }

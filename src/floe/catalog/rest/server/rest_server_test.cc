@@ -38,7 +38,8 @@ class RestServerTest : public ::testing::Test {
   }
 
   io::http::Response Send(const std::string& method, const std::string& path,
-                          const std::string& body = "", std::vector<io::http::Header> headers = {}) {
+                          const std::string& body = "",
+                          std::vector<io::http::Header> headers = {}) {
     io::http::Request request;
     request.method = method;
     request.url = server_->uri() + path;
@@ -80,22 +81,20 @@ TEST_F(RestServerTest, EveryResponseMatchesTheOpenApiDocument) {
   Expect(200, "CreateNamespaceResponse", "POST", "/v1/namespaces", R"({"namespace": ["db", "x"]})");
   std::string list = Expect(200, "ListNamespacesResponse", "GET", "/v1/namespaces");
   EXPECT_EQ(Json::Parse(list)->Find("namespaces")->Dump(), R"([["db"]])");
-  std::string children =
-      Expect(200, "ListNamespacesResponse", "GET", "/v1/namespaces?parent=db");
+  std::string children = Expect(200, "ListNamespacesResponse", "GET", "/v1/namespaces?parent=db");
   EXPECT_EQ(Json::Parse(children)->Find("namespaces")->Dump(), R"([["db","x"]])");
   std::string loaded = Expect(200, "GetNamespaceResponse", "GET", "/v1/namespaces/db");
   EXPECT_EQ(Json::Parse(loaded)->Find("properties")->Find("owner")->as_string(), "alice");
   Expect(204, "", "HEAD", "/v1/namespaces/db%1Fx");
   Expect(404, "", "HEAD", "/v1/namespaces/nope");
-  std::string updated = Expect(200, "UpdateNamespacePropertiesResponse", "POST",
-                               "/v1/namespaces/db/properties",
-                               R"({"updates": {"k": "v"}, "removals": ["owner", "absent"]})");
+  std::string updated =
+      Expect(200, "UpdateNamespacePropertiesResponse", "POST", "/v1/namespaces/db/properties",
+             R"({"updates": {"k": "v"}, "removals": ["owner", "absent"]})");
   EXPECT_EQ(Json::Parse(updated)->Find("missing")->Dump(), R"(["absent"])");
 
   std::string created = Expect(200, "LoadTableResult", "POST", "/v1/namespaces/db/tables",
                                CreateTableBody("t", false));
-  FLOE_ASSERT_OK_AND_ASSIGN(LoadTableResult result,
-                            LoadTableResultFromJson(*Json::Parse(created)));
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadTableResult result, LoadTableResultFromJson(*Json::Parse(created)));
   EXPECT_EQ(result.metadata->location(), warehouse_ + "/db/t");
   EXPECT_EQ(result.config, (StringMap{{"s3.endpoint", "http://s3"}}));
   Expect(200, "LoadTableResult", "POST", "/v1/namespaces/db/tables", CreateTableBody("s", true));
@@ -156,8 +155,8 @@ TEST_F(RestServerTest, ListsArePagedWhenAPageTokenIsSent) {
     if (!page.Find("next-page-token")) break;
     token = page.Find("next-page-token")->as_string();
   }
-  EXPECT_EQ(pages, (std::vector<std::string>{R"([["a"],["b"]])", R"([["c"],["d"]])",
-                                             R"([["e"]])"}));
+  EXPECT_EQ(pages,
+            (std::vector<std::string>{R"([["a"],["b"]])", R"([["c"],["d"]])", R"([["e"]])"}));
   Expect(400, "IcebergErrorResponse", "GET", "/v1/namespaces?pageSize=0&pageToken=");
   Expect(400, "IcebergErrorResponse", "GET", "/v1/namespaces?pageToken=x");
   FLOE_EXPECT_VALID_OPENAPI(bodies_);
@@ -167,8 +166,7 @@ TEST_F(RestServerTest, StagedCreateIsCommittedByACreateCommit) {
   FLOE_ASSERT_OK(catalog_->CreateNamespace(Namespace{{"db"}}, {}));
   std::string staged = Expect(200, "LoadTableResult", "POST", "/v1/namespaces/db/tables",
                               CreateTableBody("ctas", true));
-  FLOE_ASSERT_OK_AND_ASSIGN(LoadTableResult result,
-                            LoadTableResultFromJson(*Json::Parse(staged)));
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadTableResult result, LoadTableResultFromJson(*Json::Parse(staged)));
   EXPECT_TRUE(result.metadata_location.empty());
   EXPECT_EQ(result.metadata->location(), warehouse_ + "/db/ctas");
   TableIdentifier ident{Namespace{{"db"}}, "ctas"};
@@ -198,7 +196,8 @@ TEST_F(RestServerTest, LoadAnswersNotModifiedWhileTheTableIsUnchanged) {
   ASSERT_EQ(first.status, 200);
   std::string etag(first.header("etag"));
   ASSERT_FALSE(etag.empty());
-  io::http::Response same = Send("GET", "/v1/namespaces/db/tables/t", "", {{"If-None-Match", etag}});
+  io::http::Response same =
+      Send("GET", "/v1/namespaces/db/tables/t", "", {{"If-None-Match", etag}});
   EXPECT_EQ(same.status, 304);
   EXPECT_TRUE(same.body.empty());
   TableCommit commit{{}, {SetProperties{{{"k", "v"}}}}};
@@ -215,9 +214,9 @@ TEST_F(RestServerTest, LoadAnswersNotModifiedWhileTheTableIsUnchanged) {
 TEST_F(RestServerTest, CredentialsGateEveryRequestBehindATokenThatExpires) {
   StartServer({.credentials = {"alice:secret"}, .token_lifetime_s = 1});
   Expect(401, "IcebergErrorResponse", "GET", "/v1/config");
-  io::http::Response refused = Send("POST", "/v1/oauth/tokens",
-                                    "grant_type=client_credentials&client_id=alice&client_secret=no",
-                                    {{"Content-Type", "application/x-www-form-urlencoded"}});
+  io::http::Response refused = Send(
+      "POST", "/v1/oauth/tokens", "grant_type=client_credentials&client_id=alice&client_secret=no",
+      {{"Content-Type", "application/x-www-form-urlencoded"}});
   EXPECT_EQ(refused.status, 401) << refused.body;
   bodies_.Add("OAuthError", refused.body);
   io::http::Response granted =

@@ -61,7 +61,7 @@ const std::string* QueryValue(const ServiceRequest& request, std::string_view ke
 // is the first page), at most `pageSize` when given, with the offset of the next page.
 template <typename T>
 Result<std::pair<std::vector<T>, std::optional<std::string>>> Page(const ServiceRequest& request,
-                                                                    std::vector<T> items) {
+                                                                   std::vector<T> items) {
   const std::string* token = QueryValue(request, "pageToken");
   if (!token) return std::pair{std::move(items), std::optional<std::string>()};
   auto parse = [](const std::string& text, std::string_view what) -> Result<size_t> {
@@ -274,13 +274,13 @@ struct Handler {
     if (location.empty()) {
       if (warehouse.empty()) {
         return ErrorResponse(400, "BadRequestException",
-                             "table " + ident.ToString() + " has no location and the catalog no "
-                                                           "warehouse");
+                             "table " + ident.ToString() +
+                                 " has no location and the catalog no "
+                                 "warehouse");
       }
       location = DefaultTableLocation(warehouse, ident);
     }
-    auto metadata =
-        NewTableMetadata(message->request, io::NormalizeLocation(location), NowMs());
+    auto metadata = NewTableMetadata(message->request, io::NormalizeLocation(location), NowMs());
     if (!metadata) return ErrorResponse(metadata.error(), Subject::kTable);
     return Loaded(LoadedTable{ident, "", *metadata});
   }
