@@ -4,7 +4,7 @@
 #include <system_error>
 
 #include "floe/io/location.h"
-#include "floe/sql/embedded_catalog_internal.h"
+#include "floe/sql/embedded_catalog.h"
 
 namespace floe::sql {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "floe/catalog/identifier.h"
 #include "floe/io/s3/s3_options.h"
-#include "floe/sql/embedded_catalog_internal.h"
+#include "floe/sql/embedded_catalog.h"
 #include "floe/sql/statements/call_statements.h"
 #include "floe/sql/statements/catalog_statements.h"
 #include "floe/sql/statements/iceberg_tables.h"

@@ -60,7 +60,7 @@ class Session final : public plan::PlannerSession {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  // Opens the embedded catalog when the options ask for one (sql/embedded_catalog_internal.h), and
+  // Opens the embedded catalog when the options ask for one (sql/embedded_catalog.h), and
   // makes it current.
   Status Open();
   // What Open did that the user should hear of (an older catalog file moved), one line each.
