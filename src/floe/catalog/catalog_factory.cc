@@ -14,9 +14,9 @@
 #include "floe/catalog/plugin/plugin_catalog.h"
 #include "floe/catalog/rest/rest_catalog.h"
 #include "floe/catalog/sql/sql_catalog.h"
-#include "floe/io/local_file_io.h"
 #include "floe/io/location.h"
 #include "floe/io/mapped_file_io.h"
+#include "floe/io/resolving_file_io.h"
 
 namespace floe::catalog {
 namespace {
@@ -40,14 +40,15 @@ StringMap PluginProperties(const StringMap& properties) {
   return out;
 }
 
-// The local filesystem, where tables written by an older floe with a relative warehouse hold paths
-// relative to the folder it ran in: those are read under the warehouse, with a warning
+// For a local warehouse: every location floe serves (a table may live elsewhere than the
+// warehouse, on S3 too), where tables written by an older floe with a relative warehouse hold
+// paths relative to the folder it ran in: those are read under the warehouse, with a warning
 // (io::ResolveRelativeToWarehouse). Other warehouses keep the catalog's default FileIO (nullptr).
-std::shared_ptr<io::FileIO> LocalFileIO(const std::string& name, const StringMap& properties) {
+std::shared_ptr<io::FileIO> LocalWarehouseFileIO(const std::string& name, const StringMap& properties) {
   auto it = properties.find(kWarehouse);
   if (it == properties.end() || it->second.empty() || it->second.front() != '/') return nullptr;
   return io::ResolveRelativeToWarehouse(
-      std::make_shared<io::LocalFileIO>(), it->second,
+      io::MakeFileIO(properties), it->second,
       [name](std::string_view relative, std::string_view resolved) {
         fmt::print(stderr,
                    "[WARNING] catalog {}: '{}' is a relative location (written by an older floe); "
@@ -73,11 +74,11 @@ Result<std::shared_ptr<Catalog>> MakeUncached(const std::string& name,
   std::string type = Lowercase(type_it != properties.end() ? type_it->second : "hive");
   if (type == "hadoop") {
     FLOE_ASSIGN_OR_RETURN(auto hadoop,
-                          HadoopCatalog::Make(name, properties, LocalFileIO(name, properties)));
+                          HadoopCatalog::Make(name, properties, LocalWarehouseFileIO(name, properties)));
     return std::shared_ptr<Catalog>(std::move(hadoop));
   }
   if (type == "sql" || type == "jdbc") {
-    return CreateSqlCatalog(name, properties, LocalFileIO(name, properties));
+    return CreateSqlCatalog(name, properties, LocalWarehouseFileIO(name, properties));
   }
   if (type == "rest") return CreateRestCatalog(name, properties);
   if (type == "hive") {

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "floe/io/location.h"
+#include "floe/io/s3/s3_options.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
 #include "floe/spec/sort_order.h"
@@ -86,6 +87,7 @@ Result<TableMetadataPtr> NewTableMetadata(const CreateTableRequest& request, std
         order, SortOrder::Make(*schema, SortOrder::kInitialOrderId, std::move(sort_fields)));
   }
 
+  FLOE_RETURN_IF_ERROR(io::RefuseStoredSecrets(request.properties));
   StringMap properties = request.properties;
   properties.erase("format-version");
   for (std::string_view key : kPathProperties) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "floe/catalog/new_table.h"
+#include "floe/io/s3/s3_options.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
 #include "floe/spec/sort_order.h"
@@ -287,6 +288,7 @@ class Applier {
   }
 
   Status Apply(const SetProperties& u, TableMetadataBuilder& b) {
+    FLOE_RETURN_IF_ERROR(io::RefuseStoredSecrets(u.updates));
     for (const auto& [key, value] : u.updates) b.SetProperty(key, value);
     return Ok();
   }

@@ -5,59 +5,18 @@
 #include <vector>
 
 #include "floe/io/location.h"
+#include "floe/io/routing_file_io.h"
 
 namespace floe::io {
 namespace {
 
-class MappedFileIO final : public FileIO {
+class MappedFileIO final : public RoutingFileIO {
  public:
   MappedFileIO(std::shared_ptr<FileIO> base, LocationMap map)
       : base_(std::move(base)), map_(std::move(map)) {}
 
-  Result<std::unique_ptr<InputFile>> NewInputFile(std::string_view location) override {
-    return base_->NewInputFile(map_(location));
-  }
-  Result<std::unique_ptr<OutputFile>> NewOutputFile(std::string_view location) override {
-    return base_->NewOutputFile(map_(location));
-  }
-  Result<FileEntry> GetInfo(std::string_view location) override {
-    return base_->GetInfo(map_(location));
-  }
-  Status Delete(std::string_view location) override { return base_->Delete(map_(location)); }
-  Result<std::vector<FileEntry>> List(std::string_view folder) override {
-    return base_->List(map_(folder));
-  }
-  Status CreateDirectories(std::string_view folder) override {
-    return base_->CreateDirectories(map_(folder));
-  }
-  Status Rename(std::string_view from, std::string_view to) override {
-    return base_->Rename(map_(from), map_(to));
-  }
-  Status RenameNoReplace(std::string_view from, std::string_view to) override {
-    return base_->RenameNoReplace(map_(from), map_(to));
-  }
-  Status SyncDirectory(std::string_view folder) override {
-    return base_->SyncDirectory(map_(folder));
-  }
-  Result<std::unique_ptr<InputFile>> NewInputFileOfSize(std::string_view location,
-                                                        int64_t size) override {
-    return base_->NewInputFileOfSize(map_(location), size);
-  }
-  Result<bool> SupportsExclusiveCreate(std::string_view folder) override {
-    return base_->SupportsExclusiveCreate(map_(folder));
-  }
-  Status DeleteRecursive(std::string_view location) override {
-    return base_->DeleteRecursive(map_(location));
-  }
-
  protected:
-  Status WriteWholeFile(std::string_view location, std::span<const std::byte> bytes, bool overwrite,
-                        bool durable) override {
-    std::string mapped = map_(location);
-    if (durable) return base_->WriteFileAtomically(mapped, bytes, overwrite);
-    return base_->ReplaceFileUnsynced(
-        mapped, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-  }
+  Result<Target> Route(std::string_view location) override { return Target{base_, map_(location)}; }
 
  private:
   std::shared_ptr<FileIO> base_;

@@ -10,45 +10,26 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 
-#include "floe/io/file_io.h"
+#include "floe/io/routing_file_io.h"
 #include "floe/io/s3/s3_options.h"
 
 namespace floe::io {
 
-class ResolvingFileIO : public FileIO {
+class ResolvingFileIO final : public RoutingFileIO {
  public:
   explicit ResolvingFileIO(Properties properties = {});
   ~ResolvingFileIO() override;
 
-  // The backend serving location.
-  Result<FileIO*> For(std::string_view location);
-
-  Result<std::unique_ptr<InputFile>> NewInputFile(std::string_view location) override;
-  Result<std::unique_ptr<InputFile>> NewInputFileOfSize(std::string_view location,
-                                                        int64_t size) override;
-  Result<std::unique_ptr<OutputFile>> NewOutputFile(std::string_view location) override;
-  Result<FileEntry> GetInfo(std::string_view location) override;
-  Status Delete(std::string_view location) override;
-  Result<std::vector<FileEntry>> List(std::string_view folder) override;
-  Status CreateDirectories(std::string_view folder) override;
-  Status Rename(std::string_view from, std::string_view to) override;
-  Status RenameNoReplace(std::string_view from, std::string_view to) override;
-  Status SyncDirectory(std::string_view folder) override;
-  Result<bool> SupportsExclusiveCreate(std::string_view folder) override;
-  Status DeleteRecursive(std::string_view location) override;
-
  protected:
-  Status WriteWholeFile(std::string_view location, std::span<const std::byte> bytes, bool overwrite,
-                        bool durable) override;
+  Result<Target> Route(std::string_view location) override;
 
  private:
-  Result<FileIO*> ForBoth(std::string_view from, std::string_view to);
-
   Properties properties_;
-  std::unique_ptr<FileIO> local_;
+  std::shared_ptr<FileIO> local_;
   std::once_flag s3_once_;
-  std::unique_ptr<FileIO> s3_;
+  std::shared_ptr<FileIO> s3_;
   std::optional<Error> s3_error_;
 };
 

@@ -10,7 +10,7 @@
 #include "floe/catalog/rest/rest_errors.h"
 #include "floe/catalog/rest/rest_messages.h"
 #include "floe/catalog/rest/rest_session_internal.h"
-#include "floe/catalog/rest/table_file_io_internal.h"
+#include "floe/io/prefix_file_io.h"
 #include "floe/util/url_encode.h"
 
 namespace floe::catalog {
@@ -35,7 +35,7 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
       : name_(std::move(name)),
         properties_(std::move(properties)),
         session_(std::move(session)),
-        io_(std::make_shared<rest::TableFileIO>(properties_)) {
+        io_(std::make_shared<io::PrefixFileIO>(properties_)) {
     if (auto it = properties_.find("rest.page-size"); it != properties_.end()) {
       page_size_ = it->second;
     }
@@ -283,11 +283,22 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
     return std::unexpected(rest::ModelToError(result.status, {}, what + " exists", false));
   }
 
+  // What a LoadTableResult configures for storage: its `config` for the files under the table's
+  // location, each of its `storage-credentials` (over that config) for the files under its prefix.
+  void ConfigureStorage(const rest::LoadTableResult& result) {
+    io_->Configure(result.metadata->location(), result.config);
+    for (const rest::StorageCredential& credential : result.storage_credentials) {
+      StringMap config = result.config;
+      for (const auto& [key, value] : credential.config) config[key] = value;
+      io_->Configure(credential.prefix, config);
+    }
+  }
+
   Result<LoadedTable> Loaded(const TableIdentifier& ident, const Json& json,
                              const std::string& what) {
     FLOE_ASSIGN_OR_RETURN(rest::LoadTableResult result,
                           Decode(rest::LoadTableResultFromJson, json, what));
-    io_->Configure(result.metadata->location(), result);
+    ConfigureStorage(result);
     return LoadedTable{ident, std::move(result.metadata_location), std::move(result.metadata)};
   }
 
@@ -300,7 +311,7 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
   std::string name_;
   StringMap properties_;
   std::unique_ptr<rest::RestSession> session_;
-  std::shared_ptr<rest::TableFileIO> io_;
+  std::shared_ptr<io::PrefixFileIO> io_;
   std::string page_size_;
   std::mutex mu_;
   std::map<TableIdentifier, TaggedTable> loads_;

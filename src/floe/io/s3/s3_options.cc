@@ -87,6 +87,18 @@ bool IsSecretProperty(std::string_view key) {
   return key == "s3.secret-access-key" || key == "s3.session-token";
 }
 
+Status RefuseStoredSecrets(const Properties& properties) {
+  for (const auto& [key, value] : properties) {
+    if (!IsSecretProperty(key)) continue;
+    return InvalidArgument(
+        "'{}' cannot be a table property: table properties are written into the table's metadata, "
+        "which every reader of the table sees; set it on the catalog (CREATE CATALOG ... WITH, "
+        "--catalog) or in the environment (AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)",
+        key);
+  }
+  return Ok();
+}
+
 Result<S3Options> S3OptionsFrom(const Properties& properties,
                                 const EnvironmentLookup& environment) {
   S3Options options;

@@ -49,4 +49,8 @@ Result<S3Options> S3OptionsFrom(const Properties& properties,
 // Whether a property configures S3 and must be kept from output (the secret, the session token).
 bool IsSecretProperty(std::string_view key);
 
+// kInvalidArgument naming the first secret property in properties, for properties that are stored
+// where every reader sees them (a table's properties are written into its metadata files).
+Status RefuseStoredSecrets(const Properties& properties);
+
 }  // namespace floe::io
