@@ -44,7 +44,8 @@ StringMap PluginProperties(const StringMap& properties) {
 // warehouse, on S3 too), where tables written by an older floe with a relative warehouse hold
 // paths relative to the folder it ran in: those are read under the warehouse, with a warning
 // (io::ResolveRelativeToWarehouse). Other warehouses keep the catalog's default FileIO (nullptr).
-std::shared_ptr<io::FileIO> LocalWarehouseFileIO(const std::string& name, const StringMap& properties) {
+std::shared_ptr<io::FileIO> LocalWarehouseFileIO(const std::string& name,
+                                                 const StringMap& properties) {
   auto it = properties.find(kWarehouse);
   if (it == properties.end() || it->second.empty() || it->second.front() != '/') return nullptr;
   return io::ResolveRelativeToWarehouse(
@@ -73,8 +74,8 @@ Result<std::shared_ptr<Catalog>> MakeUncached(const std::string& name,
   // The Flink connector's default type when neither is set.
   std::string type = Lowercase(type_it != properties.end() ? type_it->second : "hive");
   if (type == "hadoop") {
-    FLOE_ASSIGN_OR_RETURN(auto hadoop,
-                          HadoopCatalog::Make(name, properties, LocalWarehouseFileIO(name, properties)));
+    FLOE_ASSIGN_OR_RETURN(
+        auto hadoop, HadoopCatalog::Make(name, properties, LocalWarehouseFileIO(name, properties)));
     return std::shared_ptr<Catalog>(std::move(hadoop));
   }
   if (type == "sql" || type == "jdbc") {
