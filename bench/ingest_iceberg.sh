@@ -7,15 +7,9 @@
 # INPUTS=a make-inputs directory to reuse.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-rows=${1:-${ROWS:-10000000}}
-runs=${2:-${RUNS:-3}}
-shared=${SHARED:-$here/../shared}
-floe=${FLOE:-$here/build/release/floe}
-work=${WORK:-$(mktemp -d)}
-inputs=${INPUTS:-$work/inputs-$rows}
-[ -f "$inputs/events.parquet" ] || "$shared/bench/make-inputs" "$inputs" "$rows" >/dev/null
 # shellcheck source=bench/measure.sh
 source "$here/bench/measure.sh"
+bench_setup 10000000 events.parquet "$@"
 
 data_bytes() { find "$1" -path '*/data/*' -type f -printf '%s\n' | awk '{s+=$1} END {print s+0}'; }
 

@@ -1,4 +1,22 @@
-# Sourced by the benchmark scripts. measure CMD...: runs CMD $runs times (with $work as scratch) and
+# Sourced by the benchmark scripts.
+#
+# bench_setup DEFAULT_ROWS INPUT [ROWS] [RUNS]: the settings every script shares, from its first two
+# arguments or the environment: rows (ROWS, else DEFAULT_ROWS), runs (RUNS, else 3), shared
+# (SHARED, else ../shared), floe (FLOE, else build/release/floe), work (WORK, else a new temporary
+# folder) and inputs (INPUTS, else make-inputs run into $work for $rows rows unless $inputs/INPUT
+# is there already). Needs $here, the checkout.
+bench_setup() {
+  local default_rows=$1 input=$2
+  rows=${3:-${ROWS:-$default_rows}}
+  runs=${4:-${RUNS:-3}}
+  shared=${SHARED:-$here/../shared}
+  floe=${FLOE:-$here/build/release/floe}
+  work=${WORK:-$(mktemp -d)}
+  inputs=${INPUTS:-$work/inputs-$rows}
+  [ -f "$inputs/$input" ] || "$shared/bench/make-inputs" "$inputs" "$rows" >/dev/null
+}
+
+# measure CMD...: runs CMD $runs times (with $work as scratch) and
 # prints the best wall seconds, the peak RSS (MB) and the CPU seconds (user + system: steadier than
 # wall time on a busy machine) of that run.
 measure() {

@@ -10,17 +10,11 @@
 # Usage: bench/s3_transfer.sh [ROWS=10000000] [RUNS=3]; FLOE=path/to/floe, SHARED=../shared,
 # INPUTS=a make-inputs directory to reuse.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-rows=${1:-${ROWS:-10000000}}
-runs=${2:-${RUNS:-3}}
-shared=${SHARED:-$here/../shared}
-floe=${FLOE:-$here/build/release/floe}
-work=${WORK:-$(mktemp -d)}
-inputs=${INPUTS:-$work/inputs-$rows}
 command -v aws >/dev/null || { echo "s3_transfer: the aws CLI is not installed" >&2; exit 3; }
-[ -f "$inputs/events.parquet" ] || "$shared/bench/make-inputs" "$inputs" "$rows" >/dev/null
+here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=bench/measure.sh
 source "$here/bench/measure.sh"
+bench_setup 10000000 events.parquet "$@"
 
 read -r endpoint moto_pid < <("$shared/peers/s3-server" "$work/moto.log")
 trap 'kill "$moto_pid" 2>/dev/null || true' EXIT
