@@ -86,8 +86,9 @@ S3Server::S3Server(bool authenticating) {
     return;
   }
   pid_ = pid;
-  // Bounded: moto answers within a few seconds or is taken as broken.
-  for (int i = 0; i < 300; ++i) {
+  // Bounded: moto answers within seconds, within a minute on a machine busy with builds, or is
+  // taken as broken.
+  for (int i = 0; i < 1200; ++i) {
     if (Accepts(port)) {
       endpoint_ = "http://127.0.0.1:" + port_text;
       return;
@@ -100,7 +101,7 @@ S3Server::S3Server(bool authenticating) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  reason_ = "moto_server did not answer within 15 s";
+  reason_ = "moto_server did not answer within 60 s";
 }
 
 S3Server::~S3Server() {
