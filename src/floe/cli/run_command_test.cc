@@ -1,11 +1,14 @@
 // `floe run` end to end with the real binary: a script's streaming INSERT from a bounded datagen
-// table into a hadoop-catalog table is stopped with SIGTERM, run again and killed with SIGKILL,
-// then run to its end; ClickHouse then counts every generated id exactly once (the rows are ids
-// 0..N-1 by construction, so the expected figures are plain arithmetic). DuckDB has no Iceberg
-// reader here, so ClickHouse's icebergLocal is the independent reader.
+// table into an Iceberg table is stopped with SIGTERM, run again and killed with SIGKILL, then run
+// to its end; ClickHouse then counts every generated id exactly once (the rows are ids 0..N-1 by
+// construction, so the expected figures are plain arithmetic). It runs on two lakes: a hadoop
+// catalog on the local disk, and a SQL catalog whose warehouse is an S3 bucket (moto on loopback),
+// where the checkpoint stays local and ClickHouse reads the table straight from the bucket. DuckDB
+// has no Iceberg reader here, so ClickHouse is the independent reader.
 
 #include "floe/cli/run_command.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -17,6 +20,9 @@
 
 #include "floe/cli/commands.h"
 #include "floe/cli/run_floe_testing.h"
+#include "floe/io/local_file_io.h"
+#include "floe/io/s3/s3_file_io.h"
+#include "floe/io/s3/s3_test_support.h"
 #include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
 #include "floe/util/json.h"
@@ -30,14 +36,21 @@ using testing::Quote;
 
 constexpr int kRows = 6000;
 
-// The number of metadata versions (vN.metadata.json) of a hadoop table.
-int MetadataVersions(const std::filesystem::path& table) {
+// Where the streaming test's table lives: the catalog statement, the table's folder, a FileIO
+// that reaches it, and how ClickHouse reads it.
+struct Lake {
+  std::string catalog;
+  std::string table;
+  std::shared_ptr<io::FileIO> io;
+  std::string clickhouse_source;
+};
+
+// The number of metadata files of a table: one per commit, whatever the catalog names them.
+int MetadataVersions(const Lake& lake) {
+  auto entries = lake.io->List(lake.table + "/metadata");
+  if (!entries) return 0;
   int count = 0;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(table / "metadata", ec)) {
-    const std::string name = entry.path().filename().string();
-    count += name.starts_with("v") && name.ends_with(".metadata.json");
-  }
+  for (const io::FileEntry& entry : *entries) count += entry.name.ends_with(".metadata.json");
   return count;
 }
 
@@ -48,12 +61,12 @@ pid_t StartRun(const std::filesystem::path& dir, const std::string& script) {
 
 // Waits until the table has at least `versions` metadata versions or the process has ended;
 // false when it ended first.
-bool WaitForCommits(pid_t pid, const std::filesystem::path& table, int versions) {
-  for (int i = 0; i < 6000; ++i) {
-    if (MetadataVersions(table) >= versions) return true;
+bool WaitForCommits(pid_t pid, const Lake& lake, int versions) {
+  for (int i = 0; i < 3000; ++i) {
+    if (MetadataVersions(lake) >= versions) return true;
     int status = 0;
     if (waitpid(pid, &status, WNOHANG) == pid) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return false;
 }
@@ -63,18 +76,47 @@ std::string ReadFile(const std::filesystem::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-TEST(RunCommandTest, StreamingInsertResumesAfterStopAndKillWithoutLossOrDuplicates) {
-  if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
-  floe::testing::TempDir dir;
-  const std::filesystem::path lake = dir.path() / "lake";
-  const std::filesystem::path table = lake / "db" / "events";
-  const std::string script = (dir.path() / "pipeline.sql").string();
+enum class LakeKind { kLocalHadoop, kS3Sql };
+
+class StreamingRestartTest : public ::testing::TestWithParam<LakeKind> {
+ protected:
+  void SetUp() override {
+    if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+    if (GetParam() == LakeKind::kLocalHadoop) {
+      const std::string warehouse = (dir_.path() / "lake").string();
+      lake_.catalog =
+          "CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='hadoop', "
+          "'warehouse'='" +
+          warehouse + "');\n";
+      lake_.table = warehouse + "/db/events";
+      lake_.io = std::make_shared<io::LocalFileIO>();
+      lake_.clickhouse_source = "icebergLocal('" + lake_.table + "')";
+      return;
+    }
+    FLOE_REQUIRE_S3_SERVER();
+    io::S3Client client(io::TestS3Options());
+    FLOE_ASSERT_OK_AND_ASSIGN(std::string bucket, io::NewTestBucket(client, "stream"));
+    const std::string endpoint = floe::testing::S3Server::Get().endpoint();
+    lake_.catalog = fmt::format(
+        "CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='sql', "
+        "'uri'='jdbc:sqlite:{}', 'warehouse'='s3://{}/wh', 's3.endpoint'='{}', "
+        "'s3.access-key-id'='test-key', 's3.secret-access-key'='test-secret');\n",
+        (dir_.path() / "catalog.db").string(), bucket, endpoint);
+    lake_.table = fmt::format("s3://{}/wh/db/events", bucket);
+    lake_.io = std::make_shared<io::S3FileIO>(io::TestS3Options());
+    lake_.clickhouse_source = fmt::format(
+        "icebergS3('{}/{}/wh/db/events/', 'test-key', 'test-secret')", endpoint, bucket);
+  }
+
+  floe::testing::TempDir dir_;
+  Lake lake_;
+};
+
+TEST_P(StreamingRestartTest, StreamingInsertResumesAfterStopAndKillWithoutLossOrDuplicates) {
+  const std::string script = (dir_.path() / "pipeline.sql").string();
   std::ofstream(script)
-      << "CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='hadoop', "
-         "'warehouse'='"
-      << lake.string()
-      << "');\n"
-         "CREATE DATABASE IF NOT EXISTS lake.db;\n"
+      << lake_.catalog
+      << "CREATE DATABASE IF NOT EXISTS lake.db;\n"
          "CREATE TABLE IF NOT EXISTS lake.db.events (id BIGINT, data STRING);\n"
          "CREATE TABLE default_catalog.default_database.gen (id BIGINT, data STRING) WITH "
          "('connector'='datagen', "
@@ -88,35 +130,34 @@ TEST(RunCommandTest, StreamingInsertResumesAfterStopAndKillWithoutLossOrDuplicat
          "INSERT INTO lake.db.events SELECT * FROM default_catalog.default_database.gen;\n";
 
   // First run: stopped by SIGTERM after its first commit; it stops its job and exits cleanly.
-  pid_t pid = StartRun(dir.path(), script);
+  pid_t pid = StartRun(dir_.path(), script);
   ASSERT_GT(pid, 0);
-  ASSERT_TRUE(WaitForCommits(pid, table, 2)) << ReadFile(dir.path() / "err.txt");
+  ASSERT_TRUE(WaitForCommits(pid, lake_, 2)) << ReadFile(dir_.path() / "err.txt");
   kill(pid, SIGTERM);
-  EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << ReadFile(dir.path() / "err.txt");
-  EXPECT_NE(ReadFile(dir.path() / "out.txt").find("(insert-into_lake.db.events): CANCELED"),
+  EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << ReadFile(dir_.path() / "err.txt");
+  EXPECT_NE(ReadFile(dir_.path() / "out.txt").find("(insert-into_lake.db.events): CANCELED"),
             std::string::npos)
-      << ReadFile(dir.path() / "out.txt");
-  const int after_first = MetadataVersions(table);
+      << ReadFile(dir_.path() / "out.txt");
+  const int after_first = MetadataVersions(lake_);
 
   // Second run: resumes, commits at least once more, and is killed outright.
-  pid = StartRun(dir.path(), script);
+  pid = StartRun(dir_.path(), script);
   ASSERT_GT(pid, 0);
-  ASSERT_TRUE(WaitForCommits(pid, table, after_first + 1)) << ReadFile(dir.path() / "err.txt");
+  ASSERT_TRUE(WaitForCommits(pid, lake_, after_first + 1)) << ReadFile(dir_.path() / "err.txt");
   kill(pid, SIGKILL);
   testing::WaitFloe(pid);
 
   // Third run: to the end of the bounded source.
-  pid = StartRun(dir.path(), script);
+  pid = StartRun(dir_.path(), script);
   ASSERT_GT(pid, 0);
-  EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << ReadFile(dir.path() / "err.txt");
-  EXPECT_NE(ReadFile(dir.path() / "out.txt").find("(insert-into_lake.db.events): FINISHED"),
+  EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << ReadFile(dir_.path() / "err.txt");
+  EXPECT_NE(ReadFile(dir_.path() / "out.txt").find("(insert-into_lake.db.events): FINISHED"),
             std::string::npos)
-      << ReadFile(dir.path() / "out.txt");
+      << ReadFile(dir_.path() / "out.txt");
 
   auto counted = floe::testing::RunPeer(
-      "ch", {"SELECT count() AS n, uniqExact(id) AS ids, min(id) AS lo, max(id) AS hi FROM "
-             "icebergLocal('" +
-             table.string() + "') FORMAT JSONEachRow"});
+      "ch", {"SELECT count() AS n, uniqExact(id) AS ids, min(id) AS lo, max(id) AS hi FROM " +
+             lake_.clickhouse_source + " FORMAT JSONEachRow"});
   ASSERT_TRUE(counted.has_value()) << counted.error().ToString();
   FLOE_ASSERT_OK_AND_ASSIGN(Json row, Json::Parse(*counted));
   auto number = [&](std::string_view key) {
@@ -128,6 +169,12 @@ TEST(RunCommandTest, StreamingInsertResumesAfterStopAndKillWithoutLossOrDuplicat
   EXPECT_EQ(number("lo"), 0) << *counted;
   EXPECT_EQ(number("hi"), kRows - 1) << *counted;
 }
+
+INSTANTIATE_TEST_SUITE_P(Lakes, StreamingRestartTest,
+                         ::testing::Values(LakeKind::kLocalHadoop, LakeKind::kS3Sql),
+                         [](const auto& info) {
+                           return info.param == LakeKind::kLocalHadoop ? "LocalHadoop" : "S3Sql";
+                         });
 
 TEST(RunCommandTest, StopsAtTheFirstFailingStatementWithItsPosition) {
   floe::testing::TempDir dir;
