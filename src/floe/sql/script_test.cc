@@ -29,20 +29,37 @@
 //   {"id": 1}                                  one record a line, produced by kcat
 //
 // writes; a file using either skips when no cluster can run.
+//
+// ${LAKE} is a folder for warehouses and ${LAKE_OPTIONS} what a catalog there needs after its
+// other options (", 's3.endpoint' = ..."). A file using ${LAKE} runs twice: on the local disk
+// (Scripts/...) and with the lake in an S3 bucket of the test server (ScriptsOnS3/..., skipped
+// without one). Its records
+//
+//   clickhouse rowsort hive/default/sample   <- a table's folder under ${LAKE}
+//   SELECT id, data FROM {table}              {table}: ClickHouse's reader of that table
+//   ----
+//   1 | a
+//
+// check what ClickHouse reads from the same files (skipped, with a note, without ClickHouse).
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "floe/io/s3/s3_client.h"
+#include "floe/io/s3/s3_test_support.h"
 #include "floe/sql/scalar/result_format.h"
 #include "floe/sql/session.h"
 #include "floe/sql/syntax/parser.h"
 #include "floe/testing/kafka_cluster.h"
+#include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
 #include "floe/util/strings.h"
 
@@ -161,10 +178,35 @@ Result<std::vector<std::string>> ResultLines(StatementResult& result, bool chang
   return lines;
 }
 
-class ScriptTest : public ::testing::TestWithParam<std::string> {};
+struct Script {
+  std::string name;
+  bool on_s3 = false;
+};
+
+// Where ${LAKE} is, and how ClickHouse reads a table there.
+struct Lake {
+  std::string location;
+  std::string catalog_options;
+  std::string s3_url;  // http://endpoint/bucket/lake on S3, else empty
+
+  std::string ClickHouseTable(const std::string& folder) const {
+    if (s3_url.empty()) return "icebergLocal('" + location + "/" + folder + "')";
+    return "icebergS3('" + s3_url + "/" + folder + "/', 'test-key', 'test-secret')";
+  }
+};
+
+// ClickHouse's rows of query, its tab-separated cells joined by " | " as the records write them.
+Result<std::vector<std::string>> ClickHouseLines(const std::string& query) {
+  FLOE_ASSIGN_OR_RETURN(std::string out, testing::RunPeer("ch", {query + " FORMAT TSV"}));
+  std::vector<std::string> lines;
+  for (std::string line : Split(out, '\n')) lines.push_back(Replace(line, "\t", " | "));
+  return lines;
+}
+
+class ScriptTest : public ::testing::TestWithParam<Script> {};
 
 TEST_P(ScriptTest, Runs) {
-  std::filesystem::path path = kScriptDir / (GetParam() + ".test");
+  std::filesystem::path path = kScriptDir / (GetParam().name + ".test");
   testing::TempDir dir;
   Session session({.embedded_warehouse = (dir.path() / "warehouse").string(),
                    .checkpoint_root = (dir.path() / "checkpoints").string()});
@@ -172,6 +214,21 @@ TEST_P(ScriptTest, Runs) {
   std::vector<std::pair<std::string, std::string>> variables = {
       {"${TMP}", dir.path().string()}, {"${SHARED}", testing::SharedDir().string()}};
   std::vector<Record> records = ReadRecords(path);
+  Lake lake{.location = (dir.path() / "lake").string()};
+  if (GetParam().on_s3) {
+    FLOE_REQUIRE_S3_SERVER();
+    io::S3Client client(io::TestS3Options());
+    FLOE_ASSERT_OK_AND_ASSIGN(std::string bucket, io::NewTestBucket(client, "script"));
+    const std::string endpoint = floe::testing::S3Server::Get().endpoint();
+    lake.location = "s3://" + bucket + "/lake";
+    lake.catalog_options = fmt::format(
+        ", 's3.endpoint' = '{}', 's3.path-style-access' = 'true', 's3.access-key-id' = "
+        "'test-key', 's3.secret-access-key' = 'test-secret'",
+        endpoint);
+    lake.s3_url = endpoint + "/" + bucket + "/lake";
+  }
+  variables.emplace_back("${LAKE_OPTIONS}", lake.catalog_options);
+  variables.emplace_back("${LAKE}", lake.location);
   bool kafka = std::ranges::any_of(records, [](const Record& record) {
     return record.kind == "produce" || record.sql.find("${KAFKA}") != std::string::npos;
   });
@@ -186,9 +243,26 @@ TEST_P(ScriptTest, Runs) {
     if (record.kind == "produce") {
       ASSERT_EQ(record.options.size(), 2u) << where << ": produce takes a topic and a partition";
       std::vector<std::string> values = Split(sql, '\n');
-      Status produced = testing::KafkaCluster::Get().Produce(
-          record.options[0], std::stoi(record.options[1]), values);
+      Status produced = testing::KafkaCluster::Get().Produce(record.options[0],
+                                                             std::stoi(record.options[1]), values);
       ASSERT_TRUE(produced.has_value()) << where << ": " << produced.error().message();
+      continue;
+    }
+    if (record.kind == "clickhouse") {
+      if (!testing::PeerInstalled("chdb")) {
+        std::cerr << where << ": not checked, ClickHouse (chdb) is not installed\n";
+        continue;
+      }
+      ASSERT_FALSE(record.options.empty()) << where << ": clickhouse takes a table folder";
+      std::string query = Replace(sql, "{table}", lake.ClickHouseTable(record.options.back()));
+      auto lines = ClickHouseLines(query);
+      ASSERT_TRUE(lines.has_value()) << where << ": " << lines.error().message();
+      std::vector<std::string> expected = record.expected;
+      if (Has(record, "rowsort")) {
+        std::sort(lines->begin(), lines->end());
+        std::sort(expected.begin(), expected.end());
+      }
+      EXPECT_EQ(*lines, expected) << where << ": ClickHouse read " << query;
       continue;
     }
     auto statement = ParseStatement(sql);
@@ -237,17 +311,24 @@ TEST_P(ScriptTest, Runs) {
   }
 }
 
-std::vector<std::string> ScriptNames() {
-  std::vector<std::string> names;
+// Every script, or (on_s3) those using ${LAKE}.
+std::vector<Script> Scripts(bool on_s3) {
+  std::vector<Script> scripts;
   for (const auto& entry : std::filesystem::directory_iterator(kScriptDir)) {
-    if (entry.path().extension() == ".test") names.push_back(entry.path().stem().string());
+    if (entry.path().extension() != ".test") continue;
+    std::ifstream in(entry.path());
+    std::string text(std::istreambuf_iterator<char>(in), {});
+    if (on_s3 && text.find("${LAKE}") == std::string::npos) continue;
+    scripts.push_back({entry.path().stem().string(), on_s3});
   }
-  std::sort(names.begin(), names.end());
-  return names;
+  std::ranges::sort(scripts, {}, &Script::name);
+  return scripts;
 }
 
-INSTANTIATE_TEST_SUITE_P(Scripts, ScriptTest, ::testing::ValuesIn(ScriptNames()),
-                         [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Scripts, ScriptTest, ::testing::ValuesIn(Scripts(false)),
+                         [](const auto& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(ScriptsOnS3, ScriptTest, ::testing::ValuesIn(Scripts(true)),
+                         [](const auto& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace floe::sql
