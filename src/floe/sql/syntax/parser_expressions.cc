@@ -261,6 +261,8 @@ Result<ExprPtr> Parser::ParseAtom() {
       return expr;
     }
   }
+  // LEFT and RIGHT are reserved for joins, and also Flink's string functions.
+  if ((PeekKeyword("LEFT") || PeekKeyword("RIGHT")) && PeekSymbol("(", 1)) return ParseFunction();
   if (!PeekIdentifier()) return Expected("an expression", "");
   if ((PeekKeyword("ARRAY") || PeekKeyword("MAP")) && PeekSymbol("[", 1)) {
     return ParseConstructor();
