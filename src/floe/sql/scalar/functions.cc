@@ -11,7 +11,7 @@ namespace {
 
 const FunctionDef* FindFunction(std::string_view upper) {
   for (auto family : {StringFunctions(), MathFunctions(), DateTimeFunctions(),
-                      ConditionalFunctions(), ConstructorFunctions()}) {
+                      ConditionalFunctions(), ConstructorFunctions(), EncodingFunctions()}) {
     for (const FunctionDef& def : family) {
       if (def.name == upper) return &def;
     }
