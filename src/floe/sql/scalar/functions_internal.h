@@ -41,5 +41,6 @@ std::span<const FunctionDef> DateTimeFunctions();
 std::span<const FunctionDef> ConditionalFunctions();
 std::span<const FunctionDef> ConstructorFunctions();  // ARRAY[...], MAP[...]
 std::span<const FunctionDef> EncodingFunctions();     // hashes, base64, HEX, BIN
+std::span<const FunctionDef> JsonFunctions();         // JSON_EXISTS, JSON_VALUE, JSON_QUERY
 
 }  // namespace floe::sql::scalar
