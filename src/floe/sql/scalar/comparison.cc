@@ -1,7 +1,7 @@
-// = <> < <= > >=, IN (list) and BETWEEN. Operands are first converted to one type
-// (binder_internal.h's CoerceForComparison), then compared with typed loops: numbers and times by
-// value, decimals by unscaled value at a common scale, strings by their UTF-8 bytes (code point
-// order, as Flink's BinaryStringData compares), booleans FALSE < TRUE.
+// = <> < <= > >=, IS [NOT] DISTINCT FROM, IN (list) and BETWEEN. Operands are first converted to
+// one type (binder_internal.h's CoerceForComparison), then compared with typed loops: numbers and
+// times by value, decimals by unscaled value at a common scale, strings by their UTF-8 bytes (code
+// point order, as Flink's BinaryStringData compares), booleans FALSE < TRUE.
 
 #include <fmt/core.h>
 
@@ -148,6 +148,22 @@ Result<ScalarExprPtr> BindComparison(const Expr& expr, const Scope& scope) {
   FLOE_ASSIGN_OR_RETURN(ScalarExprPtr right, Bind(*expr.args[1], scope));
   FLOE_ASSIGN_OR_RETURN(auto pair, ComparablePair(std::move(left), std::move(right), expr,
                                                   fmt::format("compare with '{}'", expr.op)));
+  if (expr.op == "IS DISTINCT FROM" || expr.op == "IS NOT DISTINCT FROM") {
+    // Never null: two nulls are not distinct, a null and a value are.
+    const bool distinct = expr.op == "IS DISTINCT FROM";
+    return MakeCall(
+        NodeKind::kCall, {std::move(pair.first), std::move(pair.second)}, DataType::Bool(), false,
+        TextOf(expr), [distinct](std::span<const Array> args, int64_t n) -> Result<Array> {
+          FLOE_ASSIGN_OR_RETURN(Array equal, CompareArrays(CmpOp::kEq, args[0], args[1], n));
+          return MakeBool(n, {}, [&](uint8_t* bits) {
+            for (int64_t i = 0; i < n; ++i) {
+              const bool null_a = args[0].IsNull(i), null_b = args[1].IsNull(i);
+              const bool same = null_a || null_b ? null_a == null_b : equal.GetBool(i);
+              if (same != distinct) bit_util::SetBit(bits, i);
+            }
+          });
+        });
+  }
   const CmpOp op = ParseCmp(expr.op);
   const bool nullable = pair.first->nullable() || pair.second->nullable();
   return MakeCall(ComparisonKind(op), {std::move(pair.first), std::move(pair.second)},

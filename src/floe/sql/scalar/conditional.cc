@@ -168,11 +168,48 @@ Result<ScalarExprPtr> BindNullIf(const Expr& call, std::vector<ScalarExprPtr> ar
   return MakeCase("NULLIF", {std::move(equal)}, {std::move(null), args[0]}, call, TextOf(call));
 }
 
+// GREATEST / LEAST: the largest / smallest argument in their common type, null when any is.
+template <CmpOp kOp>
+Result<ScalarExprPtr> BindGreatestLeast(const Expr& call, std::vector<ScalarExprPtr> args) {
+  FLOE_ASSIGN_OR_RETURN(args, CoerceToCommon(std::move(args), call, CallName(call)));
+  DataTypePtr type = args[0]->type();
+  if (IsNullType(*type)) {
+    for (ScalarExprPtr& arg : args) {
+      FLOE_ASSIGN_OR_RETURN(arg, Coerce(std::move(arg), DataType::Int32()));
+    }
+    type = DataType::Int32();
+  }
+  const TypeKind kind = type->kind();
+  if (kind == TypeKind::kList || kind == TypeKind::kMap || kind == TypeKind::kStruct) {
+    return std::unexpected(ErrorAt(call, fmt::format("{}: cannot compare values of type {}",
+                                                     CallName(call), SqlTypeName(*type))));
+  }
+  const bool nullable = AnyNullable(args);
+  return MakeCall(
+      NodeKind::kCall, std::move(args), type, nullable, TextOf(call),
+      [type](std::span<const Array> a, int64_t n) -> Result<Array> {
+        const Array nulls = Array::MakeNulls(type, n);
+        Array best = a[0];
+        std::vector<int32_t> choice(n);
+        for (size_t k = 1; k < a.size(); ++k) {
+          FLOE_ASSIGN_OR_RETURN(Array better, CompareArrays(kOp, a[k], best, n));
+          for (int64_t i = 0; i < n; ++i) {
+            choice[i] = best.IsNull(i) || a[k].IsNull(i) ? 2 : better.GetBool(i) ? 1 : 0;
+          }
+          const Array options[] = {best, a[k], nulls};
+          FLOE_ASSIGN_OR_RETURN(best, SelectRows(options, choice, type, n));
+        }
+        return best;
+      });
+}
+
 constexpr FunctionDef kConditionalFunctions[] = {
     {"COALESCE", 1, -1, BindCoalesce},
     {"IFNULL", 2, 2, BindCoalesce},
     {"IF", 3, 3, BindIf},
     {"NULLIF", 2, 2, BindNullIf},
+    {"GREATEST", 1, -1, BindGreatestLeast<CmpOp::kGt>},
+    {"LEAST", 1, -1, BindGreatestLeast<CmpOp::kLt>},
 };
 
 }  // namespace

@@ -33,6 +33,26 @@ TEST(ConditionalTest, LikeDuckDb) {
   });
 }
 
+// Flink's GREATEST and LEAST are null when any argument is; DuckDB's skip nulls, so its side
+// writes the null check out.
+TEST(ConditionalTest, GreatestLeastLikeDuckDb) {
+  ExpectSameAsDuckDb({
+      {"GREATEST(i, j)", "CASE WHEN i IS NULL OR j IS NULL THEN NULL ELSE greatest(i, j) END"},
+      {"LEAST(i, j, 0)", "CASE WHEN i IS NULL OR j IS NULL THEN NULL ELSE least(i, j, 0) END"},
+      {"GREATEST(x, dec)",
+       "CASE WHEN x IS NULL OR dec IS NULL THEN NULL ELSE greatest(x, dec) END"},
+      {"LEAST(s, 'b')", "CASE WHEN s IS NULL THEN NULL ELSE least(s, 'b') END"},
+      {"GREATEST(dt, DATE '2000-01-01')",
+       "CASE WHEN dt IS NULL THEN NULL ELSE greatest(dt, DATE '2000-01-01') END"},
+      {"LEAST(ts, TIMESTAMP '2000-01-01 00:00:00')",
+       "CASE WHEN ts IS NULL THEN NULL ELSE least(ts, TIMESTAMP '2000-01-01 00:00:00') END"},
+  });
+  EXPECT_EQ(EvalOne("GREATEST(1, NULL)"), "NULL");
+  EXPECT_EQ(EvalOne("GREATEST(1, 2.5, 2)"), "2.5");
+  EXPECT_EQ(EvalOne("LEAST(i, dt)"),
+            "BIND ERROR: line 1, column 1: LEAST: no common type for INT and DATE");
+}
+
 TEST(ConditionalTest, TypesAndErrors) {
   EXPECT_EQ(EvalOne("CASE WHEN i THEN 1 END"),
             "BIND ERROR: line 1, column 1: a condition must be BOOLEAN, not INT");

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include <chrono>
+#include <cmath>
 
 #include "floe/sql/scalar/binder_internal.h"
 #include "floe/sql/scalar/cast_internal.h"
@@ -392,6 +393,96 @@ Result<ScalarExprPtr> BindToTemporal(const Expr& call, Args args) {
                   });
 }
 
+// ---- Unix time ----
+
+// FROM_UNIXTIME(seconds[, pattern]): the instant as text in the session time zone (UTC), by
+// default 'yyyy-MM-dd HH:mm:ss'.
+Result<ScalarExprPtr> BindFromUnixtime(const Expr& call, Args args) {
+  FLOE_ASSIGN_OR_RETURN(args[0], IntegerArg(call, std::move(args[0]), 0));
+  if (args.size() > 1) {
+    FLOE_ASSIGN_OR_RETURN(args[1], StringArg(call, std::move(args[1]), 1));
+  }
+  const bool nullable = AnyNullable(args);
+  return MakeCall(
+      NodeKind::kCall, std::move(args), DataType::String(), nullable, TextOf(call),
+      [](std::span<const Array> a, int64_t n) {
+        return MapStrings(a, n, [&](int64_t i, std::string& out) {
+          const std::string_view pattern = a.size() > 1 ? a[1].GetView(i) : "yyyy-MM-dd HH:mm:ss";
+          const int64_t seconds = a[0].Value<int64_t>(i);
+          if (seconds > INT64_MAX / kMicrosPerSecond || seconds < INT64_MIN / kMicrosPerSecond) {
+            return false;
+          }
+          FormatMicros(pattern, seconds * kMicrosPerSecond, out);
+          return true;
+        });
+      });
+}
+
+// UNIX_TIMESTAMP(): the current second; UNIX_TIMESTAMP(text[, pattern]): the text read in the
+// session time zone (UTC), by default as 'yyyy-MM-dd HH:mm:ss'. A text that does not match gives
+// Long.MIN_VALUE, as Flink's DateTimeUtils.unixTimestamp does.
+Result<ScalarExprPtr> BindUnixTimestamp(const Expr& call, Args args) {
+  if (args.empty()) {
+    return MakeCall(NodeKind::kCall, {}, DataType::Int64(), false, TextOf(call),
+                    [](std::span<const Array>, int64_t n) -> Result<Array> {
+                      const int64_t now = FloorDiv(NowMicros(), kMicrosPerSecond);
+                      return MakeFixed<int64_t>(DataType::Int64(), n, {}, [&](int64_t* out) {
+                        std::fill(out, out + n, now);
+                      });
+                    },
+                    {.deterministic = false});
+  }
+  for (size_t k = 0; k < args.size(); ++k) {
+    FLOE_ASSIGN_OR_RETURN(args[k], StringArg(call, std::move(args[k]), static_cast<int>(k)));
+  }
+  const bool nullable = AnyNullable(args);
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::Int64(), nullable, TextOf(call),
+                  [](std::span<const Array> a, int64_t n) {
+                    return MapFixed<int64_t>(a, DataType::Int64(), n, [&](int64_t i, int64_t& out) {
+                      const std::string_view pattern =
+                          a.size() > 1 ? a[1].GetView(i) : "yyyy-MM-dd HH:mm:ss";
+                      std::optional<int64_t> micros = ParseMicros(pattern, a[0].GetView(i));
+                      out = micros ? FloorDiv(*micros, kMicrosPerSecond) : INT64_MIN;
+                      return true;
+                    });
+                  });
+}
+
+// TO_TIMESTAMP_LTZ(number[, precision]): epoch seconds (precision 0) or milliseconds (3, the
+// default) as a TIMESTAMP_LTZ(3); a fractional number keeps its millisecond digits.
+Result<ScalarExprPtr> BindToTimestampLtz(const Expr& call, Args args) {
+  int64_t precision = 3;
+  if (args.size() > 1) {
+    std::optional<Value> given = args[1]->constant();
+    if (!IsInteger(*args[1]->type()) || !given || given->is_null() ||
+        (given->get<int64_t>() != 0 && given->get<int64_t>() != 3)) {
+      return std::unexpected(ErrorAt(
+          call, "TO_TIMESTAMP_LTZ: the precision must be the constant 0 (seconds) or 3 (millis)"));
+    }
+    precision = given->get<int64_t>();
+    args.pop_back();
+  }
+  const bool integral = IsInteger(*args[0]->type()) || IsNullType(*args[0]->type());
+  FLOE_ASSIGN_OR_RETURN(args[0], integral ? IntegerArg(call, std::move(args[0]), 0)
+                                          : DoubleArg(call, std::move(args[0]), 0));
+  const DataTypePtr type = DataType::Timestamp(TimeUnit::kMicro, true, 3);
+  const int64_t unit_micros = precision == 0 ? kMicrosPerSecond : 1000;
+  return MakeCall(NodeKind::kCall, std::move(args), type, true, TextOf(call),
+                  [type, integral, unit_micros](std::span<const Array> a, int64_t n) {
+                    return MapFixed<int64_t>(a, type, n, [&](int64_t i, int64_t& out) {
+                      // Millisecond precision, in the range of TIMESTAMP's years 0000-9999.
+                      constexpr double kLimitMillis = 253'402'300'800'000.0;
+                      const double millis = integral ? static_cast<double>(a[0].Value<int64_t>(i)) *
+                                                           (unit_micros / 1000)
+                                                     : a[0].Value<double>(i) * (unit_micros / 1000);
+                      if (!(millis > -62'167'219'200'000.0 && millis < kLimitMillis)) return false;
+                      out = integral ? a[0].Value<int64_t>(i) * unit_micros
+                                     : static_cast<int64_t>(std::floor(millis)) * 1000;
+                      return true;
+                    });
+                  });
+}
+
 // ---- intervals ----
 
 // An interval as months plus microseconds.
@@ -604,6 +695,9 @@ constexpr FunctionDef kDateTimeFunctions[] = {
     {"TO_TIMESTAMP", 1, 2, BindToTemporal<false>},
     {"TIMESTAMPADD", 3, 3, BindTimestampAdd, true},
     {"TIMESTAMPDIFF", 3, 3, BindTimestampDiff, true},
+    {"FROM_UNIXTIME", 1, 2, BindFromUnixtime},
+    {"UNIX_TIMESTAMP", 0, 2, BindUnixTimestamp},
+    {"TO_TIMESTAMP_LTZ", 1, 2, BindToTimestampLtz},
 };
 
 }  // namespace

@@ -71,6 +71,36 @@ TEST(DateTimeFunctionsTest, FlinkDocumented) {
             "BIND ERROR: line 1, column 1: cannot add an INTERVAL to STRING");
 }
 
+TEST(DateTimeFunctionsTest, UnixTimeLikeDuckDb) {
+  ExpectSameAsDuckDb({
+      {"FROM_UNIXTIME(i)", "strftime(TIMESTAMP '1970-01-01' + to_seconds(i), '%Y-%m-%d %H:%M:%S')"},
+      {"FROM_UNIXTIME(j * 86399, 'yyyy/MM/dd HH')",
+       "strftime(TIMESTAMP '1970-01-01' + to_seconds(j * 86399), '%Y/%m/%d %H')"},
+      {"UNIX_TIMESTAMP(DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss'))",
+       "CAST(floor(epoch(ts)) AS BIGINT)"},
+      {"UNIX_TIMESTAMP(CAST(dt AS STRING), 'yyyy-MM-dd')", "CAST(epoch(dt) AS BIGINT)"},
+      {"TO_TIMESTAMP_LTZ(i, 0)", "TIMESTAMP '1970-01-01' + to_seconds(i)"},
+      {"TO_TIMESTAMP_LTZ(i)", "TIMESTAMP '1970-01-01' + to_milliseconds(i)"},
+      {"TO_TIMESTAMP_LTZ(x, 3)", "TIMESTAMP '1970-01-01' + to_milliseconds(floor(x)::BIGINT)"},
+  });
+  // Flink docs: FROM_UNIXTIME(44) is '1970-01-01 00:00:44' in UTC; UNIX_TIMESTAMP of a text that
+  // does not parse is Long.MIN_VALUE (DateTimeUtils.unixTimestamp).
+  EXPECT_EQ(EvalOne("FROM_UNIXTIME(44)"), "1970-01-01 00:00:44");
+  EXPECT_EQ(EvalOne("FROM_UNIXTIME(NULL)"), "NULL");
+  EXPECT_EQ(EvalOne("UNIX_TIMESTAMP('1970-01-01 00:01:40')"), "100");
+  EXPECT_EQ(EvalOne("UNIX_TIMESTAMP('nope')"), "-9223372036854775808");
+  EXPECT_EQ(EvalOne("TO_TIMESTAMP_LTZ(1500, 3)"), "1970-01-01 00:00:01.5");
+  EXPECT_EQ(EvalOne("TO_TIMESTAMP_LTZ(-1, 0)"), "1969-12-31 23:59:59");
+  EXPECT_EQ(EvalOne("TO_TIMESTAMP_LTZ(i, 6)"),
+            "BIND ERROR: line 1, column 1: TO_TIMESTAMP_LTZ: the precision must be the constant 0 "
+            "(seconds) or 3 (millis)");
+  EXPECT_EQ(
+      EvalOne("FROM_UNIXTIME(s)"),
+      "BIND ERROR: line 1, column 1: FROM_UNIXTIME: argument 1 must be an integer, not STRING");
+  const std::string now = EvalOne("UNIX_TIMESTAMP()");
+  EXPECT_GT(std::stoll(now), 1'700'000'000) << now;
+}
+
 TEST(DateTimeFunctionsTest, CurrentTimeIsNow) {
   // CURRENT_DATE has no parentheses in Flink; it is not a column.
   const std::string today = EvalOne("CURRENT_DATE");

@@ -10,8 +10,9 @@ namespace floe::sql::scalar {
 namespace {
 
 const FunctionDef* FindFunction(std::string_view upper) {
-  for (auto family : {StringFunctions(), MathFunctions(), DateTimeFunctions(),
-                      ConditionalFunctions(), ConstructorFunctions()}) {
+  for (auto family :
+       {StringFunctions(), MathFunctions(), DateTimeFunctions(), ConditionalFunctions(),
+        ConstructorFunctions(), EncodingFunctions(), JsonFunctions()}) {
     for (const FunctionDef& def : family) {
       if (def.name == upper) return &def;
     }

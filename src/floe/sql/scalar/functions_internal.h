@@ -1,6 +1,6 @@
 #pragma once
 
-// The scalar function table: each family (string, math, date/time, conditional) lists its
+// The scalar function table: each family (string, math, date/time, conditional...) lists its
 // functions with their argument counts and a bind function that checks the argument types and
 // builds the node. BindFunction looks a call up here by its upper-case name.
 
@@ -40,5 +40,7 @@ std::span<const FunctionDef> MathFunctions();
 std::span<const FunctionDef> DateTimeFunctions();
 std::span<const FunctionDef> ConditionalFunctions();
 std::span<const FunctionDef> ConstructorFunctions();  // ARRAY[...], MAP[...]
+std::span<const FunctionDef> EncodingFunctions();     // hashes, base64, HEX, BIN
+std::span<const FunctionDef> JsonFunctions();         // JSON_EXISTS, JSON_VALUE, JSON_QUERY
 
 }  // namespace floe::sql::scalar

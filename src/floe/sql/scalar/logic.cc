@@ -133,8 +133,32 @@ Result<ScalarExprPtr> BindNot(const Expr& expr, const Scope& scope) {
       [](std::span<const Array> args, int64_t n) -> Result<Array> { return Not3(args[0], n); });
 }
 
+// IS [NOT] TRUE / FALSE / UNKNOWN: never null; UNKNOWN is the null boolean.
+Result<ScalarExprPtr> BindIsTruth(const Expr& expr, ScalarExprPtr operand) {
+  if (IsNullType(*operand->type())) {
+    FLOE_ASSIGN_OR_RETURN(operand, Coerce(std::move(operand), DataType::Bool()));
+  }
+  if (operand->type()->kind() != TypeKind::kBool) {
+    return std::unexpected(ErrorAt(expr, fmt::format("IS {} needs a BOOLEAN operand, not {}",
+                                                     expr.text, SqlTypeName(*operand->type()))));
+  }
+  const bool negated = expr.negated;
+  const int want = expr.text == "TRUE" ? 1 : expr.text == "FALSE" ? 0 : -1;  // -1: UNKNOWN
+  return MakeCall(NodeKind::kCall, {std::move(operand)}, DataType::Bool(), false, TextOf(expr),
+                  [negated, want](std::span<const Array> args, int64_t n) -> Result<Array> {
+                    const Array& a = args[0];
+                    return MakeBool(n, {}, [&](uint8_t* bits) {
+                      for (int64_t i = 0; i < n; ++i) {
+                        const int value = a.IsNull(i) ? -1 : a.GetBool(i) ? 1 : 0;
+                        if ((value == want) != negated) bit_util::SetBit(bits, i);
+                      }
+                    });
+                  });
+}
+
 Result<ScalarExprPtr> BindIsNull(const Expr& expr, const Scope& scope) {
   FLOE_ASSIGN_OR_RETURN(ScalarExprPtr operand, Bind(*expr.args[0], scope));
+  if (!expr.text.empty()) return BindIsTruth(expr, std::move(operand));
   const bool negated = expr.negated;
   return MakeCall(negated ? NodeKind::kIsNotNull : NodeKind::kIsNull, {std::move(operand)},
                   DataType::Bool(), false, TextOf(expr),

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <numbers>
+#include <random>
 
 #include "floe/sql/scalar/binder_internal.h"
 #include "floe/sql/scalar/cast_internal.h"
@@ -16,6 +17,7 @@
 #include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/rows_internal.h"
 #include "floe/sql/scalar/type_rules.h"
+#include "floe/util/uuid.h"
 
 namespace floe::sql::scalar {
 namespace {
@@ -250,6 +252,103 @@ Result<ScalarExprPtr> BindLog(const Expr& call, Args args) {
 Result<ScalarExprPtr> BindPi(const Expr& call, Args) {
   return MakeLiteral(Value(std::numbers::pi), DataType::Float64(), TextOf(call));
 }
+Result<ScalarExprPtr> BindE(const Expr& call, Args) {
+  return MakeLiteral(Value(std::numbers::e), DataType::Float64(), TextOf(call));
+}
+
+// The trigonometric functions, in radians, and the conversions to and from degrees.
+template <double (*F)(double)>
+Result<ScalarExprPtr> BindUnary(const Expr& call, Args args) {
+  return DoubleCall(call, std::move(args), [](double a, double) { return F(a); });
+}
+double Sin(double a) { return std::sin(a); }
+double Cos(double a) { return std::cos(a); }
+double Tan(double a) { return std::tan(a); }
+double Cot(double a) { return 1.0 / std::tan(a); }
+double Asin(double a) { return std::asin(a); }
+double Acos(double a) { return std::acos(a); }
+double Atan(double a) { return std::atan(a); }
+double Sinh(double a) { return std::sinh(a); }
+double Cosh(double a) { return std::cosh(a); }
+double Tanh(double a) { return std::tanh(a); }
+double Degrees(double a) { return a * (180.0 / std::numbers::pi); }
+double Radians(double a) { return a / 180.0 * std::numbers::pi; }
+
+Result<ScalarExprPtr> BindAtan2(const Expr& call, Args args) {
+  return DoubleCall(call, std::move(args), [](double y, double x) { return std::atan2(y, x); });
+}
+
+// RAND([seed]) in [0, 1) and RAND_INTEGER([seed,] bound) in [0, bound): without a seed each call
+// draws from the per-thread generator; with one, a node's values are a repeatable sequence from
+// that seed (Flink keeps one java.util.Random per call site; the sequences differ from Java's).
+// Not folded: each row gets its own value.
+class RandomSource {
+ public:
+  explicit RandomSource(std::optional<int64_t> seed) : seeded_(seed.has_value()) {
+    if (seed) engine_.seed(static_cast<uint64_t>(*seed));
+  }
+  uint64_t Next() { return seeded_ ? engine_() : RandomU64(); }
+  double NextDouble() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+
+ private:
+  bool seeded_;
+  std::mt19937_64 engine_;
+};
+
+Result<std::optional<int64_t>> SeedOf(const Expr& call, const ScalarExprPtr& seed) {
+  if (!seed) return std::optional<int64_t>();
+  if (!IsInteger(*seed->type()) || !seed->constant()) {
+    return std::unexpected(
+        ErrorAt(call, fmt::format("{}: the seed must be an integer constant", CallName(call))));
+  }
+  const std::optional<Value> value = seed->constant();
+  if (value->is_null()) return std::optional<int64_t>();
+  return std::optional<int64_t>(value->get<int64_t>());
+}
+
+Result<ScalarExprPtr> BindRand(const Expr& call, Args args) {
+  FLOE_ASSIGN_OR_RETURN(std::optional<int64_t> seed,
+                        SeedOf(call, args.empty() ? nullptr : args[0]));
+  auto source = std::make_shared<RandomSource>(seed);
+  return MakeCall(NodeKind::kCall, {}, DataType::Float64(), false, TextOf(call),
+                  [source](std::span<const Array>, int64_t n) {
+                    return MapFixed<double>({}, DataType::Float64(), n, [&](int64_t, double& out) {
+                      out = source->NextDouble();
+                      return true;
+                    });
+                  },
+                  {.deterministic = false});
+}
+
+Result<ScalarExprPtr> BindRandInteger(const Expr& call, Args args) {
+  FLOE_ASSIGN_OR_RETURN(std::optional<int64_t> seed,
+                        SeedOf(call, args.size() == 2 ? args[0] : nullptr));
+  FLOE_ASSIGN_OR_RETURN(ScalarExprPtr bound,
+                        IntegerArg(call, args.back(), static_cast<int>(args.size()) - 1));
+  auto source = std::make_shared<RandomSource>(seed);
+  const std::string what = AtPosition(call.position, TextOf(call));
+  const bool nullable = bound->nullable();
+  return MakeCall(NodeKind::kCall, {std::move(bound)}, DataType::Int32(), nullable, TextOf(call),
+                  [source, what](std::span<const Array> a, int64_t n) -> Result<Array> {
+                    Status failed = Ok();
+                    Result<Array> out =
+                        MapFixed<int32_t>(a, DataType::Int32(), n, [&](int64_t i, int32_t& out) {
+                          const int64_t limit = a[0].Value<int64_t>(i);
+                          if (limit <= 0 || limit > INT32_MAX) {
+                            if (failed) {
+                              failed = InvalidArgument("{}: the bound must be positive, not {}",
+                                                       what, limit);
+                            }
+                            return false;
+                          }
+                          out = static_cast<int32_t>(source->Next() % static_cast<uint64_t>(limit));
+                          return true;
+                        });
+                    FLOE_RETURN_IF_ERROR(failed);
+                    return out;
+                  },
+                  {.deterministic = false});
+}
 
 constexpr FunctionDef kMathFunctions[] = {
     {"ABS", 1, 1, BindAbs},
@@ -269,6 +368,22 @@ constexpr FunctionDef kMathFunctions[] = {
     {"LOG2", 1, 1, BindLog2},
     {"LOG", 1, 2, BindLog},
     {"PI", 0, 0, BindPi},
+    {"E", 0, 0, BindE},
+    {"SIN", 1, 1, BindUnary<Sin>},
+    {"COS", 1, 1, BindUnary<Cos>},
+    {"TAN", 1, 1, BindUnary<Tan>},
+    {"COT", 1, 1, BindUnary<Cot>},
+    {"ASIN", 1, 1, BindUnary<Asin>},
+    {"ACOS", 1, 1, BindUnary<Acos>},
+    {"ATAN", 1, 1, BindUnary<Atan>},
+    {"ATAN2", 2, 2, BindAtan2},
+    {"SINH", 1, 1, BindUnary<Sinh>},
+    {"COSH", 1, 1, BindUnary<Cosh>},
+    {"TANH", 1, 1, BindUnary<Tanh>},
+    {"DEGREES", 1, 1, BindUnary<Degrees>},
+    {"RADIANS", 1, 1, BindUnary<Radians>},
+    {"RAND", 0, 1, BindRand},
+    {"RAND_INTEGER", 1, 2, BindRandInteger},
 };
 
 }  // namespace

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "floe/sql/scalar/peer_check_test_support.h"
 
 namespace floe::sql::scalar {
@@ -35,6 +37,20 @@ TEST(MathFunctionsTest, LikeDuckDb) {
       {"LN(ABS(x) + 1)", ""},
       {"LOG10(ABS(x) + 1)", ""},
       {"PI() * 2", ""},
+      {"E()", "exp(1)"},
+      {"SIN(x)", ""},
+      {"COS(x)", ""},
+      {"TAN(x)", ""},
+      {"COT(x + 0.25)", ""},
+      {"ASIN(x / 1e10)", ""},
+      {"ACOS(x / 1e10)", ""},
+      {"ATAN(x)", ""},
+      {"ATAN2(x, j)", ""},
+      {"SINH(x / 1e9)", ""},
+      {"COSH(x / 1e9)", ""},
+      {"TANH(x)", ""},
+      {"DEGREES(x)", ""},
+      {"RADIANS(i)", ""},
   });
 }
 
@@ -51,6 +67,30 @@ TEST(MathFunctionsTest, FlinkRounding) {
   EXPECT_EQ(EvalOne("MOD(7, 0)"), "EVAL ERROR: line 1, column 1: MOD(7, 0): division by zero");
   EXPECT_EQ(EvalOne("ABS('a')"),
             "BIND ERROR: line 1, column 1: ABS: argument 1 must be a number, not STRING");
+}
+
+TEST(MathFunctionsTest, RandomValues) {
+  // Each row draws its own value in [0, 1); a seed repeats the sequence; RAND_INTEGER stays below
+  // its bound.
+  std::vector<std::string> values = testing::EvalSample("RAND()");
+  ASSERT_EQ(values.size(), 6u);
+  std::set<std::string> distinct(values.begin(), values.end());
+  EXPECT_GT(distinct.size(), 1u);
+  for (const std::string& v : values) {
+    EXPECT_GE(std::stod(v), 0.0);
+    EXPECT_LT(std::stod(v), 1.0);
+  }
+  EXPECT_EQ(testing::EvalSample("RAND(42)"), testing::EvalSample("RAND(42)"));
+  EXPECT_NE(testing::EvalSample("RAND(42)"), testing::EvalSample("RAND(43)"));
+  for (const std::string& v : testing::EvalSample("RAND_INTEGER(7, 3)")) {
+    EXPECT_TRUE(v == "0" || v == "1" || v == "2") << v;
+  }
+  EXPECT_EQ(testing::EvalSample("RAND_INTEGER(ABS(j))")[3], "0");  // bound 1
+  EXPECT_EQ(testing::EvalSample("RAND_INTEGER(ABS(j))")[4], "NULL");
+  EXPECT_EQ(EvalOne("RAND_INTEGER(0)"),
+            "EVAL ERROR: line 1, column 1: RAND_INTEGER(0): the bound must be positive, not 0");
+  EXPECT_EQ(EvalOne("RAND(i)"),
+            "BIND ERROR: line 1, column 1: RAND: the seed must be an integer constant");
 }
 
 }  // namespace

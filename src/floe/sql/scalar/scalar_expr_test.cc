@@ -59,7 +59,23 @@ TEST(ScalarExprTest, ColumnsLiteralsArithmeticComparisonsLikeDuckDb) {
       {"FALSE AND NULL", ""},
       {"TRUE OR NULL", ""},
       {"NULL + 1", ""},
+      {"i IS DISTINCT FROM j", ""},
+      {"i IS NOT DISTINCT FROM j", ""},
+      {"s IS DISTINCT FROM 'abc'", ""},
+      {"dec IS NOT DISTINCT FROM NULL", ""},
+      {"b IS TRUE", ""},
+      {"b IS NOT TRUE", ""},
+      {"b IS FALSE", ""},
+      {"b IS NOT FALSE", ""},
+      {"b IS UNKNOWN", ""},
+      {"b IS NOT UNKNOWN", ""},
+      {"i > 0 IS TRUE", "(i > 0) IS TRUE"},
   });
+  EXPECT_EQ(EvalSample("i IS TRUE")[0],
+            "BIND ERROR: line 1, column 1: IS TRUE needs a BOOLEAN operand, not INT");
+  EXPECT_EQ(EvalSample("i IS DISTINCT FROM dt")[0],
+            "BIND ERROR: line 1, column 1: cannot compare with 'IS DISTINCT FROM' INT and DATE");
+  EXPECT_EQ(EvalSample("NULL IS NOT DISTINCT FROM NULL")[0], "true");
 }
 
 TEST(ScalarExprTest, FlinkTypesOfResults) {

@@ -12,6 +12,7 @@
 #include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/rows_internal.h"
 #include "floe/sql/scalar/type_rules.h"
+#include "floe/util/uuid.h"
 
 namespace floe::sql::scalar {
 namespace {
@@ -475,6 +476,155 @@ Result<ScalarExprPtr> BindRegexpExtract(const Expr& call, Args args) {
                   });
 }
 
+// REGEXP(s, pattern): whether any part of s matches the pattern.
+Result<ScalarExprPtr> BindRegexp(const Expr& call, Args args) {
+  FLOE_ASSIGN_OR_RETURN(args, StringArgs(call, std::move(args)));
+  const bool nullable = AnyNullable(args);
+  const std::string what = AtPosition(call.position, TextOf(call));
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::Bool(), nullable, TextOf(call),
+                  [what](std::span<const Array> a, int64_t n) -> Result<Array> {
+                    RegexCache cache;
+                    Status failed = Ok();
+                    Result<Array> out = MapBools(a, n, [&](int64_t i, bool& out) {
+                      Result<const std::regex*> regex = cache.Get(a[1].GetView(i), what);
+                      if (!regex) {
+                        if (failed) failed = std::unexpected(regex.error());
+                        return false;
+                      }
+                      std::string_view s = a[0].GetView(i);
+                      out = std::regex_search(s.begin(), s.end(), **regex);
+                      return true;
+                    });
+                    FLOE_RETURN_IF_ERROR(failed);
+                    return out;
+                  });
+}
+
+// REPEAT(s, n): s n times, '' for n <= 0.
+Result<ScalarExprPtr> BindRepeat(const Expr& call, Args args) {
+  FLOE_ASSIGN_OR_RETURN(args[0], StringArg(call, std::move(args[0]), 0));
+  FLOE_ASSIGN_OR_RETURN(args[1], IntegerArg(call, std::move(args[1]), 1));
+  const bool nullable = AnyNullable(args);
+  const std::string what = AtPosition(call.position, TextOf(call));
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::String(), nullable, TextOf(call),
+                  [what](std::span<const Array> a, int64_t n) -> Result<Array> {
+                    Status failed = Ok();
+                    Result<Array> out = MapStrings(a, n, [&](int64_t i, std::string& out) {
+                      std::string_view s = a[0].GetView(i);
+                      const int64_t times = a[1].Value<int64_t>(i);
+                      if (times > 0 && s.size() * static_cast<uint64_t>(times) > (1u << 30)) {
+                        if (failed) failed = InvalidArgument("{}: the result is over 1 GiB", what);
+                        return false;
+                      }
+                      for (int64_t k = 0; k < times; ++k) out.append(s);
+                      return true;
+                    });
+                    FLOE_RETURN_IF_ERROR(failed);
+                    return out;
+                  });
+}
+
+// LEFT(s, n) / RIGHT(s, n): the first / last n characters, '' for a negative n.
+template <bool kLeft>
+Result<ScalarExprPtr> BindLeftRight(const Expr& call, Args args) {
+  FLOE_ASSIGN_OR_RETURN(args[0], StringArg(call, std::move(args[0]), 0));
+  FLOE_ASSIGN_OR_RETURN(args[1], IntegerArg(call, std::move(args[1]), 1));
+  const bool nullable = AnyNullable(args);
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::String(), nullable, TextOf(call),
+                  [](std::span<const Array> a, int64_t n) {
+                    return MapStrings(a, n, [&](int64_t i, std::string& out) {
+                      std::string_view s = a[0].GetView(i);
+                      const int64_t count = std::max<int64_t>(0, a[1].Value<int64_t>(i));
+                      const int64_t length = CharCount(s);
+                      out.assign(kLeft
+                                     ? CharRange(s, 0, count)
+                                     : CharRange(s, std::max<int64_t>(0, length - count), length));
+                      return true;
+                    });
+                  });
+}
+
+// The 1-based character position of needle in haystack at or after character `from` (1-based),
+// 0 when it is not there or from < 1.
+int32_t FindFrom(std::string_view needle, std::string_view haystack, int64_t from) {
+  if (from < 1) return 0;
+  const size_t start = ByteOffset(haystack, from - 1);
+  if (start == haystack.size() && from - 1 > CharCount(haystack)) return 0;
+  const size_t hit = haystack.find(needle, start);
+  return hit == std::string_view::npos
+             ? 0
+             : static_cast<int32_t>(CharCount(haystack.substr(0, hit)) + 1);
+}
+
+// LOCATE(needle, haystack [, from]) and INSTR(haystack, needle).
+template <bool kInstr>
+Result<ScalarExprPtr> BindLocate(const Expr& call, Args args) {
+  FLOE_ASSIGN_OR_RETURN(args[0], StringArg(call, std::move(args[0]), 0));
+  FLOE_ASSIGN_OR_RETURN(args[1], StringArg(call, std::move(args[1]), 1));
+  if (args.size() > 2) {
+    FLOE_ASSIGN_OR_RETURN(args[2], IntegerArg(call, std::move(args[2]), 2));
+  }
+  const bool nullable = AnyNullable(args);
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::Int32(), nullable, TextOf(call),
+                  [](std::span<const Array> a, int64_t n) {
+                    return MapFixed<int32_t>(a, DataType::Int32(), n, [&](int64_t i, int32_t& out) {
+                      const int64_t from = a.size() > 2 ? a[2].Value<int64_t>(i) : 1;
+                      out = kInstr ? FindFrom(a[1].GetView(i), a[0].GetView(i), from)
+                                   : FindFrom(a[0].GetView(i), a[1].GetView(i), from);
+                      return true;
+                    });
+                  });
+}
+
+// ASCII(s): the code of the first character (0 for ''); CHR(n): the character of code n,
+// taken modulo 255 above 255 as Flink's documentation says, null for a negative n.
+Result<ScalarExprPtr> BindAscii(const Expr& call, Args args) {
+  FLOE_ASSIGN_OR_RETURN(args[0], StringArg(call, std::move(args[0]), 0));
+  const bool nullable = args[0]->nullable();
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::Int32(), nullable, TextOf(call),
+                  [](std::span<const Array> a, int64_t n) {
+                    return MapFixed<int32_t>(a, DataType::Int32(), n, [&](int64_t i, int32_t& out) {
+                      std::string_view s = a[0].GetView(i);
+                      out = s.empty() ? 0 : static_cast<unsigned char>(s[0]);
+                      return true;
+                    });
+                  });
+}
+
+void AppendCodePoint(uint32_t c, std::string& out) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+Result<ScalarExprPtr> BindChr(const Expr& call, Args args) {
+  FLOE_ASSIGN_OR_RETURN(args[0], IntegerArg(call, std::move(args[0]), 0));
+  return MakeCall(NodeKind::kCall, std::move(args), DataType::String(), true, TextOf(call),
+                  [](std::span<const Array> a, int64_t n) {
+                    return MapStrings(a, n, [&](int64_t i, std::string& out) {
+                      int64_t code = a[0].Value<int64_t>(i);
+                      if (code < 0) return false;
+                      if (code > 255) code %= 255;
+                      AppendCodePoint(static_cast<uint32_t>(code), out);
+                      return true;
+                    });
+                  });
+}
+
+Result<ScalarExprPtr> BindUuid(const Expr& call, Args) {
+  return MakeCall(NodeKind::kCall, {}, DataType::String(), false, TextOf(call),
+                  [](std::span<const Array>, int64_t n) {
+                    return MapStrings({}, n, [&](int64_t, std::string& out) {
+                      out = RandomUuid();
+                      return true;
+                    });
+                  },
+                  {.deterministic = false});
+}
+
 constexpr FunctionDef kStringFunctions[] = {
     {"UPPER", 1, 1, BindUpper},
     {"LOWER", 1, 1, BindLower},
@@ -496,6 +646,15 @@ constexpr FunctionDef kStringFunctions[] = {
     {"SPLIT_INDEX", 3, 3, BindSplitIndex},
     {"REGEXP_REPLACE", 3, 3, BindRegexpReplace},
     {"REGEXP_EXTRACT", 2, 3, BindRegexpExtract},
+    {"REGEXP", 2, 2, BindRegexp},
+    {"REPEAT", 2, 2, BindRepeat},
+    {"LEFT", 2, 2, BindLeftRight<true>},
+    {"RIGHT", 2, 2, BindLeftRight<false>},
+    {"LOCATE", 2, 3, BindLocate<false>},
+    {"INSTR", 2, 2, BindLocate<true>},
+    {"ASCII", 1, 1, BindAscii},
+    {"CHR", 1, 1, BindChr},
+    {"UUID", 0, 0, BindUuid},
 };
 
 }  // namespace

@@ -50,7 +50,57 @@ TEST(StringFunctionsTest, LikeDuckDb) {
       {"s LIKE 'a!_b!%c' ESCAPE '!'", ""},
       {"s LIKE 'Hello World'", ""},
       {"s LIKE '%d'", ""},
+      {"REPEAT(s, 2)", ""},
+      {"REPEAT(s, j)", "repeat(s, CASE WHEN j < 0 THEN 0 ELSE j END)"},
+      {"LEFT(s, 2)", ""},
+      {"RIGHT(s, 3)", ""},
+      {"LEFT(s, j)", "left(s, CASE WHEN j < 0 THEN 0 ELSE j END)"},
+      {"INSTR(s, 'l')", ""},
+      {"INSTR(s, '')", ""},
+      {"LOCATE('l', s)", "instr(s, 'l')"},
+      {"REGEXP(s, '[lo]+')", "regexp_matches(s, '[lo]+')"},
+      {"REGEXP(s, '^a')", "regexp_matches(s, '^a')"},
+      {"ASCII(s)", ""},
   });
+}
+
+TEST(StringFunctionsTest, FlinkDocumentedAdditions) {
+  // Flink docs: REPEAT('This is a test String.', 2); LEFT / RIGHT give '' for a negative length;
+  // LOCATE finds after a position, 0 when not found; INSTR('abc', 'c') is 3.
+  EXPECT_EQ(EvalOne("REPEAT('ab', 3)"), "ababab");
+  EXPECT_EQ(EvalOne("REPEAT('ab', -1)"), "");
+  EXPECT_EQ(EvalOne("LEFT('héllo', 2)"), "hé");
+  EXPECT_EQ(EvalOne("LEFT('abc', -1)"), "");
+  EXPECT_EQ(EvalOne("RIGHT('héllo', 4)"), "éllo");
+  EXPECT_EQ(EvalOne("RIGHT('abc', 10)"), "abc");
+  EXPECT_EQ(EvalOne("LOCATE('b', 'abcb', 3)"), "4");
+  EXPECT_EQ(EvalOne("LOCATE('b', 'abcb', 5)"), "0");
+  EXPECT_EQ(EvalOne("LOCATE('é', 'héé', 3)"), "3");
+  EXPECT_EQ(EvalOne("LOCATE('x', 'abc')"), "0");
+  EXPECT_EQ(EvalOne("LOCATE('b', 'abc', NULL)"), "NULL");
+  EXPECT_EQ(EvalOne("INSTR('abc', 'c')"), "3");
+  EXPECT_EQ(EvalOne("REGEXP('abc', 'x')"), "false");
+  EXPECT_EQ(EvalOne("REGEXP(NULL, 'x')"), "NULL");
+  EXPECT_EQ(EvalOne("ASCII('A')"), "65");
+  EXPECT_EQ(EvalOne("ASCII('')"), "0");
+  EXPECT_EQ(EvalOne("CHR(97)"), "a");
+  EXPECT_EQ(EvalOne("CHR(353)"), "b");  // 353 % 255 = 98
+  EXPECT_EQ(EvalOne("CHR(233)"), "é");
+  EXPECT_EQ(EvalOne("CHR(-1)"), "NULL");
+  EXPECT_EQ(EvalOne("REGEXP('a', '(')").rfind("EVAL ERROR: line 1, column 1: ", 0), 0u);
+  EXPECT_EQ(EvalOne("REPEAT('a', 'b')"),
+            "BIND ERROR: line 1, column 1: REPEAT: argument 2 must be an integer, not STRING");
+}
+
+TEST(StringFunctionsTest, UuidIsRandomVersion4) {
+  std::vector<std::string> values = EvalSample("UUID()");
+  ASSERT_EQ(values.size(), 6u);
+  for (const std::string& v : values) {
+    ASSERT_EQ(v.size(), 36u) << v;
+    EXPECT_EQ(v[14], '4') << v;
+    EXPECT_EQ(v[8], '-');
+  }
+  EXPECT_NE(values[0], values[1]);
 }
 
 TEST(StringFunctionsTest, FlinkDocumentedEdges) {

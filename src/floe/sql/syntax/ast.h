@@ -116,11 +116,12 @@ enum class LiteralKind : unsigned char {
 //             strings and typed literals), interval_unit ("DAY", "YEAR TO MONTH"...)
 //   kColumn:  name (qualified parts); kStar: name holds the qualifier of t.*, if any
 //   kUnary:   op ("-", "+", "NOT"), args[0]
-//   kBinary:  op ("+", "-", "*", "/", "%", "||", "=", "<>", "<", "<=", ">", ">=", "AND", "OR"),
-//             args[0] and args[1]
+//   kBinary:  op ("+", "-", "*", "/", "%", "||", "=", "<>", "<", "<=", ">", ">=", "AND", "OR",
+//             "IS DISTINCT FROM", "IS NOT DISTINCT FROM"), args[0] and args[1]
 //   kIsNull/kIsNan/kIn/kBetween/kLike: negated; args[0] the operand; IN: the list, or query for
 //             a subquery; BETWEEN: args[1..2]; LIKE: args[1] the pattern, args[2] the optional
-//             ESCAPE. kIsNan (IS [NOT] NAN) is floe's, not Flink's: Iceberg's is_nan predicate
+//             ESCAPE. kIsNan (IS [NOT] NAN) is floe's, not Flink's: Iceberg's is_nan predicate.
+//             kIsNull's text is "TRUE", "FALSE" or "UNKNOWN" for IS [NOT] TRUE..., empty for NULL
 //   kCase:    args[0] the operand or null, then WHEN/THEN pairs, then ELSE if has_else
 //   kCast:    args[0], type; op is "CAST" or "TRY_CAST"
 //   kFunction: name, args, distinct, star (COUNT(*))

@@ -80,11 +80,25 @@ Result<ExprPtr> Parser::ParsePredicate() {
       ExprPtr expr = MakeExpr(ExprKind::kIsNull, left->position);
       Next();
       expr->negated = AcceptKeyword("NOT");
+      if (AcceptKeyword("DISTINCT")) {
+        FLOE_RETURN_IF_ERROR(ExpectKeyword("FROM", "after IS DISTINCT"));
+        FLOE_ASSIGN_OR_RETURN(ExprPtr right, ParseAdditive());
+        left = Binary(expr->negated ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM", std::move(left),
+                      std::move(right));
+        continue;
+      }
       // IS [NOT] NAN is floe's extension (Iceberg's is_nan), for filters on float columns.
       if (AcceptKeyword("NAN")) {
         expr->kind = ExprKind::kIsNan;
+      } else if (AcceptKeyword("TRUE")) {
+        expr->text = "TRUE";
+      } else if (AcceptKeyword("FALSE")) {
+        expr->text = "FALSE";
+      } else if (AcceptKeyword("UNKNOWN")) {
+        expr->text = "UNKNOWN";
       } else if (!AcceptKeyword("NULL")) {
-        return Expected("NULL or NAN", expr->negated ? "after IS NOT" : "after IS");
+        return Expected("NULL, TRUE, FALSE, UNKNOWN, DISTINCT FROM or NAN",
+                        expr->negated ? "after IS NOT" : "after IS");
       }
       expr->args.push_back(std::move(left));
       left = std::move(expr);
@@ -261,6 +275,8 @@ Result<ExprPtr> Parser::ParseAtom() {
       return expr;
     }
   }
+  // LEFT and RIGHT are reserved for joins, and also Flink's string functions.
+  if ((PeekKeyword("LEFT") || PeekKeyword("RIGHT")) && PeekSymbol("(", 1)) return ParseFunction();
   if (!PeekIdentifier()) return Expected("an expression", "");
   if ((PeekKeyword("ARRAY") || PeekKeyword("MAP")) && PeekSymbol("[", 1)) {
     return ParseConstructor();

@@ -358,7 +358,19 @@ TEST(ParserTest, IsNan) {
   EXPECT_TRUE((*expr)->negated);
   EXPECT_EQ((*expr)->args[0]->name, (std::vector<std::string>{"x y"}));
   EXPECT_EQ(ErrorOf("SELECT d IS NANA FROM t"),
-            "line 1, column 13: expected NULL or NAN after IS, found 'NANA'");
+            "line 1, column 13: expected NULL, TRUE, FALSE, UNKNOWN, DISTINCT FROM or NAN after "
+            "IS, found 'NANA'");
+}
+
+TEST(ParserTest, IsTruthAndDistinctFrom) {
+  EXPECT_EQ(Canonical("SELECT a is true, b IS NOT false, c is unknown, a = b IS NOT TRUE FROM t"),
+            "SELECT `a` IS TRUE, `b` IS NOT FALSE, `c` IS UNKNOWN, `a` = `b` IS NOT TRUE FROM `t`");
+  EXPECT_EQ(Canonical("SELECT a IS DISTINCT FROM b + 1, a is not distinct from NULL FROM t"),
+            "SELECT `a` IS DISTINCT FROM `b` + 1, `a` IS NOT DISTINCT FROM NULL FROM `t`");
+  EXPECT_EQ(Canonical("SELECT LEFT(s, 2), RIGHT(s, 1) FROM t LEFT JOIN u ON TRUE"),
+            "SELECT `LEFT`(`s`, 2), `RIGHT`(`s`, 1) FROM `t` LEFT JOIN `u` ON TRUE");
+  EXPECT_EQ(ErrorOf("SELECT a IS DISTINCT b FROM t"),
+            "line 1, column 22: expected FROM after IS DISTINCT, found 'b'");
 }
 
 }  // namespace

@@ -516,7 +516,8 @@ std::string PrintExpr(const Expr& expr) {
              Operand(*expr.args[1], precedence + 1);
     }
     case ExprKind::kIsNull:
-      return Operand(*expr.args[0], kPredicate) + (expr.negated ? " IS NOT NULL" : " IS NULL");
+      return Operand(*expr.args[0], kPredicate) + (expr.negated ? " IS NOT " : " IS ") +
+             (expr.text.empty() ? "NULL" : expr.text);
     case ExprKind::kIsNan:
       return Operand(*expr.args[0], kPredicate) + (expr.negated ? " IS NOT NAN" : " IS NAN");
     case ExprKind::kIn: {
