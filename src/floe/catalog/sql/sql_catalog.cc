@@ -180,12 +180,11 @@ Result<LoadedTable> SqlCatalog::CommitTable(const TableIdentifier& ident,
     FLOE_ASSIGN_OR_RETURN(bool ns_exists, NamespaceExistsOn(*conn, ident.ns));
     if (!ns_exists) return NotFound("namespace {} does not exist", ident.ns.ToString());
     // The insert fails with kAlreadyExists when another writer created the table meanwhile.
-    return Remember(
-        CreateByCommit(*io_, ident, commit,
-                       warehouse_.empty() ? "" : DefaultTableLocation(warehouse_, ident),
-                       [&](const std::string& location, const TableMetadataPtr&) {
-                         return InsertRow(ident, location);
-                       }));
+    return Remember(CreateByCommit(
+        *io_, ident, commit, warehouse_.empty() ? "" : DefaultTableLocation(warehouse_, ident),
+        [&](const std::string& location, const TableMetadataPtr&) {
+          return InsertRow(ident, location);
+        }));
   }
   FLOE_ASSIGN_OR_RETURN(LoadedTable base, Load(ident, *base_location));
   // The swap: one UPDATE that matches only while the row still points at the base.
