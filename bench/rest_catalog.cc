@@ -9,6 +9,7 @@
 #include "floe/catalog/rest/rest_catalog.h"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -56,14 +57,28 @@ double Percentile(std::vector<double>& values, double p) {
   return values[index];
 }
 
-Result<double> CommitsPerSecond(Catalog& catalog, int commits) {
+// CPU seconds of the whole process (client and server threads alike), user and system.
+double ProcessCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+struct CommitRate {
+  double per_second = 0;
+  double cpu_ms_per_commit = 0;  // what a commit costs whatever else the machine runs
+};
+
+Result<CommitRate> CommitsPerSecond(Catalog& catalog, int commits) {
   auto start = Clock::now();
+  double cpu_start = ProcessCpuSeconds();
   for (int i = 0; i < commits; ++i) {
     TableCommit commit{{}, {SetProperties{{{"bench", std::to_string(i)}}}}};
     FLOE_RETURN_IF_ERROR(catalog.CommitTable(kTable, commit));
   }
   std::chrono::duration<double> took = Clock::now() - start;
-  return commits / took.count();
+  return CommitRate{commits / took.count(), (ProcessCpuSeconds() - cpu_start) * 1000 / commits};
 }
 
 Status Run(const std::string& folder, int snapshots, int clients, int seconds, int commits) {
@@ -113,12 +128,14 @@ Status Run(const std::string& folder, int snapshots, int clients, int seconds, i
       Percentile(all, 0.99));
 
   FLOE_ASSIGN_OR_RETURN(auto client, CreateRestCatalog("client", {{"uri", server->uri()}}));
-  FLOE_ASSIGN_OR_RETURN(double through_server, CommitsPerSecond(*client, commits));
-  FLOE_ASSIGN_OR_RETURN(double direct, CommitsPerSecond(*sql, commits));
+  FLOE_ASSIGN_OR_RETURN(CommitRate through_server, CommitsPerSecond(*client, commits));
+  FLOE_ASSIGN_OR_RETURN(CommitRate direct, CommitsPerSecond(*sql, commits));
   fmt::print(
       "commits/s: {:.1f} through the server, {:.1f} to the sql catalog directly "
-      "(ratio {:.2f})\n",
-      through_server, direct, direct / through_server);
+      "(ratio {:.2f}); CPU per commit {:.2f} ms and {:.2f} ms (ratio {:.2f})\n",
+      through_server.per_second, direct.per_second, direct.per_second / through_server.per_second,
+      through_server.cpu_ms_per_commit, direct.cpu_ms_per_commit,
+      through_server.cpu_ms_per_commit / direct.cpu_ms_per_commit);
   return {};
 }
 

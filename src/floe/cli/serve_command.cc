@@ -26,7 +26,7 @@ struct ServeArgs {
   std::string name;
   std::vector<std::string> catalog_properties;
   std::vector<std::string> credentials;
-  int threads = 8;
+  int threads = catalog::rest::ServerOptions{}.threads;
   bool quiet = false;
 };
 
@@ -117,7 +117,8 @@ void AddServeCommand(CLI::App& app, int& exit_code) {
   command->add_option("--credential", args->credentials,
                       "client_id:client_secret that may obtain OAuth2 tokens; with any, every "
                       "request needs a token (repeatable)");
-  command->add_option("--threads", args->threads, "Worker threads; default 8");
+  command->add_option("--threads", args->threads,
+                      "Worker threads, one per open connection; default 64");
   command->add_flag("--quiet", args->quiet, "No request log");
   command->callback([args, &exit_code] { exit_code = RunServe(*args, stdout, stderr); });
 }

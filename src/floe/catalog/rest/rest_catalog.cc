@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 
 #include "floe/catalog/multi_table_commit.h"
 #include "floe/catalog/rest/rest_errors.h"
@@ -31,11 +32,15 @@ enum class Kind : unsigned char { kRead, kWrite, kCommit };
 
 class RestCatalog final : public Catalog, public MultiTableCommitter {
  public:
-  RestCatalog(std::string name, StringMap properties, std::unique_ptr<rest::RestSession> session)
+  // endpoints: what the server's config lists ("GET /v1/{prefix}/namespaces"...); empty when it
+  // lists none, and then every route is tried.
+  RestCatalog(std::string name, StringMap properties, std::unique_ptr<rest::RestSession> session,
+              std::vector<std::string> endpoints)
       : name_(std::move(name)),
         properties_(std::move(properties)),
         session_(std::move(session)),
-        io_(std::make_shared<io::PrefixFileIO>(properties_)) {
+        io_(std::make_shared<io::PrefixFileIO>(properties_)),
+        endpoints_(endpoints.begin(), endpoints.end()) {
     if (auto it = properties_.find("rest.page-size"); it != properties_.end()) {
       page_size_ = it->second;
     }
@@ -128,6 +133,7 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
       std::lock_guard lock(mu_);
       if (auto it = loads_.find(ident); it != loads_.end()) cached = it->second;
     }
+    FLOE_RETURN_IF_ERROR(Offered("GET", TableUrl(ident), what));
     auto result = session_->Call("GET", TableUrl(ident), "", "", true, cached ? cached->etag : "");
     if (result && result->status == 304 && cached) return cached->table;
     std::string etag = result ? result->etag : "";
@@ -239,7 +245,38 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
   // The response's JSON body (null when it has none), or the error its status means.
   Result<Json> Call(std::string_view method, const std::string& path, std::string_view query,
                     const std::string& body, Kind kind, const std::string& what) {
+    FLOE_RETURN_IF_ERROR(Offered(method, path, what));
     return Interpret(session_->Call(method, path, query, body, kind == Kind::kRead), kind, what);
+  }
+
+  // The endpoint of a route as the config's `endpoints` name it: "POST
+  // /v1/{prefix}/namespaces/{namespace}/tables/{table}" for a path below Root().
+  std::string Endpoint(std::string_view method, std::string_view path) const {
+    std::string_view rest = std::string_view(path).substr(session_->Root().size());
+    std::vector<std::string_view> parts;
+    while (!rest.empty()) {
+      rest.remove_prefix(1);  // the '/'
+      size_t end = rest.find('/');
+      parts.push_back(rest.substr(0, end));
+      rest = end == std::string_view::npos ? std::string_view() : rest.substr(end);
+    }
+    if (parts.size() > 1 && parts[0] == "namespaces") parts[1] = "{namespace}";
+    if (parts.size() > 3 && parts[2] == "tables") parts[3] = "{table}";
+    std::string endpoint = fmt::format("{} /v1/{{prefix}}", method);
+    for (std::string_view part : parts) fmt::format_to(std::back_inserter(endpoint), "/{}", part);
+    return endpoint;
+  }
+
+  bool Offers(std::string_view method, std::string_view path) const {
+    return endpoints_.empty() || endpoints_.contains(Endpoint(method, path));
+  }
+
+  // kUnsupported, before anything is sent, for a route the server's config does not list.
+  Status Offered(std::string_view method, std::string_view path, const std::string& what) const {
+    if (Offers(method, path)) return {};
+    return Unsupported(
+        "{}: the server does not offer {} (the endpoints of its config do not list it)", what,
+        Endpoint(method, path));
   }
 
   Result<Json> Interpret(Result<CallResult> result, Kind kind, const std::string& what) {
@@ -276,8 +313,11 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
     return decoded;
   }
 
+  // HEAD, or GET where the server does not offer HEAD on the route.
   Result<bool> Exists(const std::string& path, const std::string& what) {
-    FLOE_ASSIGN_OR_RETURN(CallResult result, session_->Call("HEAD", path, "", "", true));
+    std::string_view method = Offers("HEAD", path) ? "HEAD" : "GET";
+    FLOE_RETURN_IF_ERROR(Offered(method, path, what + " exists"));
+    FLOE_ASSIGN_OR_RETURN(CallResult result, session_->Call(method, path, "", "", true));
     if (result.status == 204 || result.status == 200) return true;
     if (result.status == 404) return false;
     return std::unexpected(rest::ModelToError(result.status, {}, what + " exists", false));
@@ -313,6 +353,7 @@ class RestCatalog final : public Catalog, public MultiTableCommitter {
   std::unique_ptr<rest::RestSession> session_;
   std::shared_ptr<io::PrefixFileIO> io_;
   std::string page_size_;
+  std::set<std::string, std::less<>> endpoints_;
   std::mutex mu_;
   std::map<TableIdentifier, TaggedTable> loads_;
 };
@@ -348,8 +389,8 @@ Result<std::shared_ptr<Catalog>> CreateRestCatalog(const std::string& name,
   for (const auto& [key, value] : properties) merged[key] = value;
   for (const auto& [key, value] : config->overrides) merged[key] = value;
   FLOE_RETURN_IF_ERROR(session->Configure(merged));
-  return std::shared_ptr<Catalog>(
-      std::make_shared<RestCatalog>(name, std::move(merged), std::move(session)));
+  return std::shared_ptr<Catalog>(std::make_shared<RestCatalog>(
+      name, std::move(merged), std::move(session), std::move(config->endpoints)));
 }
 
 }  // namespace floe::catalog

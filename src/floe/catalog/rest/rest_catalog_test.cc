@@ -354,5 +354,133 @@ TEST(RestCatalogScriptedTest, ErrorsMeanWhatTheProtocolSays) {
   EXPECT_GT(loads, 1u);
 }
 
+TEST(RestCatalogScriptedTest, RoutesTheConfigDoesNotListAreRefusedOrReplaced) {
+  ScriptedServer server([](const httplib::Request& req, httplib::Response& res) {
+    if (req.path == "/v1/config") {
+      rest::ConfigResponse config;
+      config.endpoints = {"GET /v1/{prefix}/namespaces", "GET /v1/{prefix}/namespaces/{namespace}",
+                          "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}"};
+      Reply(res, 200, ToJson(config));
+      return;
+    }
+    if (req.path == "/v1/namespaces") return Reply(res, 200, ToJson(rest::NamespaceList{}));
+    if (req.path == "/v1/namespaces/db") {
+      return Reply(res, 200, ToJson(rest::NamespaceMessage{kDb, {}}));
+    }
+    ReplyError(res, 404,
+               req.path.find("/tables/") != std::string::npos ? "NoSuchTableException"
+                                                              : "NoSuchNamespaceException");
+  });
+  FLOE_ASSERT_OK_AND_ASSIGN(auto catalog,
+                            CreateCatalog("c", {{"catalog-type", "rest"}, {"uri", server.uri()}}));
+  FLOE_ASSERT_OK(catalog->ListNamespaces(Namespace{}));
+  // No HEAD in the list: existence is asked with GET.
+  EXPECT_EQ(catalog->NamespaceExists(kDb), true);
+  EXPECT_EQ(catalog->NamespaceExists(Namespace{{"nope"}}), false);
+  EXPECT_EQ(catalog->TableExists({kDb, "t"}), false);
+  // Routes that are not listed are refused before anything is sent.
+  auto created = catalog->CreateTable({kDb, "t"}, Request());
+  ASSERT_FALSE(created);
+  EXPECT_EQ(created.error().kind(), ErrorKind::kUnsupported);
+  EXPECT_NE(created.error().message().find(
+                "does not offer POST /v1/{prefix}/namespaces/{namespace}/tables"),
+            std::string::npos)
+      << created.error().message();
+  auto committed = catalog->CommitTable({kDb, "t"}, TableCommit{{}, {SetProperties{{{"k", "v"}}}}});
+  ASSERT_FALSE(committed);
+  EXPECT_EQ(committed.error().kind(), ErrorKind::kUnsupported);
+  EXPECT_EQ(catalog->DropNamespace(kDb).error().kind(), ErrorKind::kUnsupported);
+  EXPECT_EQ(catalog->RenameTable({kDb, "t"}, {kDb, "u"}).error().kind(), ErrorKind::kUnsupported);
+  EXPECT_EQ(server.log(), (std::vector<std::string>{
+                              "GET /v1/config", "GET /v1/namespaces", "GET /v1/namespaces/db",
+                              "GET /v1/namespaces/nope", "GET /v1/namespaces/db/tables/t"}));
+}
+
+// What botocore signs for a request the scripted server received (testdata/sigv4_botocore.py).
+std::string BotocoreAuthorization(const httplib::Request& req, const std::string& url) {
+  const std::string authorization = req.get_header_value("Authorization");
+  size_t start = authorization.find("SignedHeaders=");
+  if (start == std::string::npos) return "no SignedHeaders in '" + authorization + "'";
+  start += std::string_view("SignedHeaders=").size();
+  std::string signed_headers = authorization.substr(start, authorization.find(',', start) - start);
+  Json headers = Json::MakeObject();
+  for (std::string_view rest = signed_headers; !rest.empty();) {
+    std::string name(rest.substr(0, rest.find(';')));
+    headers.Set(name, Json(req.get_header_value(name)));
+    rest.remove_prefix(std::min(rest.size(), name.size() + 1));
+  }
+  Json spec = Json::MakeObject();
+  spec.Set("method", Json(req.method));
+  spec.Set("url", Json(url + req.target));
+  spec.Set("headers", std::move(headers));
+  spec.Set("body", Json(req.body));
+  spec.Set("access_key", Json("AKIDEXAMPLE"));
+  spec.Set("secret_key", Json("wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"));
+  spec.Set("region", Json("eu-west-1"));
+  spec.Set("service", Json("execute-api"));
+  floe::testing::TempDir dir;
+  std::string file = (dir.path() / "request.json").string();
+  FILE* out = std::fopen(file.c_str(), "w");
+  std::fputs(spec.Dump().c_str(), out);
+  std::fclose(out);
+  auto run = floe::testing::RunCommand(
+      "python3 " +
+      floe::testing::ShellQuote(std::string(FLOE_SOURCE_DIR) +
+                                "/src/floe/catalog/rest/testdata/sigv4_botocore.py") +
+      " " + floe::testing::ShellQuote(file));
+  if (run.exit_code != 0) return "botocore failed: " + run.err;
+  while (!run.out.empty() && run.out.back() == '\n') run.out.pop_back();
+  return run.out;
+}
+
+TEST(RestCatalogScriptedTest, SigV4SignsEveryRequestAsBotocoreDoes) {
+  if (floe::testing::RunCommand("python3 -c 'import botocore'").exit_code != 0) {
+    GTEST_SKIP() << "python3 with botocore is needed to check the signatures";
+  }
+  std::mutex mu;
+  std::vector<std::pair<std::string, std::string>> checked;  // (sent, botocore's)
+  std::vector<std::string> original;
+  std::string uri;
+  ScriptedServer server([&](const httplib::Request& req, httplib::Response& res) {
+    {
+      std::lock_guard lock(mu);
+      checked.emplace_back(req.get_header_value("Authorization"), BotocoreAuthorization(req, uri));
+      original.push_back(req.get_header_value("Original-Authorization"));
+    }
+    if (req.path == "/v1/config") return Reply(res, 200, ToJson(rest::ConfigResponse{}));
+    if (req.method == "POST") return ReplyError(res, 409, "CommitFailedException");
+    Reply(res, 200, ToJson(rest::NamespaceList{}));
+  });
+  uri = server.uri();
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      auto catalog,
+      CreateCatalog("c", {{"catalog-type", "rest"},
+                          {"uri", server.uri()},
+                          {"warehouse", "s3://bucket/wh"},
+                          {"token", "t0k"},
+                          {"rest.sigv4-enabled", "true"},
+                          {"rest.signing-region", "eu-west-1"},
+                          {"rest.access-key-id", "AKIDEXAMPLE"},
+                          {"rest.secret-access-key", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"}}));
+  FLOE_ASSERT_OK(catalog->ListNamespaces(Namespace{{"a b"}}));
+  auto conflict = catalog->CommitTable({kDb, "t"}, TableCommit{{}, {SetProperties{{{"k", "v"}}}}});
+  EXPECT_EQ(conflict.error().kind(), ErrorKind::kCommitFailed);
+  std::lock_guard lock(mu);
+  ASSERT_EQ(checked.size(), 3u);  // config, the list (with a query), the commit (with a body)
+  for (const auto& [sent, expected] : checked) {
+    EXPECT_TRUE(sent.starts_with("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/")) << sent;
+    EXPECT_NE(sent.find("/eu-west-1/execute-api/aws4_request"), std::string::npos) << sent;
+    EXPECT_EQ(sent, expected);
+  }
+  EXPECT_EQ(original, (std::vector<std::string>(3, "Bearer t0k")));
+  // A key without its secret is refused up front.
+  auto unsigned_catalog = CreateCatalog("c", {{"catalog-type", "rest"},
+                                              {"uri", server.uri()},
+                                              {"rest.sigv4-enabled", "true"},
+                                              {"rest.access-key-id", "AKIDEXAMPLE"}});
+  ASSERT_FALSE(unsigned_catalog);
+  EXPECT_EQ(unsigned_catalog.error().kind(), ErrorKind::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace floe::catalog

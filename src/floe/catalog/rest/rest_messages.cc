@@ -1,5 +1,7 @@
 #include "floe/catalog/rest/rest_messages.h"
 
+#include <fmt/format.h>
+
 #include "floe/catalog/rest/table_update_json.h"
 #include "floe/spec/json_fields.h"
 #include "floe/spec/partition_spec_json.h"
@@ -107,12 +109,14 @@ Result<ErrorModel> ErrorModelFromJson(const Json& json) {
   return error;
 }
 
-Json ToJson(const LoadTableResult& result) {
+namespace {
+
+// Every member of a LoadTableResult but the metadata.
+Json LoadTableResultMembers(const LoadTableResult& result) {
   Json out = Json::MakeObject();
   if (!result.metadata_location.empty()) {
     out.Set("metadata-location", Json(result.metadata_location));
   }
-  out.Set("metadata", TableMetadataToJson(*result.metadata));
   out.Set("config", StringMapToJson(result.config));
   if (!result.storage_credentials.empty()) {
     Json credentials = Json::MakeArray();
@@ -125,6 +129,20 @@ Json ToJson(const LoadTableResult& result) {
     out.Set("storage-credentials", std::move(credentials));
   }
   return out;
+}
+
+}  // namespace
+
+Json ToJson(const LoadTableResult& result) {
+  Json out = LoadTableResultMembers(result);
+  out.Set("metadata", TableMetadataToJson(*result.metadata));
+  return out;
+}
+
+std::string LoadTableResultText(const LoadTableResult& result, std::string_view metadata_json) {
+  // `config` is always there, so the members' object is never empty: {"config":...}.
+  std::string members = LoadTableResultMembers(result).Dump();
+  return fmt::format("{{\"metadata\":{},{}", metadata_json, std::string_view(members).substr(1));
 }
 
 Result<LoadTableResult> LoadTableResultFromJson(const Json& json) {
@@ -346,11 +364,10 @@ Result<std::vector<CommitTableMessage>> TableChangesFromJson(const Json& json) {
   return out;
 }
 
-Json CommitTableResponseToJson(const LoadedTable& table) {
-  Json out = Json::MakeObject();
-  out.Set("metadata-location", Json(table.metadata_location));
-  out.Set("metadata", TableMetadataToJson(*table.metadata));
-  return out;
+std::string CommitTableResponseText(const std::string& metadata_location,
+                                    std::string_view metadata_json) {
+  return fmt::format("{{\"metadata-location\":{},\"metadata\":{}}}", Json(metadata_location).Dump(),
+                     metadata_json);
 }
 
 Result<LoadedTable> CommitTableResponseFromJson(const Json& json, const TableIdentifier& ident) {

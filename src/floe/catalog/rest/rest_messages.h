@@ -55,6 +55,9 @@ struct LoadTableResult {
   std::vector<StorageCredential> storage_credentials;
 };
 Json ToJson(const LoadTableResult& result);
+// ToJson(result) as text, with the metadata given as its JSON text (what a metadata file
+// holds), so that a server need not serialise metadata it has as a file already.
+std::string LoadTableResultText(const LoadTableResult& result, std::string_view metadata_json);
 Result<LoadTableResult> LoadTableResultFromJson(const Json& json);
 
 // CreateTableRequest: the name and what the catalog's CreateTableRequest holds.
@@ -131,7 +134,9 @@ Result<CommitTableMessage> CommitTableMessageFromJson(const Json& json);
 Result<std::vector<CommitTableMessage>> TableChangesFromJson(const Json& json);
 
 // CommitTableResponse.
-Json CommitTableResponseToJson(const LoadedTable& table);
+// With the metadata as JSON text, as LoadTableResultText.
+std::string CommitTableResponseText(const std::string& metadata_location,
+                                    std::string_view metadata_json);
 Result<LoadedTable> CommitTableResponseFromJson(const Json& json, const TableIdentifier& ident);
 
 // OAuthTokenResponse of the client-credentials grant.

@@ -2,6 +2,7 @@
 
 #include "floe/catalog/rest/rest_messages.h"
 #include "floe/catalog/rest/rest_session_internal.h"
+#include "floe/io/s3/s3_options.h"
 #include "floe/util/url_encode.h"
 
 namespace floe::catalog::rest {
@@ -58,6 +59,36 @@ Result<std::unique_ptr<RestSession>> RestSession::Make(const StringMap& properti
   session->token_endpoint_ = Property(properties, "oauth2-server-uri");
   if (session->token_endpoint_.empty()) session->token_endpoint_ = uri + "/v1/oauth/tokens";
   FLOE_RETURN_IF_ERROR(session->Configure(properties));
+  std::string_view sigv4 = Property(properties, "rest.sigv4-enabled");
+  if (!sigv4.empty() && sigv4 != "true" && sigv4 != "false") {
+    return InvalidArgument("rest.sigv4-enabled must be true or false, not '{}'", sigv4);
+  }
+  if (sigv4 == "true") {
+    // The credential chain of the S3 FileIO (properties, environment, profile), fed the rest.*
+    // keys.
+    io::Properties aws;
+    for (auto [from, to] : {std::pair{"rest.access-key-id", "s3.access-key-id"},
+                            {"rest.secret-access-key", "s3.secret-access-key"},
+                            {"rest.session-token", "s3.session-token"},
+                            {"client.region", "client.region"}}) {
+      if (auto value = Property(properties, from); !value.empty()) aws[to] = value;
+    }
+    auto resolved = io::S3OptionsFrom(aws);
+    if (!resolved) {
+      return InvalidArgument("rest.sigv4-enabled: {}", resolved.error().message());
+    }
+    if (resolved->credentials.access_key_id.empty()) {
+      return InvalidArgument(
+          "rest.sigv4-enabled: no AWS credentials (rest.access-key-id and "
+          "rest.secret-access-key, or the AWS environment or profile)");
+    }
+    session->sigv4_ = true;
+    session->aws_credentials_ = resolved->credentials;
+    std::string_view region = Property(properties, "rest.signing-region");
+    session->sigv4_options_.region = region.empty() ? resolved->region : std::string(region);
+    std::string_view name = Property(properties, "rest.signing-name");
+    session->sigv4_options_.service = name.empty() ? "execute-api" : std::string(name);
+  }
   return session;
 }
 
@@ -139,7 +170,14 @@ Result<CallResult> RestSession::Send(std::string_view method, std::string_view p
     request.body = std::as_bytes(std::span(body));
   }
   FLOE_ASSIGN_OR_RETURN(std::string authorization, Authorization(refresh));
-  if (!authorization.empty()) request.headers.push_back({"Authorization", authorization});
+  if (!authorization.empty()) {
+    request.headers.push_back(
+        {sigv4_ ? "Original-Authorization" : "Authorization", std::move(authorization)});
+  }
+  if (sigv4_) {
+    io::http::SignV4(request, aws_credentials_, sigv4_options_, io::http::Sha256Hex(body),
+                     std::chrono::system_clock::now());
+  }
   request.idempotent = idempotent;
   FLOE_ASSIGN_OR_RETURN(io::http::Response response, http_.Send(request));
   return CallResult{response.status, std::move(response.body),

@@ -4,7 +4,11 @@
 // every request carries (`header.*`, the bearer token), and OAuth2 client-credentials tokens
 // fetched from the token endpoint and fetched again before they expire or when the server says
 // they did (401/419, once per request). Paths are built here: namespaces joined by the unit
-// separator 0x1F and percent-encoded, as the OpenAPI document says. Thread-safe.
+// separator 0x1F and percent-encoded, as the OpenAPI document says. With `rest.sigv4-enabled`
+// every request is signed with AWS SigV4 (io/http/sigv4.h) for `rest.signing-region` and
+// `rest.signing-name` (default "execute-api"), with `rest.access-key-id`/`rest.secret-access-key`/
+// `rest.session-token` or the AWS environment and profile as the S3 FileIO reads them; a bearer
+// token then travels as Original-Authorization, as Iceberg's Java client sends it. Thread-safe.
 
 #include <chrono>
 #include <mutex>
@@ -14,6 +18,7 @@
 
 #include "floe/catalog/catalog.h"
 #include "floe/io/http/http_client.h"
+#include "floe/io/http/sigv4.h"
 #include "floe/util/json.h"
 
 namespace floe::catalog::rest {
@@ -63,6 +68,9 @@ class RestSession {
   std::string credential_;  // "id:secret"
   std::string token_endpoint_;
   std::string scope_;
+  bool sigv4_ = false;
+  io::http::AwsCredentials aws_credentials_;
+  io::http::SigV4Options sigv4_options_;
   io::http::Client http_;
 
   std::mutex mu_;

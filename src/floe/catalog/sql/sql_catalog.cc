@@ -56,12 +56,21 @@ Result<std::vector<TableIdentifier>> SqlCatalog::ListTablesOn(SqlConnection& con
 }
 
 Result<LoadedTable> SqlCatalog::Load(const TableIdentifier& ident, const std::string& location) {
+  if (TableMetadataPtr cached = metadata_cache_.Get(location)) {
+    return LoadedTable{ident, location, std::move(cached)};
+  }
   auto metadata = ReadTableMetadata(*io_, location);
   if (!metadata) {
     return std::unexpected(
         metadata.error().AddContext(fmt::format("loading table {}", ident.ToString())));
   }
+  metadata_cache_.Put(location, *metadata);
   return LoadedTable{ident, location, *std::move(metadata)};
+}
+
+Result<LoadedTable> SqlCatalog::Remember(Result<LoadedTable> committed) {
+  if (committed) metadata_cache_.Put(committed->metadata_location, committed->metadata);
+  return committed;
 }
 
 Result<std::vector<TableIdentifier>> SqlCatalog::ListTables(const Namespace& ns) {
@@ -142,10 +151,10 @@ Result<LoadedTable> SqlCatalog::CreateTable(const TableIdentifier& ident,
   }
   FLOE_ASSIGN_OR_RETURN(TableMetadataPtr metadata,
                         NewTableMetadata(request, io::NormalizeLocation(table_location), NowMs()));
-  return CreateByPointer(*io_, ident, std::move(metadata),
-                         [&](const std::string& location, const TableMetadataPtr&) {
-                           return InsertRow(ident, location);
-                         });
+  return Remember(CreateByPointer(*io_, ident, std::move(metadata),
+                                  [&](const std::string& location, const TableMetadataPtr&) {
+                                    return InsertRow(ident, location);
+                                  }));
 }
 
 Result<LoadedTable> SqlCatalog::RegisterTable(const TableIdentifier& ident,
@@ -171,11 +180,11 @@ Result<LoadedTable> SqlCatalog::CommitTable(const TableIdentifier& ident,
     FLOE_ASSIGN_OR_RETURN(bool ns_exists, NamespaceExistsOn(*conn, ident.ns));
     if (!ns_exists) return NotFound("namespace {} does not exist", ident.ns.ToString());
     // The insert fails with kAlreadyExists when another writer created the table meanwhile.
-    return CreateByCommit(*io_, ident, commit,
-                          warehouse_.empty() ? "" : DefaultTableLocation(warehouse_, ident),
-                          [&](const std::string& location, const TableMetadataPtr&) {
-                            return InsertRow(ident, location);
-                          });
+    return Remember(CreateByCommit(
+        *io_, ident, commit, warehouse_.empty() ? "" : DefaultTableLocation(warehouse_, ident),
+        [&](const std::string& location, const TableMetadataPtr&) {
+          return InsertRow(ident, location);
+        }));
   }
   FLOE_ASSIGN_OR_RETURN(LoadedTable base, Load(ident, *base_location));
   // The swap: one UPDATE that matches only while the row still points at the base.
@@ -198,7 +207,7 @@ Result<LoadedTable> SqlCatalog::CommitTable(const TableIdentifier& ident,
     }
     return {};
   };
-  return CommitByPointerSwap(*io_, base, commit, swap);
+  return Remember(CommitByPointerSwap(*io_, base, commit, swap));
 }
 
 Result<SqlResult> SqlCatalog::SwapRowOn(SqlConnection& conn, const TableIdentifier& ident,

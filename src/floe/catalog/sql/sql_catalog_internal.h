@@ -12,6 +12,7 @@
 #include "floe/catalog/multi_table_commit.h"
 #include "floe/catalog/sql/connection_pool_internal.h"
 #include "floe/catalog/sql/sql_database_internal.h"
+#include "floe/util/lru_cache.h"
 
 namespace floe::catalog {
 
@@ -54,7 +55,12 @@ class SqlCatalog final : public Catalog, public MultiTableCommitter {
   // The table's metadata_location; nullopt when there is no such table.
   Result<std::optional<std::string>> MetadataLocationOn(SqlConnection& conn,
                                                         const TableIdentifier& ident);
+  // The table as its metadata file at location says, parsed once: a metadata file is never
+  // changed after it is written, so the parse is remembered by location (for the last
+  // kMetadataCacheSize files read or committed here).
   Result<LoadedTable> Load(const TableIdentifier& ident, const std::string& location);
+  // Remembers what this catalog just committed (or created) for the next Load.
+  Result<LoadedTable> Remember(Result<LoadedTable> committed);
   // Inserts the table's row pointing at location: kAlreadyExists when the identifier is taken,
   // kCommitStateUnknown when the connection was lost after the insert was sent.
   Status InsertRow(const TableIdentifier& ident, const std::string& location);
@@ -70,6 +76,8 @@ class SqlCatalog final : public Catalog, public MultiTableCommitter {
   std::shared_ptr<io::FileIO> io_;
   bool has_type_column_;
   SqlConnectionPool pool_;
+  static constexpr size_t kMetadataCacheSize = 32;
+  LruCache<std::string, TableMetadata> metadata_cache_{kMetadataCacheSize};
 };
 
 // kInvalidArgument unless every level is a safe name without '.'.

@@ -211,6 +211,88 @@ TEST_F(RestServerTest, LoadAnswersNotModifiedWhileTheTableIsUnchanged) {
   EXPECT_EQ(result.metadata->property("k"), "v");
 }
 
+// Snapshots that only the metadata holds: 1 <- 2 <- 3 on main, and a tag on 1.
+void CommitThreeSnapshots(Catalog& catalog, const TableIdentifier& ident) {
+  for (int64_t id = 1; id <= 3; ++id) {
+    FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable table, catalog.LoadTable(ident));
+    auto snapshot = std::make_shared<Snapshot>();
+    snapshot->snapshot_id = id;
+    if (id > 1) snapshot->parent_snapshot_id = id - 1;
+    snapshot->sequence_number = table.metadata->last_sequence_number() + 1;
+    snapshot->timestamp_ms = table.metadata->last_updated_ms() + 1;
+    snapshot->manifest_list = table.metadata->location() + "/metadata/snap.avro";
+    snapshot->summary = {{"operation", "append"}};
+    SnapshotRef main;
+    main.snapshot_id = id;
+    TableCommit commit{{}, {AddSnapshot{snapshot}, SetSnapshotRef{"main", main}}};
+    if (id == 1) {
+      SnapshotRef tag;
+      tag.snapshot_id = 1;
+      tag.type = SnapshotRefType::kTag;
+      commit.updates.push_back(SetSnapshotRef{"first", tag});
+    }
+    FLOE_ASSERT_OK(catalog.CommitTable(ident, commit));
+  }
+}
+
+std::vector<int64_t> SnapshotIds(const std::string& body) {
+  auto result = LoadTableResultFromJson(*Json::Parse(body));
+  EXPECT_TRUE(result) << result.error().ToString();
+  std::vector<int64_t> ids;
+  if (result) {
+    for (const SnapshotPtr& snapshot : result->metadata->snapshots()) {
+      ids.push_back(snapshot->snapshot_id);
+    }
+  }
+  return ids;
+}
+
+TEST_F(RestServerTest, LoadWithSnapshotsRefsSendsOnlyReferencedSnapshots) {
+  FLOE_ASSERT_OK(catalog_->CreateNamespace(Namespace{{"db"}}, {}));
+  TableIdentifier ident{Namespace{{"db"}}, "t"};
+  CreateTableRequest request;
+  request.schema = catalog::testing::SimpleSchema();
+  FLOE_ASSERT_OK(catalog_->CreateTable(ident, request));
+  CommitThreeSnapshots(*catalog_, ident);
+
+  io::http::Response all = Send("GET", "/v1/namespaces/db/tables/t");
+  io::http::Response all_named = Send("GET", "/v1/namespaces/db/tables/t?snapshots=all");
+  io::http::Response refs = Send("GET", "/v1/namespaces/db/tables/t?snapshots=refs");
+  ASSERT_EQ(all.status, 200);
+  ASSERT_EQ(refs.status, 200) << refs.body;
+  bodies_.Add("LoadTableResult", all.body);
+  bodies_.Add("LoadTableResult", refs.body);
+  EXPECT_EQ(SnapshotIds(all.body), (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(all_named.body, all.body);
+  EXPECT_EQ(SnapshotIds(refs.body), (std::vector<int64_t>{1, 3}));
+  // The two forms are different representations: different ETags, and each one's 304.
+  EXPECT_NE(refs.header("etag"), all.header("etag"));
+  EXPECT_EQ(Send("GET", "/v1/namespaces/db/tables/t?snapshots=refs", "",
+                 {{"If-None-Match", std::string(refs.header("etag"))}})
+                .status,
+            304);
+  EXPECT_EQ(Send("GET", "/v1/namespaces/db/tables/t?snapshots=refs", "",
+                 {{"If-None-Match", std::string(all.header("etag"))}})
+                .status,
+            200);
+  // The body served from the cache follows a commit: the next load names the new metadata.
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable before, catalog_->LoadTable(ident));
+  FLOE_ASSERT_OK(catalog_->CommitTable(ident, TableCommit{{}, {SetProperties{{{"k", "v"}}}}}));
+  FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable after, catalog_->LoadTable(ident));
+  ASSERT_NE(after.metadata_location, before.metadata_location);
+  for (const char* query : {"", "?snapshots=refs"}) {
+    io::http::Response loaded = Send("GET", std::string("/v1/namespaces/db/tables/t") + query);
+    FLOE_ASSERT_OK_AND_ASSIGN(LoadTableResult result,
+                              LoadTableResultFromJson(*Json::Parse(loaded.body)));
+    EXPECT_EQ(result.metadata_location, after.metadata_location) << query;
+    EXPECT_EQ(result.metadata->property("k"), "v") << query;
+  }
+  io::http::Response bad = Send("GET", "/v1/namespaces/db/tables/t?snapshots=some");
+  EXPECT_EQ(bad.status, 400);
+  bodies_.Add("IcebergErrorResponse", bad.body);
+  FLOE_EXPECT_VALID_OPENAPI(bodies_);
+}
+
 TEST_F(RestServerTest, CredentialsGateEveryRequestBehindATokenThatExpires) {
   StartServer({.credentials = {"alice:secret"}, .token_lifetime_s = 1});
   Expect(401, "IcebergErrorResponse", "GET", "/v1/config");

@@ -4,13 +4,16 @@
 
 #include <algorithm>
 #include <charconv>
+#include <set>
 
 #include "floe/catalog/metadata_files.h"
 #include "floe/catalog/multi_table_commit.h"
 #include "floe/catalog/new_table.h"
 #include "floe/catalog/rest/rest_errors.h"
 #include "floe/catalog/rest/rest_messages.h"
+#include "floe/io/file_io.h"
 #include "floe/io/location.h"
+#include "floe/spec/table_metadata_json.h"
 #include "floe/util/clock.h"
 #include "floe/util/xxhash64.h"
 
@@ -21,9 +24,26 @@ constexpr char kUnitSeparator = '\x1F';
 
 ServiceResponse JsonResponse(int status, const Json& body) { return {status, body.Dump(), ""}; }
 
-// A table's metadata file names its whole state: its hash is the ETag of a load.
-std::string TableEtag(const std::string& metadata_location) {
-  return fmt::format("\"{:016x}\"", XxHash64(metadata_location));
+// A table's metadata file names its whole state: its hash (with the snapshots sent, which the
+// OpenAPI document wants told apart) is the ETag of a load.
+std::string TableEtag(const std::string& load_key) {
+  return fmt::format("\"{:016x}\"", XxHash64(load_key));
+}
+
+// The metadata with only the snapshots its branches and tags reference (`snapshots=refs`).
+std::string RefsOnlyMetadataText(const TableMetadata& metadata) {
+  std::set<int64_t> referenced;
+  for (const auto& [name, ref] : metadata.refs()) referenced.insert(ref.snapshot_id);
+  Json json = TableMetadataToJson(metadata);
+  if (const Json* snapshots = json.Find("snapshots"); snapshots && snapshots->is_array()) {
+    Json kept = Json::MakeArray();
+    for (const Json& snapshot : snapshots->as_array()) {
+      const Json* id = snapshot.Find("snapshot-id");
+      if (id && id->is_int() && referenced.contains(id->as_int())) kept.Push(snapshot);
+    }
+    json.Set("snapshots", std::move(kept));
+  }
+  return json.Dump();
 }
 
 ServiceResponse ErrorResponse(const Error& error, Subject subject) {
@@ -132,11 +152,22 @@ struct Handler {
   Catalog& catalog;
   const std::string& warehouse;
   const StringMap& table_config;
+  LruCache<std::string, std::string>& load_bodies;
   const ServiceRequest& request;
 
   ServiceResponse Loaded(const LoadedTable& table, int status = 200) const {
     LoadTableResult result{table.metadata_location, table.metadata, table_config, {}};
     return JsonResponse(status, ToJson(result));
+  }
+
+  // The metadata's JSON text: read back from its file when that is plain JSON (reading is much
+  // cheaper than serialising a large table's metadata), else serialised.
+  std::string MetadataText(const LoadedTable& table) const {
+    if (!table.metadata_location.empty()) {
+      auto text = catalog.file_io()->ReadFile(table.metadata_location);
+      if (text && !text->empty() && text->front() == '{') return *std::move(text);
+    }
+    return TableMetadataToJsonString(*table.metadata);
   }
 
   ServiceResponse Config() const {
@@ -286,13 +317,27 @@ struct Handler {
   }
 
   ServiceResponse LoadTable(const TableIdentifier& ident) const {
+    bool refs_only = false;
+    if (const std::string* snapshots = QueryValue(request, "snapshots")) {
+      if (*snapshots != "all" && *snapshots != "refs") {
+        return ErrorResponse(400, "BadRequestException",
+                             "snapshots must be 'all' or 'refs', not '" + *snapshots + "'");
+      }
+      refs_only = *snapshots == "refs";
+    }
     auto table = catalog.LoadTable(ident);
     if (!table) return ErrorResponse(table.error(), Subject::kTable);
-    std::string etag = TableEtag(table->metadata_location);
+    std::string key = table->metadata_location + (refs_only ? "\nrefs" : "");
+    std::string etag = TableEtag(key);
     if (request.if_none_match == etag) return {304, "", etag};
-    ServiceResponse response = Loaded(*table);
-    response.etag = std::move(etag);
-    return response;
+    std::shared_ptr<const std::string> body = load_bodies.Get(key);
+    if (!body) {
+      LoadTableResult result{table->metadata_location, table->metadata, table_config, {}};
+      body = std::make_shared<const std::string>(LoadTableResultText(
+          result, refs_only ? RefsOnlyMetadataText(*table->metadata) : MetadataText(*table)));
+      load_bodies.Put(key, body);
+    }
+    return {200, *body, std::move(etag)};
   }
 
   ServiceResponse TableExists(const TableIdentifier& ident) const {
@@ -311,7 +356,8 @@ struct Handler {
     }
     auto committed = catalog.CommitTable(ident, message->commit);
     if (!committed) return ErrorResponse(committed.error(), Subject::kTable);
-    return JsonResponse(200, CommitTableResponseToJson(*committed));
+    return {200, CommitTableResponseText(committed->metadata_location, MetadataText(*committed)),
+            ""};
   }
 
   ServiceResponse DropTable(const TableIdentifier& ident) const {
@@ -374,7 +420,7 @@ ServiceResponse NotFoundRoute(const ServiceRequest& request) {
 }  // namespace
 
 ServiceResponse RestService::Handle(const ServiceRequest& request) const {
-  Handler h{*catalog_, warehouse_, table_config_, request};
+  Handler h{*catalog_, warehouse_, table_config_, load_bodies_, request};
   std::vector<std::string_view> s = Segments(request.path);
   const std::string& m = request.method;
   if (s.size() < 2 || s[0] != "v1") return NotFoundRoute(request);

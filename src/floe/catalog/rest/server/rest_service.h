@@ -21,6 +21,7 @@
 #include <string>
 
 #include "floe/catalog/catalog.h"
+#include "floe/util/lru_cache.h"
 
 namespace floe::catalog::rest {
 
@@ -51,6 +52,10 @@ class RestService {
   std::shared_ptr<Catalog> catalog_;
   std::string warehouse_;
   StringMap table_config_;
+  // The LoadTableResult bodies of the last loads, by metadata location: a metadata file never
+  // changes, so neither does the body made from it (with this service's table_config).
+  static constexpr size_t kLoadBodyCacheSize = 64;
+  mutable LruCache<std::string, std::string> load_bodies_{kLoadBodyCacheSize};
 };
 
 // The namespace of a path segment: levels separated by the unit separator 0x1F.
