@@ -12,6 +12,7 @@
 
 #include "floe/catalog/glue/glue_operations_internal.h"
 #include "floe/catalog/glue/glue_test_support.h"
+#include "floe/catalog/glue/version_checking_glue_test_support.h"
 #include "floe/catalog/test_commits.h"
 #include "floe/io/s3/s3_file_io.h"
 #include "floe/spec/table_metadata.h"
