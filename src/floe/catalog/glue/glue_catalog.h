@@ -19,8 +19,8 @@
 // kCommitFailed) when its metadata_location is no longer the base's, and swaps it with one
 // UpdateTable carrying the VersionId it read: Glue answers ConcurrentModificationException when
 // another writer updated the table in between (a retryable kCommitFailed; the new file is
-// deleted). A commit whose answer is lost is looked up again: landed when the table now points at
-// the new file, kCommitStateUnknown otherwise (the file stays). Rename is CreateTable under the
+// deleted). A commit or create whose answer is lost is looked up again: landed when the table now
+// points at the new file, kCommitStateUnknown otherwise (the file stays). Rename is CreateTable under the
 // new name then DeleteTable of the old one (Glue has no rename); when the delete fails the new
 // entry is deleted again, and if that fails too the error names both entries, which then point at
 // the same files: drop one of them without purge.

@@ -408,16 +408,20 @@ TEST_F(GlueCatalogTest, ThreadsAppendingToOneTable) {
   EXPECT_EQ(files.size(), size_t{kThreads * kCommits});
 }
 
-// The UpdateTable of a commit: its answer lost after Glue applied it (the commit is found landed
-// by reading the table again), and lost before Glue saw it (commit state unknown: the new
-// metadata file stays, the table still loads at its old state).
-TEST_F(GlueCatalogTest, ALostUpdateAnswerIsLookedUpOrUnknown) {
+// The CreateTable of a create and the UpdateTable of a commit, their answers lost after Glue
+// applied them (found landed by reading the table again); an UpdateTable lost before Glue saw it
+// (commit state unknown: the new metadata file stays, the table still loads at its old state).
+TEST_F(GlueCatalogTest, ALostAnswerIsLookedUpOrUnknown) {
   floe::testing::FaultProxy proxy(moto_);
   ASSERT_FALSE(proxy.endpoint().empty());
   FLOE_ASSERT_OK_AND_ASSIGN(auto catalog, Open(proxy.endpoint()));
   TableIdentifier t{Namespace{{db_}}, "t"};
   FLOE_ASSERT_OK(catalog->CreateNamespace(t.ns, {}));
+  // A create is GetDatabase, GetTable (none yet), CreateTable: its answer lost, the table is
+  // found created.
+  proxy.FailRequest(3, floe::testing::FaultProxy::Fault::kDropAfter);
   FLOE_ASSERT_OK(catalog->CreateTable(t, Request()));
+  EXPECT_EQ(proxy.requests(), 4);
 
   // A commit is GetTable (the base), GetTable (after the file is written), UpdateTable.
   FLOE_ASSERT_OK_AND_ASSIGN(LoadedTable base, catalog->LoadTable(t));

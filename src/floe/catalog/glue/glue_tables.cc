@@ -101,11 +101,12 @@ Status GlueCatalog::AddTable(const TableIdentifier& ident, const std::string& lo
     return AlreadyExists("table {} already exists ({})", ident.ToString(),
                          created.error().message());
   }
-  if (Unanswered(created.error())) {
-    return CommitStateUnknown("table {}: {} (the table may or may not exist now)", ident.ToString(),
-                              created.error().message());
-  }
-  return created;
+  if (!Unanswered(created.error())) return created;
+  // The answer is lost: the table says whether the create landed.
+  auto after = IcebergTable(ident);
+  if (after && MetadataLocationOf(*after) == location) return {};
+  return CommitStateUnknown("table {}: {} (the table may or may not exist now)", ident.ToString(),
+                            created.error().message());
 }
 
 Result<LoadedTable> GlueCatalog::CreateTable(const TableIdentifier& ident,
