@@ -10,6 +10,7 @@
 
 #include "floe/catalog/caching_catalog.h"
 #include "floe/catalog/catalog.h"
+#include "floe/catalog/glue/glue_catalog.h"
 #include "floe/catalog/hadoop/hadoop_catalog.h"
 #include "floe/catalog/plugin/plugin_catalog.h"
 #include "floe/catalog/rest/rest_catalog.h"
@@ -82,6 +83,7 @@ Result<std::shared_ptr<Catalog>> MakeUncached(const std::string& name,
     return CreateSqlCatalog(name, properties, LocalWarehouseFileIO(name, properties));
   }
   if (type == "rest") return CreateRestCatalog(name, properties);
+  if (type == "glue") return CreateGlueCatalog(name, properties);
   if (type == "hive") {
     return Unsupported("catalog {}: catalog-type {} is not yet supported{}", name, type,
                        type_it == properties.end()
@@ -90,7 +92,7 @@ Result<std::shared_ptr<Catalog>> MakeUncached(const std::string& name,
                            : "");
   }
   return InvalidArgument(
-      "catalog {}: unknown catalog-type '{}' (valid: hadoop, sql, hive, rest; or set "
+      "catalog {}: unknown catalog-type '{}' (valid: hadoop, sql, hive, rest, glue; or set "
       "catalog-impl to the path of a catalog plugin)",
       name, type_it->second);
 }

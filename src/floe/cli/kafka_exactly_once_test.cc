@@ -1,10 +1,11 @@
 // Kafka into Iceberg exactly once, end to end with the real binary: a JSON topic of kRows records
 // (ids 0..kRows-1, produced by kcat, spread over the cluster's 4 partitions) is copied by a
 // `floe run` script's streaming INSERT (checkpoints every 100 ms, two source subtasks) into a
-// hadoop-catalog table. The job's process is killed with SIGKILL at random moments and started
-// again: from its checkpoints, and once with its checkpoint folder deleted, so that the source
-// resumes from the offsets the table's commits carry. Then floe and ClickHouse (icebergLocal, an
-// independent reader) each count exactly kRows rows and kRows distinct ids.
+// table of a hadoop catalog, and of a Glue catalog (moto's Glue, the table in moto's S3). The job's
+// process is killed with SIGKILL at random moments and started again: from its checkpoints, and
+// once with its checkpoint folder deleted, so that the source resumes from the offsets the table's
+// commits carry. Then floe and ClickHouse (icebergLocal or icebergS3, an independent reader) each
+// count exactly kRows rows and kRows distinct ids.
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -16,8 +17,11 @@
 #include <random>
 #include <thread>
 
+#include "floe/catalog/glue/glue_test_support.h"
 #include "floe/cli/commands.h"
 #include "floe/cli/run_floe_testing.h"
+#include "floe/io/s3/s3_client.h"
+#include "floe/io/s3/s3_test_support.h"
 #include "floe/testing/kafka_cluster.h"
 #include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
@@ -57,8 +61,14 @@ std::map<std::string, int64_t> Counts(std::string_view out) {
   return counts;
 }
 
-TEST(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
+// The catalog the job commits through.
+enum class Lake { kHadoop, kGlue };
+
+class KafkaExactlyOnceTest : public ::testing::TestWithParam<Lake> {};
+
+TEST_P(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
   FLOE_REQUIRE_KAFKA();
+  if (GetParam() == Lake::kGlue) FLOE_REQUIRE_S3_SERVER();
   const KafkaCluster& kafka = KafkaCluster::Get();
   const std::string topic = KafkaCluster::NewTopic("exactly-once");
   for (int p = 0; p < KafkaCluster::kPartitions; ++p) {
@@ -70,10 +80,28 @@ TEST(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
   }
 
   floe::testing::TempDir dir;
-  const std::filesystem::path table = dir.path() / "lake" / "db" / "events";
-  const std::string catalog = fmt::format(
-      "CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='hadoop', 'warehouse'='{}');\n",
-      (dir.path() / "lake").string());
+  std::string catalog;
+  // Where ClickHouse reads the table.
+  std::string clickhouse_table;
+  if (GetParam() == Lake::kHadoop) {
+    catalog = fmt::format(
+        "CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='hadoop', 'warehouse'='{}');\n",
+        (dir.path() / "lake").string());
+    clickhouse_table =
+        fmt::format("icebergLocal('{}')", (dir.path() / "lake" / "db" / "events").string());
+  } else {
+    io::S3Client s3(io::TestS3Options());
+    FLOE_ASSERT_OK_AND_ASSIGN(std::string bucket, io::NewTestBucket(s3, "kafka"));
+    const std::string& moto = floe::testing::S3Server::Get().endpoint();
+    std::string with;
+    for (const auto& [key, value] : catalog::gluetest::MotoProperties(moto, bucket)) {
+      with += fmt::format(", '{}'='{}'", key, value);
+    }
+    catalog = fmt::format("CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='glue'{});\n",
+                          with);
+    clickhouse_table =
+        fmt::format("icebergS3('{}/{}/wh/db.db/events/', 'test-key', 'test-secret')", moto, bucket);
+  }
   const std::string script = (dir.path() / "pipeline.sql").string();
   std::ofstream(script) << catalog
                         << "CREATE DATABASE IF NOT EXISTS lake.db;\n"
@@ -138,13 +166,18 @@ TEST(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
     GTEST_SKIP() << "ClickHouse (chdb) not installed: counted by floe only";
   }
   auto counted = floe::testing::RunPeer(
-      "ch", {"SELECT count() AS n, uniqExact(id) AS ids, min(id) AS lo, max(id) AS hi FROM "
-             "icebergLocal('" +
-             table.string() + "') FORMAT JSONEachRow"});
+      "ch", {"SELECT count() AS n, uniqExact(id) AS ids, min(id) AS lo, max(id) AS hi FROM " +
+             clickhouse_table + " FORMAT JSONEachRow"});
   ASSERT_TRUE(counted.has_value()) << counted.error().ToString();
   EXPECT_EQ(Counts(*counted), expected) << "ClickHouse; seed " << seed << ", " << kills
                                         << " kills";
 }
+
+INSTANTIATE_TEST_SUITE_P(Catalogs, KafkaExactlyOnceTest,
+                         ::testing::Values(Lake::kHadoop, Lake::kGlue),
+                         [](const ::testing::TestParamInfo<Lake>& info) {
+                           return info.param == Lake::kHadoop ? "Hadoop" : "Glue";
+                         });
 
 }  // namespace
 }  // namespace floe::cli
