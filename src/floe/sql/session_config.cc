@@ -94,6 +94,16 @@ Result<int> SessionConfig::max_column_width() const {
   return static_cast<int>(value);
 }
 
+Result<int64_t> SessionConfig::source_idle_timeout_ms() const {
+  std::optional<std::string> text = Get(option::kSourceIdleTimeout);
+  if (!text) return 0;
+  auto ms = stream::ParseDurationMs(*text);
+  if (!ms.has_value()) {
+    return InvalidArgument("option '{}': {}", option::kSourceIdleTimeout, ms.error().message());
+  }
+  return *ms;
+}
+
 Result<stream::ExecutionConfig> SessionConfig::JobConfig() const {
   stream::ExecutionConfig config;
   FLOE_ASSIGN_OR_RETURN(config.mode, runtime_mode());

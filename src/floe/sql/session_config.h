@@ -33,6 +33,7 @@ inline constexpr std::string_view kResultMode = "sql-client.execution.result-mod
 inline constexpr std::string_view kMaxTableWidth = "sql-client.display.max-column-width";
 inline constexpr std::string_view kDynamicOptions = "table.dynamic-table-options.enabled";
 inline constexpr std::string_view kPipelineName = "pipeline.name";
+inline constexpr std::string_view kSourceIdleTimeout = "table.exec.source.idle-timeout";
 }  // namespace option
 
 class SessionConfig {
@@ -53,6 +54,9 @@ class SessionConfig {
   Result<ResultMode> result_mode() const;
   Result<bool> dynamic_table_options_enabled() const;
   Result<int> max_column_width() const;
+  // table.exec.source.idle-timeout: after how long without rows a source's watermark stops
+  // holding the job back; 0 (the default) never.
+  Result<int64_t> source_idle_timeout_ms() const;
   // The runtime's configuration for a job named `job_name` from these options: mode,
   // parallelism, checkpoint interval ("10s", "1 min", "500 ms" or milliseconds), folder,
   // retained checkpoints, restarts, and a savepoint to start from.

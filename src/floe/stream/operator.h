@@ -18,6 +18,17 @@
 //      round-robin to the new ones, so an entry must make sense on its own (like Flink's operator
 //      list state).
 //
+// Watermarks (event time, stream_element.h). Sources emit them (SourceReader::PollNext through
+// Output::EmitWatermark; watermark_source.h derives them from a time column); an operator's
+// watermark is the minimum over its input channels (over every input: unions and joins align on
+// the slowest), leaving out channels that ended or are idle (when all open ones are idle, the
+// ended ones count with their last watermark). Each time that minimum advances, the
+// runtime calls ProcessWatermark with it, from the subtask's thread between two batches; the
+// default forwards it. An operator that buffers by event time (a window) emits what the watermark
+// completes, then forwards it. When all of its channels are idle the runtime forwards the idle
+// status itself. Watermarks are not part of checkpoints: an operator that needs its last one after
+// a restore keeps it in its state. In batch mode there are none; Finish ends every window.
+//
 // Errors: a Status error from any method fails the job; the restart strategy decides what then.
 
 #include <cstdint>
@@ -42,6 +53,8 @@ class Output {
   virtual Status Emit(RecordBatch batch) = 0;
   // Messages go to one downstream subtask: `channel` modulo the downstream parallelism.
   virtual Status EmitMessage(Message message, int channel = 0) = 0;
+  // To every downstream subtask. Outputs that carry no time (test collectors of rows) ignore it.
+  virtual Status EmitWatermark(Watermark /*watermark*/) { return {}; }
 };
 
 struct OperatorContext {
@@ -66,6 +79,10 @@ class Operator {
   virtual Status ProcessBatch(int input, RecordBatch batch, Output& output) = 0;
   virtual Status ProcessMessage(int /*input*/, Message /*message*/, Output& /*output*/) {
     return Unsupported("operator takes no messages");
+  }
+  // The operator's watermark advanced to `watermark` (never idle): see the top of this file.
+  virtual Status ProcessWatermark(Watermark watermark, Output& output) {
+    return output.EmitWatermark(watermark);
   }
   virtual Result<std::vector<std::string>> SnapshotState(int64_t /*checkpoint_id*/,
                                                          Output& /*output*/) {

@@ -25,6 +25,10 @@ class CollectingOutput : public Output {
     channels.push_back(channel);
     return {};
   }
+  Status EmitWatermark(Watermark watermark) override {
+    watermarks.push_back(watermark);
+    return {};
+  }
   // The messages emitted so far, which are then forgotten.
   std::vector<Message> TakeMessages() {
     channels.clear();
@@ -34,6 +38,7 @@ class CollectingOutput : public Output {
   std::vector<RecordBatch> batches;
   std::vector<Message> messages;
   std::vector<int> channels;
+  std::vector<Watermark> watermarks;
 };
 
 class OperatorHarness {
@@ -49,6 +54,10 @@ class OperatorHarness {
   }
   Status ProcessMessage(Message message, int input = 0) {
     return op_->ProcessMessage(input, std::move(message), output_);
+  }
+  // As the runtime calls it when the operator's watermark advances.
+  Status ProcessWatermark(int64_t timestamp_ms) {
+    return op_->ProcessWatermark(Watermark{.timestamp_ms = timestamp_ms}, output_);
   }
   Result<std::vector<std::string>> SnapshotState(int64_t checkpoint_id) {
     return op_->SnapshotState(checkpoint_id, output_);

@@ -2,7 +2,7 @@
 
 // What flows through a channel from one operator subtask to another: rows (a RecordBatch, whose
 // rows carry their RowKind), messages that are not rows (for example the files a writer hands to
-// its committer), checkpoint barriers, and the end of a bounded input.
+// its committer), watermarks (event time), checkpoint barriers, and the end of a bounded input.
 
 #include <any>
 #include <cstdint>
@@ -43,6 +43,15 @@ struct EndOfInput {
   std::shared_ptr<const SourcePositions> positions;
 };
 
-using StreamElement = std::variant<RecordBatch, Message, CheckpointBarrier, EndOfInput>;
+// Event time on this channel has reached `timestamp_ms` (milliseconds since the epoch): rows
+// whose time attribute is at or before it may still follow, but are late. A channel's watermarks
+// never go back. `idle`: the channel has nothing to send for now and must hold nobody back; it
+// counts again from its next watermark that is not idle.
+struct Watermark {
+  int64_t timestamp_ms = 0;
+  bool idle = false;
+};
+
+using StreamElement = std::variant<RecordBatch, Message, Watermark, CheckpointBarrier, EndOfInput>;
 
 }  // namespace floe::stream

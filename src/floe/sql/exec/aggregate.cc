@@ -1,10 +1,14 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <queue>
 #include <string>
 #include <utility>
 
+#include "floe/batch/take.h"
 #include "floe/sql/exec/aggregate_calls_internal.h"
 #include "floe/sql/exec/aggregate_index_internal.h"
 #include "floe/sql/exec/aggregate_internal.h"
@@ -14,6 +18,7 @@
 #include "floe/sql/exec/names_internal.h"
 #include "floe/sql/exec/row_builder_internal.h"
 #include "floe/sql/exec/state_codec_internal.h"
+#include "floe/stream/metrics.h"
 
 namespace floe::sql::exec {
 namespace {
@@ -22,17 +27,28 @@ constexpr int64_t kRowsPerOutputBatch = 64 * 1024;
 // Streaming: dropped groups leave their id's slots behind until this many pile up (and outnumber
 // the live groups); then the state is rebuilt from a snapshot of the live ones.
 constexpr uint32_t kCompactAfterDropped = 4096;
+constexpr int64_t kMicrosPerMilli = 1000;
 
 class AggregateOperator : public stream::Operator {
  public:
+  // `window_end`: the input column holding each row's window end (a window aggregate), or -1.
   AggregateOperator(BatchSchemaPtr input, BatchSchemaPtr output, std::vector<int> group_columns,
-                    std::vector<BoundCall> calls)
-      : output_(std::move(output)), keys_(*input, group_columns), bound_(std::move(calls)) {}
+                    std::vector<BoundCall> calls, int window_end)
+      : output_(std::move(output)),
+        keys_(*input, group_columns),
+        bound_(std::move(calls)),
+        window_end_(window_end) {}
 
   Status Open(const stream::OperatorContext& context) override {
-    streaming_ = context.streaming;
+    // A streaming window aggregate accumulates as a batch one does, and emits a window's groups
+    // once, when the watermark passes its end.
+    windowed_ = window_end_ >= 0 && context.streaming;
+    streaming_ = context.streaming && !windowed_;
     parallelism_ = context.parallelism;
     name_ = context.operator_name;
+    metrics_ = context.metrics;
+    late_metric_ =
+        fmt::format("{}.{}.late-records-dropped", context.operator_name, context.subtask_index);
     for (const BoundCall& bound : bound_) calls_.emplace_back(bound, streaming_);
     for (const std::string& entry : context.restored_state) {
       FLOE_RETURN_IF_ERROR(Restore(entry));
@@ -42,6 +58,11 @@ class AggregateOperator : public stream::Operator {
 
   Status ProcessBatch(int, RecordBatch batch, stream::Output& output) override {
     if (batch.num_rows() == 0) return {};
+    if (windowed_) {
+      FLOE_ASSIGN_OR_RETURN(batch, DropLate(std::move(batch)));
+      if (batch.num_rows() == 0) return {};
+      batch_window_ends_ = batch.column(window_end_).Values<int64_t>().data();
+    }
     ++epoch_;
     GroupRows rows;
     FLOE_RETURN_IF_ERROR(AssignGroups(batch, rows));
@@ -74,7 +95,54 @@ class AggregateOperator : public stream::Operator {
     return std::vector<std::string>{Serialize()};
   }
 
+  // A window aggregate emits the windows the watermark completes: those whose last millisecond
+  // (end - 1 ms) it has reached, as Flink fires them.
+  Status ProcessWatermark(stream::Watermark watermark, stream::Output& output) override {
+    if (!windowed_) return output.EmitWatermark(watermark);
+    watermark_ = std::max(watermark_.value_or(watermark.timestamp_ms), watermark.timestamp_ms);
+    RowBuilder rows(output_);
+    std::string result;
+    while (!pending_.empty() && Complete(pending_.top().first)) {
+      uint32_t id = pending_.top().second;
+      pending_.pop();
+      if (!live_[id]) continue;
+      FLOE_RETURN_IF_ERROR(AppendRow(rows, id, EncodeResult(id, result), RowKind::kInsert));
+      if (rows.num_rows() >= kRowsPerOutputBatch) FLOE_RETURN_IF_ERROR(Flush(rows, output));
+      index_.Erase(id);
+      live_[id] = 0;
+      ++dropped_;
+    }
+    FLOE_RETURN_IF_ERROR(Flush(rows, output));
+    FLOE_RETURN_IF_ERROR(MaybeCompact());
+    return output.EmitWatermark(watermark);
+  }
+
  private:
+  bool Complete(int64_t window_end_us) const {
+    return watermark_ && window_end_us - kMicrosPerMilli <= *watermark_ * kMicrosPerMilli;
+  }
+
+  // The rows whose window the watermark has completed already are late: dropped and counted.
+  Result<RecordBatch> DropLate(RecordBatch batch) {
+    if (batch.has_row_kinds()) {
+      for (int64_t r = 0; r < batch.num_rows(); ++r) {
+        if (batch.row_kind(r) != RowKind::kInsert) {
+          return InvalidArgument("window aggregate '{}': its input must be insert-only", name_);
+        }
+      }
+      FLOE_ASSIGN_OR_RETURN(batch, batch.WithRowKinds(std::nullopt));
+    }
+    if (!watermark_) return batch;
+    std::span<const int64_t> ends = batch.column(window_end_).Values<int64_t>();
+    kept_.clear();
+    for (int64_t r = 0; r < batch.num_rows(); ++r) {
+      if (!Complete(ends[static_cast<size_t>(r)])) kept_.push_back(r);
+    }
+    if (std::ssize(kept_) == batch.num_rows()) return batch;
+    metrics_->Add(late_metric_, batch.num_rows() - std::ssize(kept_));
+    return TakeBatch(batch, kept_);
+  }
+
   // Groups every row of `batch` (creating groups as needed) and says how in `rows`.
   Status AssignGroups(const RecordBatch& batch, GroupRows& rows) {
     int64_t n = batch.num_rows();
@@ -137,6 +205,7 @@ class AggregateOperator : public stream::Operator {
       if (inserted) [[unlikely]] {
         keys_.Append(r);
         AddGroup(id);
+        if (windowed_) AddWindow(id, batch_window_ends_[r]);
       } else if (streaming_) {
         Touch(id);
       }
@@ -175,6 +244,12 @@ class AggregateOperator : public stream::Operator {
     keys_.AppendEmpty();
     AddGroup(id);
     return id;
+  }
+
+  void AddWindow(uint32_t id, int64_t window_end_us) {
+    window_ends_.resize(static_cast<size_t>(id) + 1, 0);
+    window_ends_[id] = window_end_us;
+    pending_.push({window_end_us, id});
   }
 
   void AddGroup(uint32_t id) {
@@ -245,6 +320,10 @@ class AggregateOperator : public stream::Operator {
     }
     changed_.clear();
     FLOE_RETURN_IF_ERROR(Flush(rows, output));
+    return MaybeCompact();
+  }
+
+  Status MaybeCompact() {
     if (dropped_ >= kCompactAfterDropped && dropped_ > index_.size()) {
       std::string state = Serialize();
       Clear();
@@ -270,6 +349,12 @@ class AggregateOperator : public stream::Operator {
       writer.Int64(rows_[id]);
     }
     for (const CallState& call : calls_) call.Write(ids, ordinal, writer);
+    if (windowed_) {
+      // Window aggregates: each group's window end, and the watermark that decides lateness.
+      for (uint32_t id : ids) writer.Int64(window_ends_[id]);
+      writer.Int64(watermark_ ? 1 : 0);
+      writer.Int64(watermark_.value_or(0));
+    }
     return writer.Take();
   }
 
@@ -302,6 +387,17 @@ class AggregateOperator : public stream::Operator {
       call.Resize(index_.next_id());
       FLOE_RETURN_IF_ERROR(call.Read(base, count, reader));
     }
+    if (windowed_) {
+      for (uint32_t g = 0; g < count; ++g) {
+        FLOE_ASSIGN_OR_RETURN(int64_t end, reader.Int64());
+        AddWindow(base + g, end);
+      }
+      FLOE_ASSIGN_OR_RETURN(int64_t has_watermark, reader.Int64());
+      FLOE_ASSIGN_OR_RETURN(int64_t watermark, reader.Int64());
+      if (has_watermark != 0) {
+        watermark_ = std::max(watermark_.value_or(watermark), watermark);
+      }
+    }
     if (!reader.done()) return CorruptData("aggregate '{}': state has trailing bytes", name_);
     return {};
   }
@@ -314,6 +410,8 @@ class AggregateOperator : public stream::Operator {
     live_.clear();
     touched_.clear();
     changed_.clear();
+    window_ends_.clear();
+    pending_ = {};
     dropped_ = 0;
   }
 
@@ -321,7 +419,20 @@ class AggregateOperator : public stream::Operator {
   GroupKeys keys_;
   std::vector<BoundCall> bound_;
   std::vector<CallState> calls_;
+  int window_end_;
+  bool windowed_ = false;
   bool streaming_ = true;
+  stream::MetricGroup* metrics_ = nullptr;
+  std::string late_metric_;
+  // Window aggregates: the last watermark (milliseconds), each group's window end (micros), and
+  // the groups by window end, earliest first.
+  std::optional<int64_t> watermark_;
+  std::vector<int64_t> window_ends_;
+  std::priority_queue<std::pair<int64_t, uint32_t>, std::vector<std::pair<int64_t, uint32_t>>,
+                      std::greater<>>
+      pending_;
+  const int64_t* batch_window_ends_ = nullptr;
+  std::vector<int64_t> kept_;
   int64_t parallelism_ = 1;
   std::string name_;
   HashIndex index_;
@@ -369,12 +480,13 @@ Result<BatchSchemaPtr> AggregateSchema(const BatchSchema& input,
 
 stream::OperatorFactory AggregateOperatorFactory(BatchSchemaPtr input, BatchSchemaPtr output,
                                                  std::vector<int> group_columns,
-                                                 std::vector<AggregateCall> calls) {
+                                                 std::vector<AggregateCall> calls, int window_end) {
   return [=](int) -> Result<std::unique_ptr<stream::Operator>> {
     // The same checks as the schema's: the factory is also called by tests directly.
     FLOE_RETURN_IF_ERROR(AggregateSchema(*input, group_columns, calls));
     FLOE_ASSIGN_OR_RETURN(std::vector<BoundCall> bound, BindCalls(*input, calls));
-    return std::make_unique<AggregateOperator>(input, output, group_columns, std::move(bound));
+    return std::make_unique<AggregateOperator>(input, output, group_columns, std::move(bound),
+                                               window_end);
   };
 }
 
@@ -387,6 +499,26 @@ Result<stream::DataStream> Aggregate(const stream::DataStream& input,
       NextOperatorName(input, group_columns.empty() ? "GlobalAggregate" : "Aggregate");
   auto factory = AggregateOperatorFactory(input.schema(), output, group_columns, std::move(calls));
   if (group_columns.empty()) return input.Transform(std::move(name), output, factory, 1);
+  stream::DataStream keyed = PartitionByColumns(input, group_columns);
+  return keyed.Transform(std::move(name), output, factory);
+}
+
+Result<stream::DataStream> WindowAggregate(const stream::DataStream& input,
+                                           std::vector<int> group_columns,
+                                           std::vector<AggregateCall> calls, int window_end) {
+  if (std::ranges::find(group_columns, window_end) == group_columns.end()) {
+    return InvalidArgument("window aggregate: the window end (column {}) must be a group column",
+                           window_end);
+  }
+  const Field& end = input.schema()->field(window_end);
+  if (end.type->kind() != TypeKind::kTimestamp || end.type->unit() != TimeUnit::kMicro) {
+    return InvalidArgument("window aggregate: the window end '{}' is no TIMESTAMP", end.name);
+  }
+  FLOE_ASSIGN_OR_RETURN(BatchSchemaPtr output,
+                        AggregateSchema(*input.schema(), group_columns, calls));
+  std::string name = NextOperatorName(input, "WindowAggregate");
+  auto factory =
+      AggregateOperatorFactory(input.schema(), output, group_columns, std::move(calls), window_end);
   stream::DataStream keyed = PartitionByColumns(input, group_columns);
   return keyed.Transform(std::move(name), output, factory);
 }

@@ -10,7 +10,9 @@
 // values. The live groups go into each checkpoint as one entry per subtask; restoring at another
 // parallelism is refused, since the groups would no longer be in the subtask their keys hash to.
 // Streaming groups whose rows were all retracted are dropped, and their slots reclaimed once they
-// outnumber the live groups.
+// outnumber the live groups. A streaming window aggregate also keeps each group's window end, a
+// queue of groups by window end, and its last watermark (in its checkpoint entry, so that rows
+// late before a restart stay late after it).
 
 #include <vector>
 
@@ -23,8 +25,11 @@ Result<BatchSchemaPtr> AggregateSchema(const BatchSchema& input,
                                        const std::vector<int>& group_columns,
                                        const std::vector<AggregateCall>& calls);
 
+// `window_end` >= 0: a window aggregate (WindowAggregate) whose input column `window_end` holds
+// each row's window end.
 stream::OperatorFactory AggregateOperatorFactory(BatchSchemaPtr input, BatchSchemaPtr output,
                                                  std::vector<int> group_columns,
-                                                 std::vector<AggregateCall> calls);
+                                                 std::vector<AggregateCall> calls,
+                                                 int window_end = -1);
 
 }  // namespace floe::sql::exec

@@ -41,6 +41,33 @@ Result<stream::DataStream> Aggregate(const stream::DataStream& input,
                                      std::vector<int> group_columns,
                                      std::vector<AggregateCall> calls);
 
+// A window aggregate over rows that carry their window's end in column `window_end` (one of the
+// group columns; see AssignWindows). Batch mode: Aggregate's answer. Streaming: each group once,
+// as +I, when the watermark reaches its window's last millisecond (end - 1 ms); rows of a window
+// already emitted are late: dropped and counted in `<operator>.<subtask>.late-records-dropped`.
+// The input must be insert-only. At the end of the input every window still open is emitted.
+Result<stream::DataStream> WindowAggregate(const stream::DataStream& input,
+                                           std::vector<int> group_columns,
+                                           std::vector<AggregateCall> calls, int window_end);
+
+// The window table functions' windows: TUMBLE (size, offset), HOP (slide, size, offset),
+// CUMULATE (step in `slide_us`, max size, offset). Lengths in microseconds.
+enum class WindowKind : unsigned char { kTumble, kHop, kCumulate };
+struct WindowSpec {
+  WindowKind kind = WindowKind::kTumble;
+  int64_t size_us = 0;
+  int64_t slide_us = 0;
+  int64_t offset_us = 0;
+};
+
+// Every row of `input` once for each window of `spec` that holds its time (column `time_column`,
+// a TIMESTAMP or TIMESTAMP_LTZ), with window_start and window_end (TIMESTAMP(3)) and window_time
+// (window_end - 1 ms, of the time column's kind) appended; rows with a null time have no window
+// and are dropped. kInvalidArgument for a bad column or lengths (HOP's size must be a multiple of
+// its slide, CUMULATE's of its step).
+Result<stream::DataStream> AssignWindows(const stream::DataStream& input, int time_column,
+                                         WindowSpec spec);
+
 struct SortKey {
   int column = 0;
   bool descending = false;

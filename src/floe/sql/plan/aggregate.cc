@@ -58,6 +58,7 @@ Result<AggregatePlan> AggregatePlan::Make(PlannerContext& context, const Relatio
   std::vector<std::string> group_texts;
   std::vector<int> group_indices;
   std::vector<std::string> group_notes;
+  int window_end_group = -1;  // the group column that is a window TVF's window_end
   for (size_t i = 0; i < group_by.size(); ++i) {
     const Expr& group = *group_by[i];
     if (ContainsAggregate(group)) {
@@ -67,6 +68,7 @@ Result<AggregatePlan> AggregatePlan::Make(PlannerContext& context, const Relatio
     ScopeColumn column{
         .name = fmt::format("$g{}", i), .type = bound->type(), .nullable = bound->nullable()};
     if (std::optional<int> index = bound->column_index()) {
+      if (*index == input.window_end) window_end_group = static_cast<int>(i);
       // A grouped column keeps its name, so the select list names it as before.
       column.qualifier = input.columns[*index].qualifier;
       column.name = input.columns[*index].name;
@@ -127,9 +129,18 @@ Result<AggregatePlan> AggregatePlan::Make(PlannerContext& context, const Relatio
   for (size_t i = 0; i < group_by.size(); ++i) group_columns.push_back(static_cast<int>(i));
   stream::DataStream projected =
       Project(input.stream, std::move(pre), context.UniqueName("AggregateInput"));
-  FLOE_ASSIGN_OR_RETURN(stream::DataStream aggregated,
-                        exec::Aggregate(projected, group_columns, std::move(exec_calls)));
-  context.Note(fmt::format("Aggregate(groupBy=[{}], select=[{}])", fmt::join(group_notes, ", "),
+  // Streaming GROUP BY a window's end: each window's rows once, when the watermark passes it.
+  bool windowed = window_end_group >= 0 && !context.batch();
+  std::optional<stream::DataStream> made;
+  if (windowed) {
+    FLOE_ASSIGN_OR_RETURN(made, exec::WindowAggregate(projected, group_columns,
+                                                      std::move(exec_calls), window_end_group));
+  } else {
+    FLOE_ASSIGN_OR_RETURN(made, exec::Aggregate(projected, group_columns, std::move(exec_calls)));
+  }
+  stream::DataStream aggregated = *made;
+  context.Note(fmt::format("{}(groupBy=[{}], select=[{}])",
+                           windowed ? "WindowAggregate" : "Aggregate", fmt::join(group_notes, ", "),
                            fmt::join(call_notes, ", ")));
   for (size_t i = 0; i < columns.size(); ++i) {
     const Field& field = aggregated.schema()->field(static_cast<int>(i));
@@ -139,7 +150,7 @@ Result<AggregatePlan> AggregatePlan::Make(PlannerContext& context, const Relatio
   AggregatePlan plan(Relation{.stream = aggregated,
                               .columns = std::move(columns),
                               .bounded = input.bounded,
-                              .changelog = input.changelog || !context.batch()});
+                              .changelog = input.changelog || (!context.batch() && !windowed)});
   plan.call_texts_ = std::move(call_texts);
   plan.call_counts_ = std::move(call_counts);
   plan.group_texts_ = std::move(group_texts);

@@ -22,6 +22,11 @@ struct Relation {
   bool bounded = true;
   // Rows may carry -U/+U/-D kinds.
   bool changelog = false;
+  // The column with a watermark behind it (a time attribute), -1 for none.
+  int rowtime = -1;
+  // The window_end column of a window table function, -1 for none: a GROUP BY on it (streaming)
+  // aggregates per window.
+  int window_end = -1;
 
   Scope scope() const { return Scope(columns); }
 };

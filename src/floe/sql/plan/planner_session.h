@@ -23,9 +23,17 @@ inline constexpr std::string_view kDefaultCatalog = "default_catalog";
 
 // A table of default_catalog defined by CREATE TABLE ... WITH ('connector' = ...): its columns
 // as written and its options. Nothing is stored anywhere: it lives as long as the session.
+// Its event time: `WATERMARK FOR column AS column [- INTERVAL ...]`.
+struct EventTime {
+  std::string column;
+  int64_t delay_ms = 0;
+  std::string strategy;  // as printed: "`ts` - INTERVAL '5' SECOND"
+};
+
 struct ConnectorTable {
   std::vector<ColumnDef> columns;
   std::vector<std::string> primary_key;
+  std::optional<EventTime> watermark;
   std::optional<std::string> comment;
   Options options;
 };

@@ -9,12 +9,14 @@
 #include "floe/sql/plan/join_internal.h"
 #include "floe/sql/plan/select_internal.h"
 #include "floe/sql/plan/sources_internal.h"
+#include "floe/sql/plan/window_internal.h"
 #include "floe/sql/syntax/printer.h"
 #include "floe/stream/collection_source.h"
 #include "floe/stream/connectors/datagen_source.h"
 #include "floe/stream/connectors/file_source.h"
 #include "floe/stream/connectors/kafka/kafka_source.h"
 #include "floe/stream/iceberg/iceberg_source.h"
+#include "floe/stream/watermark_source.h"
 #include "floe/table/inspect/metadata_tables.h"
 #include "floe/table/table.h"
 #include "floe/util/strings.h"
@@ -231,11 +233,27 @@ Result<Relation> PlanConnectorTable(PlannerContext& context, const ResolvedName&
         "table {}: connector '{}' has no source in floe (datagen, filesystem, iceberg, kafka)",
         name.ToString(), connector);
   }
-  context.Note(fmt::format("{}Source(table=[{}]{})", connector, name.ToString(),
+  std::string watermark;
+  if (table.watermark) {
+    FLOE_ASSIGN_OR_RETURN(int64_t idle_timeout_ms,
+                          context.session().config().source_idle_timeout_ms());
+    auto timed = stream::WithWatermarks(source, {.time_column = table.watermark->column,
+                                                 .out_of_orderness_ms = table.watermark->delay_ms,
+                                                 .idle_timeout_ms = idle_timeout_ms});
+    if (!timed.has_value()) return WithTable(timed.error(), name);
+    source = *timed;
+    watermark =
+        fmt::format(", watermark=[{} - {} ms]", table.watermark->column, table.watermark->delay_ms);
+  }
+  context.Note(fmt::format("{}Source(table=[{}]{}{})", connector, name.ToString(), watermark,
                            source->bounded() ? "" : ", unbounded"));
   bool bounded = source->bounded();
   stream::DataStream stream = context.env().FromSource(source, context.UniqueName(name.ToString()));
-  return Relation{.stream = stream, .columns = ColumnsOf(*schema, qualifier), .bounded = bounded};
+  int rowtime = table.watermark ? schema->FindFieldIndex(table.watermark->column) : -1;
+  return Relation{.stream = stream,
+                  .columns = ColumnsOf(*schema, qualifier),
+                  .bounded = bounded,
+                  .rowtime = rowtime};
 }
 
 Result<Relation> PlanTable(PlannerContext& context, const TableRef& ref, const ColumnUse& use,
@@ -301,6 +319,8 @@ Result<Relation> PlanFrom(PlannerContext& context, const TableRef& ref, const Co
     }
     case TableRef::Kind::kJoin:
       return PlanJoin(context, ref, use, where);
+    case TableRef::Kind::kWindow:
+      return PlanWindowFunction(context, ref);
   }
   return InternalError("unknown FROM item");
 }

@@ -739,3 +739,14 @@ std::optional<Result<ScalarExprPtr>> BindIntervalArithmetic(const Expr& expr, co
 }
 
 }  // namespace floe::sql::scalar
+
+namespace floe::sql {
+
+std::optional<int64_t> DayTimeIntervalMicros(const Expr& expr) {
+  if (expr.kind != ExprKind::kLiteral || expr.literal != LiteralKind::kInterval) return std::nullopt;
+  std::optional<scalar::Interval> interval = scalar::ParseInterval(expr.text, expr.interval_unit);
+  if (!interval || interval->months != 0) return std::nullopt;
+  return interval->micros;
+}
+
+}  // namespace floe::sql

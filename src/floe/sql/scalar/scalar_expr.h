@@ -98,6 +98,10 @@ Result<DataTypePtr> ToBatchType(const SqlType& type);
 // CALL arguments).
 Result<Value> EvaluateConstant(const Expr& expr);
 
+// The length in microseconds of a day-time INTERVAL literal (INTERVAL '5' SECOND); nullopt for
+// any other expression, a year-month interval or text that is no interval.
+std::optional<int64_t> DayTimeIntervalMicros(const Expr& expr);
+
 // COUNT, SUM, AVG, MIN, MAX (any case): calls the planner must take out before binding.
 bool IsAggregateFunction(std::string_view name);
 bool ContainsAggregate(const Expr& expr);

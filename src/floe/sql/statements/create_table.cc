@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "floe/sql/scalar/scalar_expr.h"
 #include "floe/sql/statements/catalog_statements.h"
 #include "floe/sql/statements/ddl_schema_internal.h"
 #include "floe/sql/statements/iceberg_tables.h"
@@ -99,6 +100,50 @@ Status CheckLikeConflicts(const CreateTable& statement, const LikeParts& parts,
   return {};
 }
 
+std::unexpected<Error> WatermarkOnIceberg(const WatermarkDef& watermark) {
+  return Unsupported("{}", AtPosition(watermark.position,
+                                      "watermarks are not supported by floe's Iceberg tables"));
+}
+
+// The strategies floe runs: the column itself, or the column less a day-time interval (bounded
+// out-of-orderness), as Flink's documentation writes them.
+Result<EventTime> ToEventTime(const WatermarkDef& watermark,
+                              const std::vector<ColumnDef>& columns) {
+  auto column = std::ranges::find(columns, watermark.column, &ColumnDef::name);
+  if (column == columns.end()) {
+    return InvalidArgument(
+        "{}", AtPosition(watermark.position,
+                         fmt::format("WATERMARK FOR '{}': no such column", watermark.column)));
+  }
+  if (column->type.kind != SqlTypeKind::kTimestamp &&
+      column->type.kind != SqlTypeKind::kTimestampLtz) {
+    return InvalidArgument(
+        "{}", AtPosition(watermark.position,
+                         fmt::format("WATERMARK FOR '{}': a time attribute must be TIMESTAMP(3) "
+                                     "or TIMESTAMP_LTZ(3), not {}",
+                                     watermark.column, PrintType(column->type))));
+  }
+  const Expr& strategy = *watermark.strategy;
+  auto is_column = [&](const Expr& e) {
+    return e.kind == ExprKind::kColumn && e.name.size() == 1 && e.name[0] == watermark.column;
+  };
+  if (is_column(strategy)) {
+    return EventTime{.column = watermark.column, .strategy = PrintExpr(strategy)};
+  }
+  if (strategy.kind == ExprKind::kBinary && strategy.op == "-" && is_column(*strategy.args[0])) {
+    std::optional<int64_t> micros = DayTimeIntervalMicros(*strategy.args[1]);
+    if (micros && *micros >= 0) {
+      return EventTime{
+          .column = watermark.column, .delay_ms = *micros / 1000, .strategy = PrintExpr(strategy)};
+    }
+  }
+  return Unsupported("{}", AtPosition(strategy.position,
+                                      fmt::format("WATERMARK FOR '{}' AS {}: floe runs `{}` and "
+                                                  "`{} - INTERVAL '<n>' <unit>` strategies",
+                                                  watermark.column, PrintExpr(strategy),
+                                                  watermark.column, watermark.column)));
+}
+
 Result<StatementResult> CreateConnectorTable(Session& session, const ResolvedName& name,
                                              const CreateTable& statement) {
   FLOE_RETURN_IF_ERROR(RequireDatabase(session, name));
@@ -142,6 +187,10 @@ Result<StatementResult> CreateConnectorTable(Session& session, const ResolvedNam
       return InvalidArgument("primary key column '{}' is not a column of the table", column);
     }
   }
+  if (statement.watermark) {
+    if (connector->second == "iceberg") return WatermarkOnIceberg(*statement.watermark);
+    FLOE_ASSIGN_OR_RETURN(table.watermark, ToEventTime(*statement.watermark, table.columns));
+  }
   if (IsDynamicSinkTable(table)) {
     FLOE_RETURN_IF_ERROR(CheckDynamicSinkTable(key, table));
   } else if (connector->second == "iceberg") {
@@ -173,6 +222,7 @@ Result<SchemaPtr> LikeSchema(const Schema& source, const CreateTable& statement,
 
 Result<StatementResult> CreateIcebergTable(Session& session, const ResolvedName& name,
                                            const CreateTable& statement) {
+  if (statement.watermark) return WatermarkOnIceberg(*statement.watermark);
   FLOE_ASSIGN_OR_RETURN(auto catalog, session.IcebergCatalog(name));
   FLOE_RETURN_IF_ERROR(RequireDatabase(session, name));
   FLOE_ASSIGN_OR_RETURN(bool exists, catalog->TableExists(name.ident()));
@@ -234,7 +284,13 @@ Result<StatementResult> CreateIcebergTable(Session& session, const ResolvedName&
 }  // namespace
 
 Result<StatementResult> Execute(Session& session, const CreateTable& statement) {
-  if (statement.as_query != nullptr) return ExecuteCreateTableAs(session, statement);
+  if (statement.as_query != nullptr) {
+    if (statement.watermark) {
+      return Unsupported("{}", AtPosition(statement.watermark->position,
+                                          "CREATE TABLE ... AS SELECT takes no WATERMARK"));
+    }
+    return ExecuteCreateTableAs(session, statement);
+  }
   FLOE_ASSIGN_OR_RETURN(ResolvedName name, ResolvePlainTable(session, statement.name));
   if (name.in_default_catalog()) return CreateConnectorTable(session, name, statement);
   return CreateIcebergTable(session, name, statement);

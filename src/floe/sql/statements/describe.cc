@@ -35,6 +35,7 @@ struct Described {
   std::optional<std::string> comment;
   std::vector<PartitionField> partitioned_by;
   Options options;
+  std::optional<EventTime> watermark;
 };
 
 Result<Described> Describe(Session& session, const ResolvedName& name) {
@@ -52,6 +53,7 @@ Result<Described> Describe(Session& session, const ResolvedName& name) {
     }
     out.comment = table->comment;
     out.options = table->options;
+    out.watermark = table->watermark;
   } else {
     FLOE_ASSIGN_OR_RETURN(auto table, LoadIcebergTable(session, name));
     TableMetadataPtr metadata = table->metadata();
@@ -96,8 +98,14 @@ Result<StatementResult> Execute(Session& session, const DescribeTable& statement
     SqlType type = column.type;
     bool nullable = !type.not_null && !in_key;
     type.not_null = false;
-    std::vector<std::string> row = {
-        column.name, PrintType(type), nullable ? "TRUE" : "FALSE", in_key ? key_text : "", "", ""};
+    // Flink marks the time attribute and shows its strategy.
+    bool rowtime = table.watermark && table.watermark->column == column.name;
+    std::vector<std::string> row = {column.name,
+                                    PrintType(type) + (rowtime ? " *ROWTIME*" : ""),
+                                    nullable ? "TRUE" : "FALSE",
+                                    in_key ? key_text : "",
+                                    "",
+                                    rowtime ? table.watermark->strategy : ""};
     if (statement.extended) row.push_back(column.comment.value_or(""));
     rows.push_back(std::move(row));
   }

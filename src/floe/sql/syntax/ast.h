@@ -156,10 +156,23 @@ using TableRefPtr = std::unique_ptr<TableRef>;
 
 enum class JoinKind : unsigned char { kInner, kLeft, kRight, kFull, kCross, kComma };
 
-// A FROM item: a table (with its OPTIONS hint), a parenthesised query, or a join of two items.
+// An argument of a window table function after its data and DESCRIPTOR: `SIZE => INTERVAL ...`
+// has a name (upper case), a positional one none.
+struct WindowArgument {
+  std::string name;
+  ExprPtr value;
+};
+
+// A FROM item: a table (with its OPTIONS hint), a parenthesised query, a join of two items, or a
+// window table function `TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))` (kWindow:
+// `window_function` upper case, its data in `left`, the DESCRIPTOR's column in `time_column`).
 // `column_aliases` renames the item's columns: `(VALUES (1, 2)) AS t(x, y)`.
 struct TableRef {
-  enum class Kind : unsigned char { kTable, kSubquery, kJoin } kind = Kind::kTable;
+  enum class Kind : unsigned char { kTable, kSubquery, kJoin, kWindow } kind = Kind::kTable;
+  std::string window_function;
+  std::string time_column;
+  std::vector<WindowArgument> window_arguments;
+  Position position;
   ObjectName name;
   Options hints;
   std::optional<std::string> alias;
@@ -261,11 +274,19 @@ struct UseDatabase {
 };
 struct ShowDatabases {};
 
+// WATERMARK FOR column AS strategy: the column becomes the table's event-time attribute.
+struct WatermarkDef {
+  std::string column;
+  ExprPtr strategy;
+  Position position;  // of WATERMARK
+};
+
 struct CreateTable {
   ObjectName name;
   bool if_not_exists = false;
   std::vector<ColumnDef> columns;
   std::vector<std::string> primary_key;  // table-level PRIMARY KEY (...) NOT ENFORCED
+  std::optional<WatermarkDef> watermark;
   std::optional<std::string> comment;
   std::vector<PartitionField> partitioned_by;
   Options options;

@@ -138,6 +138,7 @@ class Parser {
   Result<std::optional<std::string>> ParseAlias();
   Result<TableRefPtr> ParseFrom();
   Result<TableRefPtr> ParseTablePrimary();
+  Result<TableRefPtr> ParseWindowFunction();
 
   // ---- expressions (parser_expressions.cc) ----
   static ExprPtr MakeExpr(ExprKind kind, Position position);

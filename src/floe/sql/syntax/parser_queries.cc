@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "floe/sql/syntax/parser_internal.h"
+#include "floe/util/strings.h"
 
 namespace floe::sql::parser_internal {
 
@@ -161,7 +162,52 @@ Result<TableRefPtr> Parser::ParseFrom() {
   }
 }
 
+// TABLE(f(TABLE t, DESCRIPTOR(c), arg, ...)), arguments positional or `NAME => value`.
+Result<TableRefPtr> Parser::ParseWindowFunction() {
+  auto ref = std::make_unique<TableRef>();
+  ref->kind = TableRef::Kind::kWindow;
+  ref->position = Peek().position;
+  pos_ += 2;
+  FLOE_ASSIGN_OR_RETURN(std::string function, ParseIdentifier("window function name"));
+  ref->window_function = AsciiUpper(function);
+  FLOE_RETURN_IF_ERROR(ExpectSymbol("(", "after the window function's name"));
+  do {
+    std::string name;
+    // Argument names may be reserved words (OFFSET).
+    if ((PeekIdentifier() || Peek().kind == TokenKind::kIdentifier) && PeekSymbol("=>", 1)) {
+      name = AsciiUpper(Peek().text);
+      pos_ += 2;
+    }
+    if (AcceptKeyword("TABLE")) {
+      if (ref->left) return ErrorAt(Peek(), "a window function takes one TABLE");
+      if (!name.empty() && name != "DATA") return ErrorAt(Peek(), "TABLE is the DATA argument");
+      ref->left = std::make_unique<TableRef>();
+      FLOE_ASSIGN_OR_RETURN(ref->left->name, ParseObjectName("table name"));
+    } else if (AcceptKeyword("DESCRIPTOR")) {
+      if (!name.empty() && name != "TIMECOL") {
+        return ErrorAt(Peek(), "DESCRIPTOR is the TIMECOL argument");
+      }
+      FLOE_RETURN_IF_ERROR(ExpectSymbol("(", "after DESCRIPTOR"));
+      FLOE_ASSIGN_OR_RETURN(ref->time_column, ParseIdentifier("time attribute column"));
+      FLOE_RETURN_IF_ERROR(ExpectSymbol(")", "to close DESCRIPTOR"));
+    } else {
+      WindowArgument argument{.name = std::move(name)};
+      FLOE_ASSIGN_OR_RETURN(argument.value, ParseExpr());
+      ref->window_arguments.push_back(std::move(argument));
+    }
+  } while (AcceptSymbol(","));
+  FLOE_RETURN_IF_ERROR(ExpectSymbol(")", "to close the window function's arguments"));
+  FLOE_RETURN_IF_ERROR(ExpectSymbol(")", "to close TABLE("));
+  if (!ref->left) return ErrorAt(Peek(), fmt::format("{} needs TABLE t", ref->window_function));
+  if (ref->time_column.empty()) {
+    return ErrorAt(Peek(), fmt::format("{} needs DESCRIPTOR(time column)", ref->window_function));
+  }
+  FLOE_ASSIGN_OR_RETURN(ref->alias, ParseAlias());
+  return ref;
+}
+
 Result<TableRefPtr> Parser::ParseTablePrimary() {
+  if (PeekKeyword("TABLE") && PeekSymbol("(", 1)) return ParseWindowFunction();
   auto ref = std::make_unique<TableRef>();
   if (AcceptSymbol("(")) {
     ref->kind = TableRef::Kind::kSubquery;

@@ -194,8 +194,15 @@ Status Parser::ParseTableElement(CreateTable& create) {
     return ParsePrimaryKey(create.primary_key);
   }
   if (PeekKeyword("WATERMARK") && PeekKeyword("FOR", 1)) {
-    return Unsupported("{}", AtPosition(Peek().position,
-                                        "watermarks are not supported by floe's Iceberg tables"));
+    const Token& start = Peek();
+    if (create.watermark) return ErrorAt(start, "more than one WATERMARK");
+    pos_ += 2;
+    WatermarkDef watermark{.position = start.position};
+    FLOE_ASSIGN_OR_RETURN(watermark.column, ParseIdentifier("time attribute column"));
+    FLOE_RETURN_IF_ERROR(ExpectKeyword("AS", "after WATERMARK FOR column"));
+    FLOE_ASSIGN_OR_RETURN(watermark.strategy, ParseExpr());
+    create.watermark = std::move(watermark);
+    return Ok();
   }
   FLOE_ASSIGN_OR_RETURN(ColumnDef column, ParseColumn());
   if (column.primary_key) {

@@ -249,11 +249,11 @@ TEST(ParserTest, ErrorsNameLineColumnExpectedAndFound) {
             "keys), found ')'");
   EXPECT_EQ(ErrorOf("CREATE TABLE t (a INT, b AS a + 1)"),
             "line 1, column 26: computed columns are not supported by floe's Iceberg tables");
-  EXPECT_EQ(ErrorOf("CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FOR ts AS ts)"),
-            "line 1, column 34: watermarks are not supported by floe's Iceberg tables");
-  EXPECT_EQ(
-      ErrorOf("CREATE TABLE t (ts TIMESTAMP(3),\n  WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)"),
-      "line 2, column 3: watermarks are not supported by floe's Iceberg tables");
+  EXPECT_EQ(ErrorOf("CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FOR ts AS ts, WATERMARK FOR ts "
+                    "AS ts)"),
+            "line 1, column 58: more than one WATERMARK");
+  EXPECT_EQ(ErrorOf("CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FOR ts ts)"),
+            "line 1, column 51: expected AS after WATERMARK FOR column, found 'ts'");
   EXPECT_EQ(ErrorOf("CREATE CATALOG c WITH ('type'=iceberg)"),
             "line 1, column 31: expected option value string for option 'type', found 'iceberg'");
   EXPECT_EQ(ErrorOf("SELECT a FROM t WHERE"),

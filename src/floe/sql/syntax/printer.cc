@@ -113,6 +113,15 @@ std::string PrintTableRef(const TableRef& ref) {
     case TableRef::Kind::kSubquery:
       out = "(" + PrintQuery(*ref.query) + ")";
       break;
+    case TableRef::Kind::kWindow:
+      out = "TABLE(" + ref.window_function + "(TABLE " + PrintName(ref.left->name) +
+            ", DESCRIPTOR(" + QuoteIdentifier(ref.time_column) + ")";
+      for (const WindowArgument& argument : ref.window_arguments) {
+        out += ", " + (argument.name.empty() ? "" : argument.name + " => ") +
+               PrintExpr(*argument.value);
+      }
+      out += "))";
+      break;
     case TableRef::Kind::kJoin: {
       std::string right = PrintTableRef(*ref.right);
       if (ref.right->kind == TableRef::Kind::kJoin) right = "(" + right + ")";

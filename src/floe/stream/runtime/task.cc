@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <utility>
 
 #include "floe/stream/metrics.h"
@@ -122,6 +123,8 @@ OperatorTask::OperatorTask(JobControl& control, int node, OperatorContext contex
       blocked_(inputs_.size(), false),
       ended_(inputs_.size(), false),
       has_barrier_(inputs_.size(), false),
+      channel_watermarks_(inputs_.size(), std::numeric_limits<int64_t>::min()),
+      channel_idle_(inputs_.size(), false),
       records_in_(fmt::format("{}.{}.records-in", context_.operator_name, context_.subtask_index)) {
   for (int input : inputs_) {
     if (input >= std::ssize(open_channels_)) open_channels_.resize(input + 1, 0);
@@ -152,6 +155,8 @@ Status OperatorTask::Run() {
     } else if (auto* message = std::get_if<Message>(&element)) {
       FLOE_RETURN_IF_ERROR(
           operator_->ProcessMessage(inputs_[channel], std::move(*message), *output_));
+    } else if (auto* watermark = std::get_if<Watermark>(&element)) {
+      FLOE_RETURN_IF_ERROR(OnWatermark(channel, *watermark));
     } else if (auto* barrier = std::get_if<CheckpointBarrier>(&element)) {
       FLOE_RETURN_IF_ERROR(OnBarrier(channel, *barrier));
     } else {
@@ -191,7 +196,48 @@ Status OperatorTask::OnEnd(int channel, const EndOfInput& end) {
   ++num_ended_;
   int input = inputs_[channel];
   if (--open_channels_[input] == 0) FLOE_RETURN_IF_ERROR(operator_->EndInput(input, *output_));
+  if (num_ended_ < std::ssize(ended_)) FLOE_RETURN_IF_ERROR(AdvanceWatermark());
   return MaybeCompleteAlignment();
+}
+
+Status OperatorTask::OnWatermark(int channel, const Watermark& watermark) {
+  channel_idle_[channel] = watermark.idle;
+  if (!watermark.idle) {
+    channel_watermarks_[channel] = std::max(channel_watermarks_[channel], watermark.timestamp_ms);
+  }
+  return AdvanceWatermark();
+}
+
+Status OperatorTask::AdvanceWatermark() {
+  std::optional<int64_t> minimum;
+  for (size_t i = 0; i < ended_.size(); ++i) {
+    if (ended_[i] || channel_idle_[i]) continue;
+    minimum = std::min(minimum.value_or(channel_watermarks_[i]), channel_watermarks_[i]);
+  }
+  if (!minimum) {
+    // Every open channel is idle: the ended ones, which send nothing more, set the pace (as
+    // Flink's end-of-input watermark does, but only as far as they got).
+    int64_t ended = std::numeric_limits<int64_t>::min();
+    for (size_t i = 0; i < ended_.size(); ++i) {
+      if (ended_[i]) ended = std::max(ended, channel_watermarks_[i]);
+    }
+    if (ended != std::numeric_limits<int64_t>::min() && (!watermark_ || ended > *watermark_)) {
+      idle_ = false;
+      watermark_ = ended;
+      return operator_->ProcessWatermark(Watermark{.timestamp_ms = ended}, *output_);
+    }
+    if (idle_) return {};
+    idle_ = true;
+    return output_->Broadcast(Watermark{.timestamp_ms = watermark_.value_or(0), .idle = true});
+  }
+  bool resumed = std::exchange(idle_, false);
+  if (*minimum == std::numeric_limits<int64_t>::min() || (watermark_ && *minimum <= *watermark_)) {
+    // Active again without progress: downstream counts this subtask again from here.
+    if (resumed && watermark_) return output_->Broadcast(Watermark{.timestamp_ms = *watermark_});
+    return {};
+  }
+  watermark_ = *minimum;
+  return operator_->ProcessWatermark(Watermark{.timestamp_ms = *minimum}, *output_);
 }
 
 Status OperatorTask::MaybeCompleteAlignment() {

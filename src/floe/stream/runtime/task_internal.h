@@ -109,6 +109,10 @@ class OperatorTask : public Task {
  private:
   Status OnBarrier(int channel, const CheckpointBarrier& barrier);
   Status OnEnd(int channel, const EndOfInput& end);
+  Status OnWatermark(int channel, const Watermark& watermark);
+  // The minimum watermark over the channels that are neither ended nor idle, to the operator when
+  // it advances; the idle status downstream when every open channel is idle.
+  Status AdvanceWatermark();
   // Snapshots once every channel has delivered the barrier or ended.
   Status MaybeCompleteAlignment();
 
@@ -123,6 +127,10 @@ class OperatorTask : public Task {
   SourcePositions aligning_positions_;  // merged from the barriers of every channel
   SourcePositions end_positions_;       // merged from the ends of every channel
   std::vector<bool> has_barrier_;
+  std::vector<int64_t> channel_watermarks_;
+  std::vector<bool> channel_idle_;
+  std::optional<int64_t> watermark_;  // the last one the operator got
+  bool idle_ = false;                 // the idle status was sent downstream
   std::string records_in_;
 };
 

@@ -37,7 +37,8 @@ class TaskOutput : public Output {
 
   Status Emit(RecordBatch batch) override;
   Status EmitMessage(Message message, int channel = 0) override;
-  // Barriers and end of input go to every channel of every edge.
+  Status EmitWatermark(Watermark watermark) override { return Broadcast(watermark); }
+  // Watermarks, barriers and end of input go to every channel of every edge.
   Status Broadcast(const StreamElement& element);
 
  private:

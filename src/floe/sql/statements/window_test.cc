@@ -1,0 +1,207 @@
+// Window table functions against DuckDB: the same rows in CSV files that both read, the windows
+// computed by DuckDB with its own time_bucket and, for streaming mode, the rows the watermark makes
+// late computed from the files' order (the filesystem source reads its folder's files in name
+// order, one batch each, and its watermark after a file is the greatest time so far less the
+// delay).
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "floe/sql/scalar/result_format.h"
+#include "floe/sql/session.h"
+#include "floe/testing/peers.h"
+#include "floe/testing/testing.h"
+#include "floe/util/json.h"
+
+namespace floe::sql {
+namespace {
+
+// Out of order within a file, two rows late for the streaming watermark (12:00:59 after the
+// 12:00 window closed, 12:01:30 after 12:01 closed), no rows for 12:02 and 12:03, and a row on
+// a window boundary (12:05:00).
+constexpr const char* kFiles[] = {
+    "2024-01-01 12:00:05,a,1\n2024-01-01 12:00:50,b,2\n2024-01-01 12:00:30,a,3\n"
+    "2024-01-01 12:01:10,a,4\n",
+    "2024-01-01 12:00:59,b,5\n2024-01-01 12:01:20,b,6\n2024-01-01 12:04:30,a,7\n",
+    "2024-01-01 12:04:01,a,8\n2024-01-01 12:01:30,c,9\n2024-01-01 12:05:00,b,10\n",
+};
+
+class WindowTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = (tmp_.path() / "events").string();
+    std::filesystem::create_directories(dir_);
+    for (size_t i = 0; i < std::size(kFiles); ++i) {
+      std::ofstream(fmt::format("{}/{:02}.csv", dir_, i)) << kFiles[i];
+    }
+    FLOE_ASSERT_OK(session_.Open());
+    Exec("USE CATALOG default_catalog");
+    Exec(fmt::format(
+        "CREATE TABLE ev (ts TIMESTAMP(3), k STRING, v INT, WATERMARK FOR ts AS ts - INTERVAL "
+        "'2' SECOND) WITH ('connector'='filesystem', 'path'='{}', 'format'='csv')",
+        dir_));
+  }
+
+  void Exec(const std::string& sql) {
+    auto result = session_.ExecuteSql(sql);
+    ASSERT_TRUE(result.has_value()) << sql << ": " << result.error().ToString();
+  }
+
+  // The rows floe returns, sorted, each as its cells joined by " | "; every row must be an insert.
+  std::vector<std::string> Floe(const std::string& mode, const std::string& sql) {
+    Exec(fmt::format("SET 'execution.runtime-mode' = '{}'", mode));
+    auto result = session_.ExecuteSql(sql);
+    EXPECT_TRUE(result.has_value()) << sql << ": " << result.error().ToString();
+    if (!result.has_value()) return {};
+    std::vector<std::string> rows;
+    while (true) {
+      auto next = result->rows->Next();
+      EXPECT_TRUE(next.has_value()) << sql << ": " << next.error().ToString();
+      if (!next.has_value() || !next->has_value()) break;
+      const RecordBatch& batch = **next;
+      for (int64_t r = 0; r < batch.num_rows(); ++r) {
+        EXPECT_EQ(batch.row_kind(r), RowKind::kInsert) << sql;
+        std::string row;
+        for (int c = 0; c < batch.num_columns(); ++c) {
+          if (c > 0) row += " | ";
+          row += FormatCell(batch.column(c), r);
+        }
+        rows.push_back(std::move(row));
+      }
+    }
+    std::sort(rows.begin(), rows.end());
+    return rows;
+  }
+
+  // DuckDB's rows for `sql` over the relation `r` (ts, k, v, f = the file's name), the columns
+  // named by `columns`, sorted.
+  std::vector<std::string> Duck(const std::string& sql, const std::vector<std::string>& columns) {
+    std::string query = fmt::format(
+        "WITH r AS (SELECT ts, k, v, filename AS f FROM read_csv('{}/*.csv', header=false, "
+        "filename=true, columns={{'ts': 'TIMESTAMP', 'k': 'VARCHAR', 'v': 'INTEGER'}})) {}",
+        dir_, sql);
+    auto out = testing::RunPeer("duck", {query});
+    EXPECT_TRUE(out.has_value()) << query << ": " << out.error().ToString();
+    if (!out.has_value()) return {};
+    std::vector<std::string> rows;
+    std::istringstream lines(*out);
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (line.empty()) continue;
+      auto json = Json::Parse(line);
+      EXPECT_TRUE(json.has_value()) << line;
+      if (!json.has_value()) continue;
+      std::string row;
+      for (size_t c = 0; c < columns.size(); ++c) {
+        const Json* cell = json->Find(columns[c]);
+        if (c > 0) row += " | ";
+        row += cell == nullptr ? "?" : cell->is_string() ? cell->as_string() : cell->Dump();
+      }
+      rows.push_back(std::move(row));
+    }
+    std::sort(rows.begin(), rows.end());
+    return rows;
+  }
+
+  static void RequireDuck() {
+    if (!testing::PeerInstalled("@duckdb/node-api")) GTEST_SKIP() << "DuckDB peer not installed";
+  }
+
+  testing::TempDir tmp_;
+  std::string dir_;
+  Session session_{SessionOptions{.embedded_warehouse = (tmp_.path() / "embedded").string()}};
+};
+
+constexpr const char* kTumble =
+    "SELECT window_start, window_end, count(*), sum(v) FROM TABLE(TUMBLE(TABLE ev, "
+    "DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end";
+
+// DuckDB's text of a timestamp as floe shows TIMESTAMP(3).
+std::string Ms(const std::string& expr) {
+  return fmt::format("strftime({}, '%Y-%m-%d %H:%M:%S.%g')", expr);
+}
+
+TEST_F(WindowTest, TumbleInBatchModeCountsEveryRow) {
+  RequireDuck();
+  std::string bucket = "time_bucket(INTERVAL 1 MINUTE, ts)";
+  EXPECT_EQ(Floe("batch", kTumble),
+            Duck(fmt::format("SELECT {} AS ws, {} AS we, count(*) AS c, sum(v) AS s FROM r "
+                             "GROUP BY ALL",
+                             Ms(bucket), Ms(bucket + " + INTERVAL 1 MINUTE")),
+                 {"ws", "we", "c", "s"}));
+}
+
+TEST_F(WindowTest, TumbleInStreamingModeDropsLateRows) {
+  RequireDuck();
+  std::string bucket = "time_bucket(INTERVAL 1 MINUTE, ts)";
+  // A row is late when the watermark after the files before its own has reached its window's
+  // last millisecond.
+  std::string kept = fmt::format(
+      "fm AS (SELECT f, max(ts) AS m FROM r GROUP BY f), "
+      "wm AS (SELECT a.f, (SELECT max(b.m) FROM fm b WHERE b.f < a.f) - INTERVAL 2 SECOND AS w "
+      "FROM fm a), "
+      "kept AS (SELECT r.* FROM r JOIN wm USING (f) WHERE w IS NULL OR {} + INTERVAL 1 MINUTE - "
+      "INTERVAL 1 MILLISECOND > w) ",
+      bucket);
+  std::vector<std::string> expected =
+      Duck(fmt::format(", {} SELECT {} AS ws, {} AS we, count(*) AS c, sum(v) AS s FROM kept "
+                       "GROUP BY ALL",
+                       kept, Ms(bucket), Ms(bucket + " + INTERVAL 1 MINUTE")),
+           {"ws", "we", "c", "s"});
+  std::vector<std::string> streaming = Floe("streaming", kTumble);
+  EXPECT_EQ(streaming, expected);
+  // The late rows exist: streaming answers differ from batch ones.
+  EXPECT_NE(streaming, Floe("batch", kTumble));
+  std::vector<std::string> late = Duck(
+      fmt::format(", {} SELECT (SELECT count(*) FROM r) - (SELECT count(*) FROM kept) AS n", kept),
+      {"n"});
+  EXPECT_EQ(late, (std::vector<std::string>{"2"}));
+}
+
+TEST_F(WindowTest, HopAndCumulateInBatchMode) {
+  RequireDuck();
+  EXPECT_EQ(
+      Floe("batch",
+           "SELECT window_start, window_end, count(*) FROM TABLE(HOP(TABLE ev, DESCRIPTOR(ts), "
+           "INTERVAL '30' SECOND, INTERVAL '1' MINUTE)) GROUP BY window_start, window_end"),
+      Duck(fmt::format("SELECT {} AS ws, {} AS we, count(*) AS c FROM (SELECT unnest(["
+                       "time_bucket(INTERVAL 30 SECOND, ts), time_bucket(INTERVAL 30 SECOND, ts) "
+                       "- INTERVAL 30 SECOND]) AS s FROM r) GROUP BY ALL",
+                       Ms("s"), Ms("s + INTERVAL 1 MINUTE")),
+           {"ws", "we", "c"}));
+  EXPECT_EQ(
+      Floe("batch",
+           "SELECT window_start, window_end, sum(v) FROM TABLE(CUMULATE(DATA => TABLE ev, "
+           "TIMECOL => DESCRIPTOR(ts), STEP => INTERVAL '30' SECOND, SIZE => INTERVAL '1' "
+           "MINUTE)) GROUP BY window_start, window_end"),
+      Duck(fmt::format("SELECT {} AS ws, {} AS we, sum(v) AS s FROM (SELECT v, time_bucket("
+                       "INTERVAL 1 MINUTE, ts) AS s, unnest(generate_series(time_bucket(INTERVAL "
+                       "30 SECOND, ts) + INTERVAL 30 SECOND, time_bucket(INTERVAL 1 MINUTE, ts) + "
+                       "INTERVAL 1 MINUTE, INTERVAL 30 SECOND)) AS e FROM r) GROUP BY ALL",
+                       Ms("s"), Ms("e")),
+           {"ws", "we", "s"}));
+}
+
+TEST_F(WindowTest, StreamingWindowsNeedATimeAttribute) {
+  Exec(
+      fmt::format("CREATE TABLE plain (ts TIMESTAMP(3), k STRING, v INT) WITH "
+                  "('connector'='filesystem', 'path'='{}', 'format'='csv')",
+                  dir_));
+  Exec("SET 'execution.runtime-mode' = 'streaming'");
+  auto result = session_.ExecuteSql(
+      "SELECT window_start, count(*) FROM TABLE(TUMBLE(TABLE plain, DESCRIPTOR(ts), INTERVAL '1' "
+      "MINUTE)) GROUP BY window_start, window_end");
+  ASSERT_FALSE(result.has_value());
+  EXPECT_NE(result.error().message().find("must be a time attribute"), std::string::npos)
+      << result.error().message();
+}
+
+}  // namespace
+}  // namespace floe::sql
