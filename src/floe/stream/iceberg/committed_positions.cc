@@ -33,4 +33,24 @@ std::vector<std::string> CommittedReaderPositions(const TableMetadata& metadata,
   return positions;
 }
 
+std::optional<std::string> CommittedOffsetsFrom(const TableMetadata& metadata,
+                                                const Snapshot* snapshot, std::string_view source) {
+  const std::string key = fmt::format("{}{}", kSourceOffsetsPrefix, source);
+  while (snapshot != nullptr) {
+    auto found = snapshot->summary.find(key);
+    if (found != snapshot->summary.end()) return found->second;
+    if (!snapshot->parent_snapshot_id) break;
+    snapshot = metadata.SnapshotById(*snapshot->parent_snapshot_id).get();
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> BranchCommittedOffsets(const TableMetadata& metadata,
+                                                  std::string_view branch,
+                                                  std::string_view source) {
+  const SnapshotRef* ref = metadata.FindRef(branch);
+  if (ref == nullptr) return std::nullopt;
+  return CommittedOffsetsFrom(metadata, metadata.SnapshotById(ref->snapshot_id).get(), source);
+}
+
 }  // namespace floe::stream

@@ -5,10 +5,11 @@
 
 #include "floe/stream/iceberg/committed_positions.h"
 #include "floe/stream/iceberg/partition_selector.h"
-#include "floe/stream/job_graph.h"
 #include "floe/stream/iceberg/range_shuffle.h"
 #include "floe/stream/iceberg/sink_committer.h"
 #include "floe/stream/iceberg/sink_writer.h"
+#include "floe/stream/job_graph.h"
+#include "floe/stream/source_offsets.h"
 #include "floe/table/scan/batch_types.h"
 #include "floe/table/table.h"
 
@@ -32,6 +33,13 @@ void OfferCommittedPositions(const DataStream& input, const TableLoader& loader,
         [loader, branch, name = node.name]() -> Result<std::vector<std::string>> {
           FLOE_ASSIGN_OR_RETURN(std::shared_ptr<table::Table> table, loader.Load());
           return CommittedReaderPositions(*table->metadata(), branch, name);
+        });
+    auto* resumes = dynamic_cast<ResumesFromCommittedOffsets*>(node.source.get());
+    if (resumes == nullptr) continue;
+    resumes->ResumeFromCommittedOffsets(
+        [loader, branch, name = node.name]() -> Result<std::optional<std::string>> {
+          FLOE_ASSIGN_OR_RETURN(std::shared_ptr<table::Table> table, loader.Load());
+          return BranchCommittedOffsets(*table->metadata(), branch, name);
         });
   }
 }

@@ -7,7 +7,9 @@
 #include "floe/io/file_io.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/manifest/manifest_writer.h"
+#include "floe/stream/iceberg/committed_positions.h"
 #include "floe/stream/metrics.h"
+#include "floe/stream/source_offsets.h"
 #include "floe/table/table.h"
 #include "floe/table/update/fast_append.h"
 #include "floe/table/update/replace_partitions.h"
@@ -26,6 +28,13 @@ std::optional<int64_t> ParseId(const std::string& text) {
   if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
   return value;
 }
+
+bool HasRanges(const SourcePositions& positions) {
+  return std::ranges::any_of(positions, [](const auto& entry) { return IsRanges(entry.second); });
+}
+
+// The source of a reader's position key "<source>.<subtask>".
+std::string SourceOf(const std::string& key) { return key.substr(0, key.rfind('.')); }
 
 }  // namespace
 
@@ -181,8 +190,13 @@ Status IcebergSinkCommitter::Restore(const std::vector<std::string>& entries) {
       pending.manifests.push_back(file);
     }
   }
-  // The checkpoint restored from is complete: what it holds commits now, under its own run.
-  return CommitUpTo(std::numeric_limits<int64_t>::max());
+  // The checkpoint restored from is complete: what it holds commits now, under its own run,
+  // unless it is fenced (docs/scale-out.md): then another process committed its partitions'
+  // offsets meanwhile, and it is dropped, the readers starting from the table's offsets.
+  drop_fenced_ = true;
+  Status outcome = CommitUpTo(std::numeric_limits<int64_t>::max());
+  drop_fenced_ = false;
+  return outcome;
 }
 
 Status IcebergSinkCommitter::ProcessBatch(int /*input*/, RecordBatch /*batch*/,
@@ -314,7 +328,7 @@ Status IcebergSinkCommitter::CommitUpTo(int64_t checkpoint_id) {
   if (spec_.commit_pending_together) return CommitTogether(checkpoint_id);
   while (!pending_.empty() && pending_.begin()->first <= checkpoint_id) {
     auto it = pending_.begin();
-    if (it->second.empty()) {
+    if (it->second.empty() && !HasRanges(it->second.source_positions)) {
       // Every max-th empty checkpoint in a row still commits, recording the sink's progress.
       if (++continuous_empty_ % options_.max_continuous_empty_commits == 0) {
         FLOE_RETURN_IF_ERROR(Commit(it->first, it->second));
@@ -356,13 +370,26 @@ Status IcebergSinkCommitter::CommitTogether(int64_t checkpoint_id) {
     merged.referenced_data_files.merge(it->second.referenced_data_files);
     std::move(it->second.manifests.begin(), it->second.manifests.end(),
               std::back_inserter(merged.manifests));
-    // The snapshot is tagged with the last checkpoint: so are its positions.
-    merged.source_positions = std::move(it->second.source_positions);
+    // The snapshot is tagged with the last checkpoint: so are its positions, but offset ranges
+    // add up over the checkpoints.
+    for (auto& [key, value] : it->second.source_positions) {
+      auto earlier = merged.source_positions.find(key);
+      if (IsRanges(value) && earlier != merged.source_positions.end() &&
+          IsRanges(earlier->second)) {
+        FLOE_ASSIGN_OR_RETURN(OffsetRanges ranges, ParseRanges(earlier->second));
+        FLOE_ASSIGN_OR_RETURN(OffsetRanges later, ParseRanges(value));
+        FLOE_RETURN_IF_ERROR(ChainRanges(ranges, later, SourceOf(key)));
+        earlier->second = EncodeRanges(ranges);
+      } else {
+        merged.source_positions[key] = std::move(value);
+      }
+    }
     pending_.erase(it);
   }
   for (auto& [run_id, groups] : by_run) {
     for (auto& [last, merged] : groups) {
-      if (merged.empty() && ++continuous_empty_ % options_.max_continuous_empty_commits != 0) {
+      if (merged.empty() && !HasRanges(merged.source_positions) &&
+          ++continuous_empty_ % options_.max_continuous_empty_commits != 0) {
         continue;
       }
       FLOE_RETURN_IF_ERROR(Commit(last, merged));
@@ -378,6 +405,40 @@ std::vector<SnapshotPtr> IcebergSinkCommitter::TakeCommitted() {
 Status IcebergSinkCommitter::Commit(int64_t checkpoint_id, Pending& pending) {
   const auto start = std::chrono::steady_clock::now();
   const std::string run_id = pending.run_id.empty() ? run_id_ : pending.run_id;
+  // The offset ranges of sources whose partitions move between processes, by source: merged into
+  // the table's offsets map at each attempt, fenced (source_offsets.h).
+  std::map<std::string, OffsetRanges> ranges;
+  fenced_ = false;
+  for (const auto& [key, value] : pending.source_positions) {
+    if (!IsRanges(value)) continue;
+    FLOE_ASSIGN_OR_RETURN(OffsetRanges of_reader, ParseRanges(value));
+    Status chained = ChainRanges(ranges[SourceOf(key)], of_reader, SourceOf(key));
+    if (!chained) {
+      fenced_ = true;
+      return Fenced(checkpoint_id, pending, chained);
+    }
+  }
+  if (!ranges.empty()) {
+    // Fencing compares with the table's latest offsets, not with those this process saw last.
+    FLOE_RETURN_IF_ERROR(table_->Refresh());
+  }
+  auto merge = [this, ranges](const TableMetadata& base,
+                              const Snapshot* parent) -> Result<StringMap> {
+    StringMap properties;
+    for (const auto& [source, of_source] : ranges) {
+      NamedOffsets committed;
+      if (std::optional<std::string> text = CommittedOffsetsFrom(base, parent, source)) {
+        FLOE_ASSIGN_OR_RETURN(committed, ParseOffsets(*text));
+      }
+      Status applied = ApplyRanges(committed, of_source, source);
+      if (!applied) {
+        fenced_ = true;
+        return std::unexpected(applied.error());
+      }
+      properties[fmt::format("{}{}", kSourceOffsetsPrefix, source)] = EncodeOffsets(committed);
+    }
+    return properties;
+  };
   auto tag = [&](table::SnapshotProducer& producer) {
     producer.ToBranch(options_.branch)
         .SetSummaryProperty(std::string(kSinkIdProperty), sink_id_)
@@ -385,9 +446,12 @@ Status IcebergSinkCommitter::Commit(int64_t checkpoint_id, Pending& pending) {
         .SetSummaryProperty(std::string(kCheckpointIdProperty), std::to_string(checkpoint_id))
         .SetSummaryProperty(std::string(kJobNameProperty), job_name_);
     for (const auto& [key, value] : pending.source_positions) {
+      if (IsRanges(value)) continue;
       producer.SetSummaryProperty(fmt::format("{}{}", kSourcePositionPrefix, key), value);
     }
+    if (!ranges.empty()) producer.SetSummaryFromBase(merge);
   };
+  Status committed;
   if (!pending.delete_files.empty()) {
     if (options_.overwrite) {
       return InvalidArgument(
@@ -400,18 +464,19 @@ Status IcebergSinkCommitter::Commit(int64_t checkpoint_id, Pending& pending) {
     for (const auto& file : pending.delete_files) delta->AddDeletes(file);
     delta->ValidateDataFilesExist(pending.referenced_data_files);
     tag(*delta);
-    FLOE_RETURN_IF_ERROR(delta->Commit());
+    committed = delta->Commit();
   } else if (options_.overwrite && !pending.data_files.empty()) {
     auto replace = table_->NewReplacePartitions();
     for (const auto& file : pending.data_files) replace->AddFile(file);
     tag(*replace);
-    FLOE_RETURN_IF_ERROR(replace->Commit());
+    committed = replace->Commit();
   } else {
     auto append = table_->NewFastAppend();
     for (const auto& file : pending.data_files) append->AppendFile(file);
     tag(*append);
-    FLOE_RETURN_IF_ERROR(append->Commit());
+    committed = append->Commit();
   }
+  if (!committed) return fenced_ ? Fenced(checkpoint_id, pending, committed) : committed;
   continuous_empty_ = 0;
   {
     const TableMetadataPtr metadata = table_->metadata();
@@ -452,6 +517,21 @@ Status IcebergSinkCommitter::Commit(int64_t checkpoint_id, Pending& pending) {
     set("lastSuccessfulCommitTimestampMs", NowMs());
     set("lastCommittedCheckpointId", checkpoint_id);
   }
+  return Ok();
+}
+
+Status IcebergSinkCommitter::Fenced(int64_t checkpoint_id, Pending& pending, const Status& error) {
+  if (!drop_fenced_) {
+    return std::unexpected(Error(
+        ErrorKind::kCommitFailed,
+        fmt::format("iceberg sink committer {}: checkpoint {} not committed: {}; the job restarts "
+                    "from the table's offsets (docs/scale-out.md)",
+                    name_, checkpoint_id, error.error().message())));
+  }
+  for (const manifest::ManifestFile& m : pending.manifests) {
+    (void)table_->io()->Delete(m.manifest_path);
+  }
+  if (metrics_ != nullptr) metrics_->Add(fmt::format("{}.fencedCommits", name_), 1);
   return Ok();
 }
 

@@ -28,6 +28,13 @@
 // committedDeleteFilesRecordCount, committedDeleteFilesByteCount, lastCommitDurationMs,
 // lastSuccessfulCommitTimestampMs (epoch ms), lastCommittedCheckpointId.
 //
+// Sources whose readers report offset ranges (source_offsets.h: the Kafka source in a consumer
+// group) are committed as one map, `floe.source-offsets.<source>`, the offsets map of the snapshot
+// committed on with this commit's ranges applied at each attempt; a range that does not start at
+// the table's offset fences the commit (docs/scale-out.md). A checkpoint with ranges commits even
+// without files, so that the offsets always move on with the reads. Metric fencedCommits: the
+// restored checkpoints dropped so.
+//
 // What can go wrong: a message that is not a SinkWriteResult, unreadable or malformed state
 // entries and temporary manifests (naming them), commit failures (a conflicting commit, or an
 // unknown commit state: the job fails and its restore decides from the table what committed).
@@ -54,6 +61,9 @@ inline constexpr std::string_view kJobNameProperty = "floe.job-name";
 // Followed by the key of a source position (stream_element.h's SourcePositions): the position of
 // every source upstream of the sink at the checkpoint the snapshot commits.
 inline constexpr std::string_view kSourcePositionPrefix = "floe.source-position.";
+// Followed by a source's name: the offset of every partition of a source whose readers report
+// offset ranges (source_offsets.h), merged over the commits of every process writing the table.
+inline constexpr std::string_view kSourceOffsetsPrefix = "floe.source-offsets.";
 
 // The sink id when the user sets none: stable for a job name and operator name.
 std::string DefaultSinkId(std::string_view job_name, std::string_view operator_name);
@@ -106,6 +116,9 @@ class IcebergSinkCommitter : public Operator {
   Status CommitUpTo(int64_t checkpoint_id);
   Status CommitTogether(int64_t checkpoint_id);
   Status Commit(int64_t checkpoint_id, Pending& pending);
+  // A commit fenced off (docs/scale-out.md): an error, or after a restore nothing (the
+  // checkpoint's files are dropped, as the partitions' offsets moved on without them).
+  Status Fenced(int64_t checkpoint_id, Pending& pending, const Status& error);
 
   SinkSpec spec_;
   std::string name_;
@@ -118,6 +131,8 @@ class IcebergSinkCommitter : public Operator {
   Pending current_;                     // files received since the last snapshot
   std::map<int64_t, Pending> pending_;  // by checkpoint id, not committed yet
   int continuous_empty_ = 0;
+  bool fenced_ = false;       // the last commit failed its fence
+  bool drop_fenced_ = false;  // while restoring: fenced checkpoints are dropped, not errors
   std::vector<SnapshotPtr> committed_;
 };
 

@@ -138,6 +138,65 @@ TEST_F(SinkTest, SnapshotsRecordTheSourcePositionsOfTheirCheckpoint) {
   EXPECT_EQ(Summary(snapshots[1], "floe.source-position.src.0"), "f:2");
 }
 
+// Two processes commit offset ranges of one source (docs/scale-out.md): each snapshot carries
+// the merged map of every partition's offset; a range that does not start where the table stands
+// fences its commit, which then lands nothing, and is dropped when restored.
+TEST_F(SinkTest, OffsetRangesMergeIntoOneMapAndAreFenced) {
+  CreateTable();
+  SinkSpec spec = Spec();
+  auto checkpoint = [&](testing::OperatorHarness& writer, testing::OperatorHarness& committer,
+                        int64_t id, std::vector<Row> rows, std::string ranges) {
+    if (!rows.empty()) {
+      EXPECT_TRUE(writer.ProcessBatch(Batch(rows)).has_value());
+    }
+    EXPECT_TRUE(writer.SnapshotState(id).has_value());
+    for (Message& m : writer.output().TakeMessages()) {
+      EXPECT_TRUE(committer.ProcessMessage(std::move(m)).has_value());
+    }
+    auto positions = std::make_shared<const SourcePositions>(SourcePositions{{"k.0", ranges}});
+    auto state = committer.SnapshotCheckpoint(
+        CheckpointBarrier{.checkpoint_id = id, .positions = positions});
+    EXPECT_TRUE(state.has_value());
+    return state ? *state : std::vector<std::string>{};
+  };
+  auto writers_a = Writers(spec, 1);
+  auto a = Committer(spec);
+  auto writers_b = Writers(spec, 1);
+  auto b = Committer(spec);
+  checkpoint(*writers_a[0], *a, 1, {{1, "one", "a"}}, "ranges:t:0=..10,t:1=..5");
+  FLOE_ASSERT_OK(a->NotifyCheckpointComplete(1));
+  EXPECT_EQ(Summary(Snapshots().back(), "floe.source-offsets.k"), "t:0:10,t:1:5");
+  EXPECT_EQ(Summary(Snapshots().back(), "floe.source-position.k.0"), "");
+  // B's committer opened before A's commit: its table is stale, the map still merges.
+  checkpoint(*writers_b[0], *b, 1, {{2, "two", "a"}}, "ranges:t:2=..7");
+  FLOE_ASSERT_OK(b->NotifyCheckpointComplete(1));
+  EXPECT_EQ(Summary(Snapshots().back(), "floe.source-offsets.k"), "t:0:10,t:1:5,t:2:7");
+  checkpoint(*writers_a[0], *a, 2, {{3, "three", "a"}}, "ranges:t:0=10..12");
+  FLOE_ASSERT_OK(a->NotifyCheckpointComplete(2));
+  EXPECT_EQ(Summary(Snapshots().back(), "floe.source-offsets.k"), "t:0:12,t:1:5,t:2:7");
+
+  // B read t:0 from 10 too (it was given the partition before A committed): fenced.
+  std::vector<std::string> state =
+      checkpoint(*writers_b[0], *b, 2, {{4, "four", "a"}}, "ranges:t:0=10..13,t:2=7..8");
+  Status fenced = b->NotifyCheckpointComplete(2);
+  ASSERT_FALSE(fenced);
+  EXPECT_EQ(fenced.error().kind(), ErrorKind::kCommitFailed);
+  EXPECT_NE(fenced.error().message().find("partition t:0 is committed up to offset 12"),
+            std::string::npos)
+      << fenced.error().message();
+  EXPECT_EQ(Snapshots().size(), 3U);
+  // B restarts from that checkpoint: the fenced commit is dropped, not retried into an error.
+  auto restored = Committer(spec, state, 2);
+  EXPECT_EQ(Snapshots().size(), 3U);
+  EXPECT_EQ(ReadTable(), (std::vector<Row>{{1, "one", "a"}, {2, "two", "a"}, {3, "three", "a"}}));
+
+  // Offsets move on without rows too (records skipped as malformed): an empty commit.
+  checkpoint(*writers_a[0], *a, 3, {}, "ranges:t:1=5..9");
+  FLOE_ASSERT_OK(a->NotifyCheckpointComplete(3));
+  ASSERT_EQ(Snapshots().size(), 4U);
+  EXPECT_EQ(Summary(Snapshots().back(), "floe.source-offsets.k"), "t:0:12,t:1:9,t:2:7");
+}
+
 // The commit of checkpoint 2 succeeded but the job failed before it learnt so (or before the
 // next checkpoint): restoring from checkpoint 2's state must not commit its files again.
 TEST_F(SinkTest, RestoreAfterLostCommitAckDoesNotCommitAgain) {

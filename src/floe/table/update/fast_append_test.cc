@@ -130,5 +130,41 @@ TEST(FastAppendTest, RejectsDeleteFilesAndUnknownSpecs) {
   }
 }
 
+TEST(FastAppendTest, SummaryFromBaseIsRecomputedOnTheRetriedBase) {
+  FLOE_ASSERT_OK_AND_ASSIGN(auto t, test::MakeTestTable(std::make_shared<io::MemoryFileIO>(),
+                                                        /*partitioned=*/false));
+  auto stale = t.Open();
+  FLOE_ASSERT_OK(t.table->NewFastAppend()
+                     ->AppendFile(DataFile("/d/1.parquet", 1))
+                     .SetSummaryProperty("count", "1")
+                     .Commit());
+  // Opened before that commit: the first attempt is on a base without it, the retry on one with.
+  std::vector<std::string> seen;
+  auto append = stale->NewFastAppend();
+  append->AppendFile(DataFile("/d/2.parquet", 1))
+      .SetSummaryFromBase([&](const TableMetadata&, const Snapshot* parent) -> Result<StringMap> {
+        std::string count = parent ? parent->summary.at("count") : "0";
+        seen.push_back(count);
+        return StringMap{{"count", std::to_string(std::stoi(count) + 1)}};
+      });
+  FLOE_ASSERT_OK(append->Commit());
+  EXPECT_EQ(seen, (std::vector<std::string>{"0", "1"}));
+  EXPECT_EQ(t.Open()->metadata()->current_snapshot()->summary.at("count"), "2");
+
+  // An error fails the commit without a retry, and nothing commits.
+  int calls = 0;
+  auto refused = t.Open()->NewFastAppend();
+  refused->AppendFile(DataFile("/d/3.parquet", 1))
+      .SetSummaryFromBase([&](const TableMetadata&, const Snapshot*) -> Result<StringMap> {
+        ++calls;
+        return std::unexpected(Error(ErrorKind::kCommitFailed, "fenced"));
+      });
+  Status status = refused->Commit();
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().message(), "fenced");
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(t.Open()->metadata()->snapshots().size(), 2u);
+}
+
 }  // namespace
 }  // namespace floe::table

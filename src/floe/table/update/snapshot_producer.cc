@@ -65,6 +65,11 @@ SnapshotProducer& SnapshotProducer::SetSummaryProperty(std::string key, std::str
   return *this;
 }
 
+SnapshotProducer& SnapshotProducer::SetSummaryFromBase(SummaryFromBase summary_from_base) {
+  summary_from_base_ = std::move(summary_from_base);
+  return *this;
+}
+
 SnapshotProducer& SnapshotProducer::StageOnly() {
   stage_only_ = true;
   return *this;
@@ -188,6 +193,12 @@ Result<std::vector<catalog::TableUpdate>> SnapshotProducer::Apply(const TableMet
   }
   SnapshotPtr parent = ref ? base.SnapshotById(ref->snapshot_id) : base.current_snapshot();
 
+  StringMap properties = summary_properties_;
+  if (summary_from_base_) {
+    FLOE_ASSIGN_OR_RETURN(StringMap from_base, summary_from_base_(base, parent.get()));
+    for (auto& [key, value] : from_base) properties[key] = std::move(value);
+  }
+
   SnapshotSummaryBuilder summary;
   FLOE_ASSIGN_OR_RETURN(std::vector<manifest::ManifestFile> manifests,
                         Manifests(base, parent.get(), summary));
@@ -201,7 +212,6 @@ Result<std::vector<catalog::TableUpdate>> SnapshotProducer::Apply(const TableMet
   snapshot->sequence_number = sequence_number_;
   snapshot->timestamp_ms = std::max(NowMs(), base.last_updated_ms());
   snapshot->manifest_list = list;
-  StringMap properties = summary_properties_;
   properties["operation"] = std::string(operation());
   snapshot->summary = summary.Build(parent ? &parent->summary : nullptr, std::move(properties));
   snapshot->schema_id = base.current_schema_id();

@@ -13,6 +13,7 @@
 // Finish; nothing is deleted when the outcome is unknown (Finish is then not called).
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -34,6 +35,12 @@ class SnapshotProducer : public PendingUpdate {
   SnapshotProducer& ToBranch(std::string branch);
   // Adds a property to the snapshot summary.
   SnapshotProducer& SetSummaryProperty(std::string key, std::string value);
+  // Summary properties that depend on what committed before: called at every attempt with its
+  // base and the branch's snapshot on it (nullptr when none), so that a retry after a lost race
+  // recomputes them. An error fails the commit as a validation does (not retried).
+  using SummaryFromBase =
+      std::function<Result<StringMap>(const TableMetadata& base, const Snapshot* parent)>;
+  SnapshotProducer& SetSummaryFromBase(SummaryFromBase summary_from_base);
   // Adds the snapshot without moving any branch (write-audit-publish: cherry-pick it later).
   SnapshotProducer& StageOnly();
 
@@ -80,6 +87,7 @@ class SnapshotProducer : public PendingUpdate {
   std::string branch_{SnapshotRef::kMainBranch};
   bool stage_only_ = false;
   StringMap summary_properties_;
+  SummaryFromBase summary_from_base_;
   std::string commit_uuid_;
   int64_t snapshot_id_ = 0;
   int64_t sequence_number_ = 0;

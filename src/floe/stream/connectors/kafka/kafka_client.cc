@@ -57,6 +57,19 @@ std::string Describe(const TopicPartition& partition) {
 
 Result<std::unique_ptr<KafkaConsumer>> KafkaConsumer::Make(
     const std::map<std::string, std::string>& properties) {
+  return Open(properties, nullptr);
+}
+
+Result<std::unique_ptr<KafkaConsumer>> KafkaConsumer::MakeMember(
+    const std::map<std::string, std::string>& properties, Rebalance rebalance) {
+  std::map<std::string, std::string> all = {
+      {"partition.assignment.strategy", "cooperative-sticky"}};
+  for (const auto& [key, value] : properties) all[key] = value;
+  return Open(all, std::move(rebalance));
+}
+
+Result<std::unique_ptr<KafkaConsumer>> KafkaConsumer::Open(
+    const std::map<std::string, std::string>& properties, Rebalance rebalance) {
   std::map<std::string, std::string> all = {
       {"enable.auto.commit", "false"},
       {"enable.auto.offset.store", "false"},
@@ -77,6 +90,11 @@ Result<std::unique_ptr<KafkaConsumer>> KafkaConsumer::Make(
     }
   }
   auto consumer = std::unique_ptr<KafkaConsumer>(new KafkaConsumer());
+  if (rebalance) {
+    consumer->rebalance_ = std::move(rebalance);
+    rd_kafka_conf_set_opaque(conf, consumer.get());
+    rd_kafka_conf_set_rebalance_cb(conf, &KafkaConsumer::OnRebalance);
+  }
   consumer->handle_ = rd_kafka_new(RD_KAFKA_CONSUMER, conf, reason, sizeof(reason));
   if (consumer->handle_ == nullptr) {
     rd_kafka_conf_destroy(conf);
@@ -87,9 +105,11 @@ Result<std::unique_ptr<KafkaConsumer>> KafkaConsumer::Make(
 }
 
 KafkaConsumer::~KafkaConsumer() {
+  // Leaving the group takes the partitions away: nobody is told any more.
+  rebalance_ = nullptr;
   if (queue_ != nullptr) rd_kafka_queue_destroy(queue_);
   if (handle_ != nullptr) {
-    rd_kafka_assign(handle_, nullptr);
+    if (rd_kafka_opaque(handle_) == nullptr) rd_kafka_assign(handle_, nullptr);
     rd_kafka_consumer_close(handle_);
     rd_kafka_destroy(handle_);
   }
@@ -170,6 +190,69 @@ Result<std::map<TopicPartition, std::optional<int64_t>>> KafkaConsumer::Committe
   return Offsets(*list, "the group's committed offsets");
 }
 
+Status KafkaConsumer::Subscribe(const std::vector<std::string>& topics,
+                                const std::optional<std::string>& pattern) {
+  // librdkafka takes a name starting with '^' as a regular expression.
+  PartitionList list(rd_kafka_topic_partition_list_new(static_cast<int>(topics.size()) + 1));
+  if (pattern) {
+    rd_kafka_topic_partition_list_add(list.get(), ("^(" + *pattern + ")$").c_str(),
+                                      RD_KAFKA_PARTITION_UA);
+  }
+  for (const std::string& topic : topics) {
+    rd_kafka_topic_partition_list_add(list.get(), topic.c_str(), RD_KAFKA_PARTITION_UA);
+  }
+  rd_kafka_resp_err_t error = rd_kafka_subscribe(handle_, list.get());
+  if (error) return std::unexpected(KafkaError(error, "joining the consumer group"));
+  return Ok();
+}
+
+void KafkaConsumer::OnRebalance(rd_kafka_t* /*handle*/, rd_kafka_resp_err_t event,
+                                rd_kafka_topic_partition_list_t* partitions, void* opaque) {
+  auto* consumer = static_cast<KafkaConsumer*>(opaque);
+  Status handled = consumer->HandleRebalance(event, partitions);
+  if (!handled && consumer->rebalance_error_) consumer->rebalance_error_ = handled;
+}
+
+Status KafkaConsumer::HandleRebalance(rd_kafka_resp_err_t event,
+                                      rd_kafka_topic_partition_list_t* partitions) {
+  const bool cooperative = std::string_view(rd_kafka_rebalance_protocol(handle_)) == "COOPERATIVE";
+  const bool given = event == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS;
+  std::vector<TopicPartition> changed;
+  for (int i = 0; i < partitions->cnt; ++i) {
+    changed.push_back(TopicPartition{partitions->elems[i].topic, partitions->elems[i].partition});
+  }
+  Status handled;
+  if (rebalance_) {
+    Result<PartitionOffsets> offsets = rebalance_(given, changed);
+    if (!offsets) {
+      handled = std::unexpected(offsets.error());
+    } else if (given) {
+      for (int i = 0; i < partitions->cnt; ++i) {
+        auto at = offsets->find(changed[i]);
+        if (at != offsets->end()) partitions->elems[i].offset = at->second;
+      }
+    }
+  }
+  if (given && handled) {
+    if (cooperative) {
+      if (rd_kafka_error_t* error = rd_kafka_incremental_assign(handle_, partitions)) {
+        handled =
+            IOError("kafka: taking partitions from the group: {}", rd_kafka_error_string(error));
+        rd_kafka_error_destroy(error);
+      }
+    } else if (rd_kafka_resp_err_t error = rd_kafka_assign(handle_, partitions)) {
+      handled = std::unexpected(KafkaError(error, "taking partitions from the group"));
+    }
+  } else if (cooperative) {
+    if (rd_kafka_error_t* error = rd_kafka_incremental_unassign(handle_, partitions)) {
+      rd_kafka_error_destroy(error);
+    }
+  } else {
+    rd_kafka_assign(handle_, nullptr);
+  }
+  return handled;
+}
+
 Status KafkaConsumer::Assign(const PartitionOffsets& offsets) {
   PartitionList list = ToList(offsets);
   rd_kafka_resp_err_t error = rd_kafka_assign(handle_, list.get());
@@ -181,6 +264,11 @@ Result<size_t> KafkaConsumer::Poll(std::vector<KafkaMessage>& messages, size_t m
                                    int timeout_ms) {
   raw_.resize(max);
   ssize_t n = rd_kafka_consume_batch_queue(queue_, timeout_ms, raw_.data(), max);
+  if (!rebalance_error_) {
+    Status error = std::exchange(rebalance_error_, Status());
+    for (ssize_t i = 0; i < n; ++i) rd_kafka_message_destroy(raw_[i]);
+    return std::unexpected(error.error());
+  }
   if (n < 0) {
     return std::unexpected(KafkaError(rd_kafka_last_error(), "reading messages"));
   }

@@ -1,14 +1,17 @@
 #pragma once
 
 // The Kafka source's one use of librdkafka: a consumer handle that looks up partitions and offsets
-// (the enumerator) and fetches assigned partitions from given offsets (a reader). It never
-// subscribes to a group: partitions are assigned by the enumerator, and a group is only told the
-// offsets the job has committed (for lag monitoring). Blocking calls wait at most kTimeoutMs.
+// (the enumerator) and fetches assigned partitions from given offsets (a reader). Partitions are
+// assigned by the enumerator, and a group is only told the offsets the job has committed (for lag
+// monitoring), except with scan.partition-assignment consumer-group: then each reader subscribes
+// to the group, which gives it its partitions (a Rebalance handler says where each starts).
+// Blocking calls wait at most kTimeoutMs.
 
 #include <librdkafka/rdkafka.h>
 
 #include <compare>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -40,6 +43,18 @@ class KafkaConsumer {
   // offset stores, partition ends reported); kInvalidArgument naming a property it refuses.
   static Result<std::unique_ptr<KafkaConsumer>> Make(
       const std::map<std::string, std::string>& properties);
+
+  // A member of the group of `properties` (group.id), assigned partitions by it
+  // (cooperative-sticky unless partition.assignment.strategy says otherwise). The handler is
+  // called inside Poll when the group gives partitions (`given` true: it returns the offsets to
+  // fetch them from) or takes them away (its offsets are ignored); its error is Poll's.
+  using Rebalance = std::function<Result<std::map<TopicPartition, int64_t>>(
+      bool given, const std::vector<TopicPartition>& partitions)>;
+  static Result<std::unique_ptr<KafkaConsumer>> MakeMember(
+      const std::map<std::string, std::string>& properties, Rebalance rebalance);
+  // Joins the group for the topics, or every topic whose whole name matches `pattern`.
+  Status Subscribe(const std::vector<std::string>& topics,
+                   const std::optional<std::string>& pattern);
   ~KafkaConsumer();
   KafkaConsumer(const KafkaConsumer&) = delete;
   KafkaConsumer& operator=(const KafkaConsumer&) = delete;
@@ -67,6 +82,14 @@ class KafkaConsumer {
 
  private:
   KafkaConsumer() = default;
+  static Result<std::unique_ptr<KafkaConsumer>> Open(
+      const std::map<std::string, std::string>& properties, Rebalance rebalance);
+  static void OnRebalance(rd_kafka_t* handle, rd_kafka_resp_err_t event,
+                          rd_kafka_topic_partition_list_t* partitions, void* opaque);
+  Status HandleRebalance(rd_kafka_resp_err_t event, rd_kafka_topic_partition_list_t* partitions);
+
+  Rebalance rebalance_;
+  Status rebalance_error_;
   rd_kafka_t* handle_ = nullptr;
   rd_kafka_queue_t* queue_ = nullptr;
   std::vector<rd_kafka_message_t*> raw_;

@@ -12,16 +12,6 @@ namespace {
 
 using Mode = KafkaOffsetSpec::Mode;
 
-// librdkafka's names for auto.offset.reset.
-std::optional<Mode> ResetMode(const KafkaOptions& options) {
-  auto reset = options.properties.find("auto.offset.reset");
-  if (reset == options.properties.end()) return std::nullopt;
-  const std::string& value = reset->second;
-  if (value == "earliest" || value == "smallest" || value == "beginning") return Mode::kEarliest;
-  if (value == "latest" || value == "largest" || value == "end") return Mode::kLatest;
-  return std::nullopt;
-}
-
 class KafkaEnumerator : public SplitEnumerator {
  public:
   explicit KafkaEnumerator(std::shared_ptr<const KafkaSource> source)
@@ -30,6 +20,8 @@ class KafkaEnumerator : public SplitEnumerator {
   Status Start(SplitEnumeratorContext& context, std::optional<std::string> restored) override {
     context_ = &context;
     pending_.resize(context.parallelism());
+    // In a consumer group the group deals the partitions out, not the enumerator.
+    if (options_.consumer_group) return Ok();
     FLOE_ASSIGN_OR_RETURN(consumer_, KafkaConsumer::Make(options_.properties));
     if (restored) return Restore(*restored);
     FLOE_ASSIGN_OR_RETURN(auto partitions,
@@ -45,7 +37,9 @@ class KafkaEnumerator : public SplitEnumerator {
   }
 
   Status Tick(int64_t now_ms) override {
-    if (source_->bounded() || options_.discovery_interval_ms == 0) return Ok();
+    if (source_->bounded() || options_.consumer_group || options_.discovery_interval_ms == 0) {
+      return Ok();
+    }
     if (last_discovery_ms_ == 0) last_discovery_ms_ = now_ms;
     if (now_ms - last_discovery_ms_ < options_.discovery_interval_ms) return Ok();
     last_discovery_ms_ = now_ms;
@@ -176,7 +170,7 @@ class KafkaEnumerator : public SplitEnumerator {
       } else {
         offset = found.at(partition);
         if (!offset) {
-          std::optional<Mode> reset = start ? ResetMode(options_) : std::nullopt;
+          std::optional<Mode> reset = start ? options_.OffsetReset() : std::nullopt;
           if (!reset) {
             return InvalidArgument(
                 "kafka {}: group {} has no committed offset{}; set "

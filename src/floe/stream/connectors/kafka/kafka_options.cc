@@ -140,6 +140,19 @@ Result<KafkaOffsetSpec> ParseOffsetSpec(std::map<std::string, std::string>& opti
 
 }  // namespace
 
+std::optional<KafkaOffsetSpec::Mode> KafkaOptions::OffsetReset() const {
+  auto reset = properties.find("auto.offset.reset");
+  if (reset == properties.end()) return std::nullopt;
+  const std::string& value = reset->second;
+  if (value == "earliest" || value == "smallest" || value == "beginning") {
+    return KafkaOffsetSpec::Mode::kEarliest;
+  }
+  if (value == "latest" || value == "largest" || value == "end") {
+    return KafkaOffsetSpec::Mode::kLatest;
+  }
+  return std::nullopt;
+}
+
 Result<KafkaOptions> KafkaOptions::Parse(const std::map<std::string, std::string>& given) {
   std::map<std::string, std::string> options = given;
   KafkaOptions parsed;
@@ -169,6 +182,7 @@ Result<KafkaOptions> KafkaOptions::Parse(const std::map<std::string, std::string
   if (auto size = options.extract("batch-size")) {
     FLOE_ASSIGN_OR_RETURN(parsed.batch_size, ParseNumber("batch-size", size.mapped(), 1));
   }
+  auto assignment = options.extract("scan.partition-assignment");
   auto format = options.extract("format");
   auto value_format = options.extract("value.format");
   if (format && value_format) {
@@ -200,6 +214,34 @@ Result<KafkaOptions> KafkaOptions::Parse(const std::map<std::string, std::string
   }
   if (!parsed.properties.contains("bootstrap.servers")) {
     return InvalidArgument("kafka: option 'properties.bootstrap.servers' is missing");
+  }
+  if (assignment) {
+    if (assignment.mapped() == "consumer-group") {
+      parsed.consumer_group = true;
+    } else if (assignment.mapped() != "enumerator") {
+      return InvalidArgument(
+          "kafka option 'scan.partition-assignment': '{}' is not enumerator or consumer-group",
+          assignment.mapped());
+    }
+  }
+  if (parsed.consumer_group) {
+    using Mode = KafkaOffsetSpec::Mode;
+    if (!parsed.group_id) {
+      return InvalidArgument(
+          "kafka: 'scan.partition-assignment' = 'consumer-group' needs 'properties.group.id'");
+    }
+    if (parsed.bounded.mode != Mode::kNone) {
+      return InvalidArgument(
+          "kafka: 'scan.partition-assignment' = 'consumer-group' reads unbounded: a process "
+          "cannot tell where the group's partitions end ('scan.bounded.mode')");
+    }
+    if (parsed.startup.mode != Mode::kEarliest && parsed.startup.mode != Mode::kLatest &&
+        parsed.startup.mode != Mode::kGroup) {
+      return InvalidArgument(
+          "kafka: 'scan.partition-assignment' = 'consumer-group' starts partitions the table has "
+          "not committed at earliest-offset, latest-offset or group-offsets, not by "
+          "'scan.startup.mode' timestamp or specific-offsets");
+    }
   }
   return parsed;
 }

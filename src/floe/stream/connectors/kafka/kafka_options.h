@@ -17,6 +17,10 @@
 //   scan.bounded.specific-offsets, scan.bounded.timestamp-millis   as for the start
 //   scan.topic-partition-discovery.interval   with topic-pattern: how often new topics are
 //                                  looked for (default 5 min; '0' or 'disabled': never)
+//   scan.partition-assignment      enumerator (default: the job's enumerator deals out every
+//                                  partition to its readers) | consumer-group (each reader joins
+//                                  properties.group.id and reads the partitions the group gives
+//                                  it: several processes share a topic, docs/scale-out.md)
 //   format / value.format          json | csv | raw | debezium-json (record_decoder.h), with
 //                                  the format's own options (json.ignore-parse-errors...)
 //   batch-size                     rows per emitted batch (default 4096)
@@ -60,6 +64,11 @@ struct KafkaOptions {
   std::string format;
   std::map<std::string, std::string> format_options;  // every option starting with the format
   int64_t batch_size = 4096;
+  bool consumer_group = false;  // scan.partition-assignment = consumer-group
+
+  // Where properties.auto.offset.reset (librdkafka's names) says to start: kEarliest, kLatest,
+  // or nullopt when it says neither.
+  std::optional<KafkaOffsetSpec::Mode> OffsetReset() const;
 
   static Result<KafkaOptions> Parse(const std::map<std::string, std::string>& options);
 };

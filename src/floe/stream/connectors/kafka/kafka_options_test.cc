@@ -94,5 +94,32 @@ TEST(KafkaOptionsTest, RefusesWhatIsWrongNamingTheOption) {
   EXPECT_NE(ErrorOf(no_format).find("'format' is missing"), std::string::npos);
 }
 
+TEST(KafkaOptionsTest, ConsumerGroupAssignment) {
+  const Options group = {{"properties.group.id", "g"},
+                         {"scan.partition-assignment", "consumer-group"}};
+  FLOE_ASSERT_OK_AND_ASSIGN(KafkaOptions parsed, KafkaOptions::Parse(Base(group)));
+  EXPECT_TRUE(parsed.consumer_group);
+  FLOE_ASSERT_OK_AND_ASSIGN(parsed, KafkaOptions::Parse(Base()));
+  EXPECT_FALSE(parsed.consumer_group);
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      parsed, KafkaOptions::Parse(Base({{"scan.partition-assignment", "enumerator"}})));
+  EXPECT_FALSE(parsed.consumer_group);
+
+  EXPECT_NE(ErrorOf(Base({{"scan.partition-assignment", "group"}}))
+                .find("'scan.partition-assignment': 'group' is not enumerator or consumer-group"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(Base({{"scan.partition-assignment", "consumer-group"}}))
+                .find("needs 'properties.group.id'"),
+            std::string::npos);
+  Options bounded = Base(group);
+  bounded["scan.bounded.mode"] = "latest-offset";
+  EXPECT_NE(ErrorOf(bounded).find("'scan.bounded.mode'"), std::string::npos) << ErrorOf(bounded);
+  Options timestamp = Base(group);
+  timestamp["scan.startup.mode"] = "timestamp";
+  timestamp["scan.startup.timestamp-millis"] = "1";
+  EXPECT_NE(ErrorOf(timestamp).find("not by 'scan.startup.mode' timestamp"), std::string::npos)
+      << ErrorOf(timestamp);
+}
+
 }  // namespace
 }  // namespace floe::stream

@@ -1,5 +1,8 @@
 // The Kafka source's readers (kafka_source.h): fetch their partitions from the offsets of their
-// splits, decode the records into batches, and keep the next offset of each partition.
+// splits, decode the records into batches, and keep the next offset of each partition. In a
+// consumer group the partitions come from the group instead, and the reader keeps per partition
+// where its epoch (the reads since its last checkpoint) started too: its position is the ranges
+// read (source_offsets.h).
 
 #include <fmt/format.h>
 
@@ -11,6 +14,7 @@
 #include "floe/stream/connectors/kafka/kafka_split_internal.h"
 #include "floe/stream/connectors/record_decoder.h"
 #include "floe/stream/metrics.h"
+#include "floe/stream/source_offsets.h"
 
 namespace floe::stream {
 namespace {
@@ -32,6 +36,11 @@ bool Fatal(rd_kafka_resp_err_t error) {
   }
 }
 
+// A partition's name in offset ranges and maps: "topic:partition".
+std::string NameOf(const TopicPartition& partition) {
+  return fmt::format("{}:{}", partition.topic, partition.partition);
+}
+
 class KafkaReader : public SourceReader {
  public:
   explicit KafkaReader(std::shared_ptr<const KafkaSource> source)
@@ -42,9 +51,19 @@ class KafkaReader : public SourceReader {
     metrics_ = context.metrics;
     skipped_metric_ =
         fmt::format("{}.{}.recordsSkipped", context.operator_name, context.subtask_index);
-    FLOE_ASSIGN_OR_RETURN(consumer_, KafkaConsumer::Make(options_.properties));
     FLOE_ASSIGN_OR_RETURN(decoder_, RecordDecoder::Make(options_.format, source_->schema(),
                                                         options_.format_options));
+    if (options_.consumer_group) {
+      // The table, not the checkpoint, says where each partition resumes.
+      FLOE_ASSIGN_OR_RETURN(consumer_,
+                            KafkaConsumer::MakeMember(
+                                options_.properties,
+                                [this](bool given, const std::vector<TopicPartition>& partitions) {
+                                  return given ? Given(partitions) : TakenAway(partitions);
+                                }));
+      return consumer_->Subscribe(options_.topics, options_.topic_pattern);
+    }
+    FLOE_ASSIGN_OR_RETURN(consumer_, KafkaConsumer::Make(options_.properties));
     for (const std::string& entry : context.restored_state) {
       auto json = Json::Parse(entry);
       if (!json) return CorruptData("kafka source reader state: {}", entry);
@@ -62,6 +81,12 @@ class KafkaReader : public SourceReader {
   void NotifyNoMoreSplits() override { no_more_splits_ = true; }
 
   Result<PollStatus> PollNext(Output& output) override {
+    if (options_.consumer_group) {
+      // Polled with no partitions too: that is where the group's assignments arrive.
+      FLOE_ASSIGN_OR_RETURN(size_t polled, consumer_->Poll(messages_, options_.batch_size, 0));
+      FLOE_RETURN_IF_ERROR(Decode(output));
+      return polled > 0 ? PollStatus::kMoreAvailable : PollStatus::kNothingNow;
+    }
     if (!requested_) {
       requested_ = true;
       reader_context_->RequestSplit();
@@ -69,19 +94,13 @@ class KafkaReader : public SourceReader {
     if (reassign_) FLOE_RETURN_IF_ERROR(Reassign());
     if (unfinished_ == 0) return no_more_splits_ ? PollStatus::kEnd : PollStatus::kNothingNow;
     FLOE_ASSIGN_OR_RETURN(size_t polled, consumer_->Poll(messages_, options_.batch_size, 0));
-    for (KafkaMessage& message : messages_) FLOE_RETURN_IF_ERROR(Handle(*message));
-    messages_.clear();
-    if (metrics_ != nullptr && decoder_->skipped() != skipped_reported_) {
-      metrics_->Add(skipped_metric_, decoder_->skipped() - skipped_reported_);
-      skipped_reported_ = decoder_->skipped();
-    }
-    FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, decoder_->Finish());
-    if (batch) FLOE_RETURN_IF_ERROR(output.Emit(std::move(*batch)));
+    FLOE_RETURN_IF_ERROR(Decode(output));
     if (reassign_) FLOE_RETURN_IF_ERROR(Reassign());
     return polled > 0 ? PollStatus::kMoreAvailable : PollStatus::kNothingNow;
   }
 
   Result<std::vector<std::string>> SnapshotState(int64_t checkpoint_id) override {
+    if (options_.consumer_group) return SnapshotEpoch(checkpoint_id);
     std::vector<std::string> entries;
     PartitionOffsets offsets;
     for (const KafkaSplit& split : splits_) {
@@ -102,11 +121,135 @@ class KafkaReader : public SourceReader {
   }
 
   std::optional<std::string> Position() const override {
+    if (options_.consumer_group) return ranges_;
     if (splits_.empty()) return std::nullopt;
     return EncodePosition(splits_);
   }
 
  private:
+  Status Decode(Output& output) {
+    for (KafkaMessage& message : messages_) FLOE_RETURN_IF_ERROR(Handle(*message));
+    messages_.clear();
+    if (metrics_ != nullptr && decoder_->skipped() != skipped_reported_) {
+      metrics_->Add(skipped_metric_, decoder_->skipped() - skipped_reported_);
+      skipped_reported_ = decoder_->skipped();
+    }
+    FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, decoder_->Finish());
+    if (batch) FLOE_RETURN_IF_ERROR(output.Emit(std::move(*batch)));
+    return Ok();
+  }
+
+  // The group gives partitions: each starts where this reader left it in this epoch (taken away
+  // and given back before a checkpoint), else at the table's committed offset, else by
+  // scan.startup.mode; the epoch starts there.
+  Result<PartitionOffsets> Given(const std::vector<TopicPartition>& partitions) {
+    NamedOffsets committed;
+    if (source_->committed_offsets()) {
+      FLOE_ASSIGN_OR_RETURN(std::optional<std::string> text, source_->committed_offsets()());
+      if (text) {
+        FLOE_ASSIGN_OR_RETURN(committed, ParseOffsets(*text));
+      }
+    }
+    PartitionOffsets starts;
+    std::vector<TopicPartition> unresolved;
+    for (const TopicPartition& partition : partitions) {
+      if (auto left = taken_away_.find(partition); left != taken_away_.end()) {
+        starts[partition] = left->second;
+        taken_away_.erase(left);
+      } else if (auto at = committed.find(NameOf(partition)); at != committed.end()) {
+        starts[partition] = at->second;
+        epoch_from_[partition] = at->second;
+      } else {
+        unresolved.push_back(partition);
+        epoch_from_[partition] = std::nullopt;
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(PartitionOffsets resolved, StartOf(unresolved));
+    starts.merge(resolved);
+    for (const auto& [partition, offset] : starts) {
+      auto at = std::lower_bound(
+          splits_.begin(), splits_.end(), partition,
+          [](const KafkaSplit& s, const TopicPartition& p) { return s.partition < p; });
+      splits_.insert(at, KafkaSplit{.partition = partition, .offset = offset});
+    }
+    last_ = nullptr;
+    return starts;
+  }
+
+  // Partitions the table has no offset for, by scan.startup.mode (earliest, latest, or the
+  // group's offset and then properties.auto.offset.reset).
+  Result<PartitionOffsets> StartOf(const std::vector<TopicPartition>& partitions) {
+    using Mode = KafkaOffsetSpec::Mode;
+    PartitionOffsets starts;
+    std::map<TopicPartition, std::optional<int64_t>> group;
+    if (options_.startup.mode == Mode::kGroup && !partitions.empty()) {
+      FLOE_ASSIGN_OR_RETURN(group, consumer_->Committed(partitions));
+    }
+    for (const TopicPartition& partition : partitions) {
+      if (auto at = group.find(partition); at != group.end() && at->second) {
+        starts[partition] = *at->second;
+        continue;
+      }
+      Mode mode = options_.startup.mode;
+      if (mode == Mode::kGroup) {
+        std::optional<Mode> reset = options_.OffsetReset();
+        if (!reset) {
+          return InvalidArgument(
+              "kafka {}: neither the table nor group {} has a committed offset; set "
+              "'properties.auto.offset.reset' to earliest or latest, or another "
+              "scan.startup.mode",
+              Describe(partition), *options_.group_id);
+        }
+        mode = *reset;
+      }
+      FLOE_ASSIGN_OR_RETURN(auto watermarks, consumer_->Watermarks(partition));
+      starts[partition] = mode == Mode::kEarliest ? watermarks.first : watermarks.second;
+    }
+    return starts;
+  }
+
+  // The group takes partitions away: what was read of them in this epoch still commits with the
+  // next checkpoint (its records are on their way to the sink).
+  Result<PartitionOffsets> TakenAway(const std::vector<TopicPartition>& partitions) {
+    for (const TopicPartition& partition : partitions) {
+      auto at = std::find_if(splits_.begin(), splits_.end(),
+                             [&](const KafkaSplit& s) { return s.partition == partition; });
+      if (at == splits_.end()) continue;
+      const std::optional<int64_t>& from = epoch_from_[partition];
+      if (!from || *from != at->offset) {
+        taken_away_[partition] = at->offset;
+      } else {
+        epoch_from_.erase(partition);
+      }
+      splits_.erase(at);
+    }
+    last_ = nullptr;
+    return PartitionOffsets{};
+  }
+
+  // A checkpoint ends the epoch: the ranges read in it are the position, the next epoch starts
+  // where this one ended.
+  Result<std::vector<std::string>> SnapshotEpoch(int64_t checkpoint_id) {
+    OffsetRanges ranges;
+    PartitionOffsets offsets;
+    for (const KafkaSplit& split : splits_) {
+      std::optional<int64_t>& from = epoch_from_[split.partition];
+      if (!from || *from != split.offset) {
+        ranges[NameOf(split.partition)] = OffsetRange{.from = from, .to = split.offset};
+      }
+      from = split.offset;
+      offsets[split.partition] = split.offset;
+    }
+    for (const auto& [partition, offset] : taken_away_) {
+      ranges[NameOf(partition)] = OffsetRange{.from = epoch_from_[partition], .to = offset};
+      epoch_from_.erase(partition);
+    }
+    taken_away_.clear();
+    ranges_ = ranges.empty() ? std::nullopt : std::optional<std::string>(EncodeRanges(ranges));
+    to_commit_[checkpoint_id] = std::move(offsets);
+    return std::vector<std::string>{};
+  }
+
   void Add(KafkaSplit split) {
     auto at = std::lower_bound(splits_.begin(), splits_.end(), split.partition,
                                [](const KafkaSplit& s, const TopicPartition& p) {
@@ -207,6 +350,12 @@ class KafkaReader : public SourceReader {
   const char* last_topic_ = nullptr;
   std::vector<KafkaMessage> messages_;
   std::map<int64_t, PartitionOffsets> to_commit_;  // by checkpoint
+  // In a consumer group: per partition read in this epoch, the offset it started from (nullopt:
+  // the table had none); the partitions taken away in it, with their next offsets; the ranges of
+  // the last checkpoint.
+  std::map<TopicPartition, std::optional<int64_t>> epoch_from_;
+  PartitionOffsets taken_away_;
+  std::optional<std::string> ranges_;
   bool requested_ = false;
   bool no_more_splits_ = false;
   bool reassign_ = false;

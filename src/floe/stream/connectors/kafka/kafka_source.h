@@ -24,6 +24,14 @@
 // name (Source::ResumeFromCommitted; the Iceberg sink reads them from its table): the job
 // resumes after the last record committed, even with its checkpoints lost.
 //
+// With scan.partition-assignment consumer-group, the enumerator deals out nothing: each reader
+// joins properties.group.id and reads what the group gives it, so that several processes share
+// the partitions (docs/scale-out.md). A partition given starts at the offset the sink's table
+// committed for it (ResumesFromCommittedOffsets), else by scan.startup.mode; a reader's
+// position is then the offset range it read per partition since its last checkpoint
+// (source_offsets.h), which the sink fences against the table. Its checkpoint state is empty:
+// after a restore, too, the table says where each partition resumes.
+//
 // After each completed checkpoint the readers commit their offsets of that checkpoint to
 // properties.group.id, when it is set, for lag monitoring: they are never read back, except by
 // scan.startup.mode group-offsets.
@@ -42,10 +50,13 @@
 
 #include "floe/stream/connectors/kafka/kafka_options.h"
 #include "floe/stream/source.h"
+#include "floe/stream/source_offsets.h"
 
 namespace floe::stream {
 
-class KafkaSource : public Source, public std::enable_shared_from_this<KafkaSource> {
+class KafkaSource : public Source,
+                    public ResumesFromCommittedOffsets,
+                    public std::enable_shared_from_this<KafkaSource> {
  public:
   class Builder {
    public:
@@ -77,9 +88,13 @@ class KafkaSource : public Source, public std::enable_shared_from_this<KafkaSour
   void ResumeFromCommitted(CommittedPositions positions) override {
     committed_ = std::move(positions);
   }
+  void ResumeFromCommittedOffsets(CommittedOffsets offsets) override {
+    committed_offsets_ = std::move(offsets);
+  }
 
   const KafkaOptions& options() const { return options_; }
   const CommittedPositions& committed() const { return committed_; }
+  const CommittedOffsets& committed_offsets() const { return committed_offsets_; }
 
  private:
   KafkaSource() = default;
@@ -87,6 +102,7 @@ class KafkaSource : public Source, public std::enable_shared_from_this<KafkaSour
   BatchSchemaPtr schema_;
   KafkaOptions options_;
   CommittedPositions committed_;
+  CommittedOffsets committed_offsets_;
 };
 
 }  // namespace floe::stream
