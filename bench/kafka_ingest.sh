@@ -8,15 +8,9 @@
 # INPUTS=a make-inputs directory to reuse.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-rows=${1:-${ROWS:-1000000}}
-runs=${2:-${RUNS:-3}}
-shared=${SHARED:-$here/../shared}
-floe=${FLOE:-$here/build/release/floe}
-work=${WORK:-$(mktemp -d)}
-inputs=${INPUTS:-$work/inputs-$rows}
-[ -f "$inputs/events.jsonl" ] || "$shared/bench/make-inputs" "$inputs" "$rows" >/dev/null
 # shellcheck source=bench/measure.sh
 source "$here/bench/measure.sh"
+bench_setup 1000000 events.jsonl "$@"
 
 read -r bootstrap broker_pid < <("$shared/peers/kafka-broker" 1)
 trap 'kill "$broker_pid" 2>/dev/null || true' EXIT
