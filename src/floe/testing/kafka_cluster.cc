@@ -40,7 +40,8 @@ KafkaCluster::KafkaCluster() {
 }
 
 KafkaCluster::~KafkaCluster() {
-  if (pid_ > 0) ::kill(pid_, SIGTERM);
+  // kcat takes SIGTERM as "flush and stop", then waits on its input, which never ends: it stays.
+  if (pid_ > 0) ::kill(pid_, SIGKILL);
 }
 
 Status KafkaCluster::Produce(std::string_view topic, int partition,
