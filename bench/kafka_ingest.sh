@@ -13,7 +13,7 @@ source "$here/bench/measure.sh"
 bench_setup 1000000 events.jsonl "$@"
 
 read -r bootstrap broker_pid < <("$shared/peers/kafka-broker" 1)
-trap 'kill "$broker_pid" 2>/dev/null || true' EXIT
+trap 'kill -KILL "$broker_pid" 2>/dev/null || true' EXIT
 topic=events
 kcat -P -b "$bootstrap" -t "$topic" -z none <"$inputs/events.jsonl"
 
