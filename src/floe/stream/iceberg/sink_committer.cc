@@ -9,7 +9,7 @@
 #include "floe/manifest/manifest_writer.h"
 #include "floe/stream/metrics.h"
 #include "floe/table/table.h"
-#include "floe/table/update/fast_append.h"
+#include "floe/table/update/merge_append.h"
 #include "floe/table/update/replace_partitions.h"
 #include "floe/table/update/row_delta.h"
 #include "floe/util/clock.h"
@@ -407,7 +407,7 @@ Status IcebergSinkCommitter::Commit(int64_t checkpoint_id, Pending& pending) {
     tag(*replace);
     FLOE_RETURN_IF_ERROR(replace->Commit());
   } else {
-    auto append = table_->NewFastAppend();
+    auto append = table_->NewMergeAppend();
     for (const auto& file : pending.data_files) append->AppendFile(file);
     tag(*append);
     FLOE_RETURN_IF_ERROR(append->Commit());
