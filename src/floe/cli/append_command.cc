@@ -13,7 +13,7 @@
 #include "floe/spec/schema.h"
 #include "floe/table/scan/batch_types.h"
 #include "floe/table/table.h"
-#include "floe/table/update/fast_append.h"
+#include "floe/table/update/merge_append.h"
 #include "floe/table/write/fanout_writer.h"
 #include "floe/table/write/location_provider.h"
 #include "floe/table/write/metrics_config.h"
@@ -182,7 +182,7 @@ Status Append(const AppendArgs& args, std::FILE* out) {
     }
   }
   FLOE_ASSIGN_OR_RETURN(table::WriteResult result, writer->Close());
-  auto append = table->NewFastAppend();
+  auto append = table->NewMergeAppend();
   for (manifest::DataFile& file : result.data_files) append->AppendFile(std::move(file));
   FLOE_RETURN_IF_ERROR(append->Commit());
   fmt::print(out, "appended {} rows in {} files to {} (snapshot {})\n", rows,

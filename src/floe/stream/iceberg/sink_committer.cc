@@ -11,7 +11,7 @@
 #include "floe/stream/metrics.h"
 #include "floe/stream/source_offsets.h"
 #include "floe/table/table.h"
-#include "floe/table/update/fast_append.h"
+#include "floe/table/update/merge_append.h"
 #include "floe/table/update/replace_partitions.h"
 #include "floe/table/update/row_delta.h"
 #include "floe/util/clock.h"
@@ -471,7 +471,7 @@ Status IcebergSinkCommitter::Commit(int64_t checkpoint_id, Pending& pending) {
     tag(*replace);
     committed = replace->Commit();
   } else {
-    auto append = table_->NewFastAppend();
+    auto append = table_->NewMergeAppend();
     for (const auto& file : pending.data_files) append->AppendFile(file);
     tag(*append);
     committed = append->Commit();

@@ -3,8 +3,8 @@
 // The committer operator of the IcebergSink (parallelism 1): collects the files its writers hand
 // over per checkpoint, keeps them in its state, and commits them to the table when the checkpoint
 // completes (phase two of the two-phase commit), one snapshot per checkpoint and in checkpoint
-// order: a fast append, a dynamic partition replace (overwrite mode), or a row delta when the
-// checkpoint has delete files.
+// order: a merge append, a dynamic partition replace (overwrite mode), or a row delta when the
+// checkpoint has delete files; all three merge manifests past `commit.manifest.min-count-to-merge`.
 //
 // State: at SnapshotState(N) the files of every checkpoint not committed yet are written once into
 // temporary manifests under the table's metadata folder (as Flink's sink does), and the state holds

@@ -3,6 +3,7 @@
 // upserts, ClickHouse reading the table folder).
 
 #include <random>
+#include <set>
 
 #include "floe/stream/iceberg/sink_test_support.h"
 #include "floe/testing/peers.h"
@@ -345,6 +346,59 @@ TEST_F(SinkTest, UpsertIntoAPartitionedTable) {
   std::map<int64_t, Row> latest;
   RunUpserts(*this, *committer, writers, latest, 12, 1);
   EXPECT_EQ(ReadTable(), Values(latest));
+  // Both kinds of deletes, in three partitions over four sequence numbers; ClickHouse applies
+  // them the same way (two keys, both a value of the row, so the two-column equality deletes are
+  // read by the general path and the one-column sets of other tests by the integer one).
+  int with_equality = 0, with_position = 0;
+  for (const SnapshotPtr& snapshot : Snapshots()) {
+    with_equality += !Summary(snapshot, "added-equality-deletes").empty();
+    with_position += !Summary(snapshot, "added-position-deletes").empty();
+  }
+  EXPECT_GT(with_equality, 1);
+  EXPECT_GT(with_position, 1);
+  if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<Row> rows, test::ReadByClickHouse(location()));
+  EXPECT_EQ(rows, Values(latest));
+}
+
+// A format v3 table takes deletion vectors, never position delete files (spec: v3 forbids adding
+// them): the upserts' deletes of rows of their own commit are Puffin deletion-vector-v1 blobs, one
+// per data file, and the table reads back the latest value per key.
+TEST_F(SinkTest, UpsertIntoAV3TableWritesDeletionVectorsOnly) {
+  CreateTable("", 3);
+  SinkSpec spec = Spec({{"upsert-enabled", "true"}});
+  auto writers = Writers(spec, 2);
+  auto committer = Committer(spec);
+  std::map<int64_t, Row> latest;
+  RunUpserts(*this, *committer, writers, latest, 14, 1);
+  EXPECT_EQ(ReadTable(), Values(latest));
+  int64_t dvs = 0;
+  for (const SnapshotPtr& snapshot : Snapshots()) {
+    EXPECT_EQ(Summary(snapshot, "added-position-delete-files"), "");
+    if (!Summary(snapshot, "added-dvs").empty()) dvs += std::stoll(Summary(snapshot, "added-dvs"));
+  }
+  EXPECT_GT(dvs, 0);
+  auto table = Table();
+  table::TableScan scan(table->metadata(), table->io());
+  FLOE_ASSERT_OK_AND_ASSIGN(auto tasks, scan.PlanTasks());
+  std::set<std::string> vectors_of;
+  for (const auto& group : tasks) {
+    for (const auto& task : group.tasks) {
+      for (const auto& d : task.deletes) {
+        if (d->content != manifest::FileContent::kPositionDeletes) continue;
+        EXPECT_EQ(d->file_format, "puffin") << d->file_path;
+        ASSERT_TRUE(d->referenced_data_file.has_value());
+        EXPECT_EQ(*d->referenced_data_file, task.data_file->file_path);
+        // One vector per data file.
+        EXPECT_TRUE(vectors_of.insert(*d->referenced_data_file).second) << *d->referenced_data_file;
+      }
+    }
+  }
+  EXPECT_FALSE(vectors_of.empty());
+  if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  auto rows = test::ReadByClickHouse(location());
+  if (!rows) GTEST_SKIP() << "ClickHouse cannot read this v3 table: " << rows.error().ToString();
+  EXPECT_EQ(*rows, Values(latest));
 }
 
 TEST_F(SinkTest, ChangeStreamDeletesAndUpdates) {
@@ -589,27 +643,6 @@ TEST_F(SinkTest, CommitsToTheConfiguredBranch) {
   EXPECT_EQ(ReadTable("audit"), (std::vector<Row>{{1, "one", "a"}}));
 }
 
-// The rows of the table at `location` as ClickHouse reads them (icebergLocal: the hadoop layout,
-// with the deletes applied by ClickHouse), sorted.
-Result<std::vector<Row>> ReadByClickHouse(const std::string& location) {
-  FLOE_ASSIGN_OR_RETURN(
-      std::string out,
-      floe::testing::RunPeer(
-          "ch", {"SELECT id, data, category FROM icebergLocal('" + location + "') ORDER BY id",
-                 "JSONEachRow"}));
-  FLOE_ASSIGN_OR_RETURN(std::vector<Json> lines, floe::testing::ParseJsonLines(out));
-  std::vector<Row> rows;
-  for (const Json& json : lines) {
-    const Json* id = json.Find("id");
-    if (id == nullptr) return InternalError("ClickHouse row without id: {}", json.Dump());
-    FLOE_ASSIGN_OR_RETURN(std::string data, json.GetString("data"));
-    FLOE_ASSIGN_OR_RETURN(std::string category, json.GetString("category"));
-    rows.push_back(Row{id->is_string() ? std::stoll(id->as_string()) : id->as_int(),
-                       std::move(data), std::move(category)});
-  }
-  return Sorted(rows);
-}
-
 // ClickHouse reads the upserted table (the hadoop layout) and sees the latest value per key.
 TEST_F(SinkTest, ClickHouseReadsTheUpsertedTable) {
   if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
@@ -619,7 +652,7 @@ TEST_F(SinkTest, ClickHouseReadsTheUpsertedTable) {
   auto committer = Committer(spec);
   std::map<int64_t, Row> latest;
   RunUpserts(*this, *committer, writers, latest, 13, 1);
-  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<Row> rows, ReadByClickHouse(location()));
+  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<Row> rows, test::ReadByClickHouse(location()));
   EXPECT_EQ(rows, Values(latest));
   EXPECT_EQ(ReadTable(), Values(latest));
 }
@@ -665,7 +698,7 @@ TEST_F(SinkTest, UpsertKeyMapsHoldOneCheckpointsKeys) {
   }
   EXPECT_EQ(ReadTable(), Values(latest));
   if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
-  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<Row> rows, ReadByClickHouse(location()));
+  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<Row> rows, test::ReadByClickHouse(location()));
   EXPECT_EQ(rows, Values(latest));
 }
 

@@ -23,7 +23,9 @@
 #include "floe/table/scan/table_scan.h"
 #include "floe/table/scan/task_reader.h"
 #include "floe/table/table.h"
+#include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
+#include "floe/util/json.h"
 
 namespace floe::stream::test {
 
@@ -219,6 +221,27 @@ class SinkFixture : public ::testing::Test {
 inline std::vector<Row> Sorted(std::vector<Row> rows) {
   std::sort(rows.begin(), rows.end());
   return rows;
+}
+
+// The rows of the table at `location` as ClickHouse reads them (icebergLocal: the hadoop layout,
+// with the deletes applied by ClickHouse), sorted.
+inline Result<std::vector<Row>> ReadByClickHouse(const std::string& location) {
+  FLOE_ASSIGN_OR_RETURN(
+      std::string out,
+      floe::testing::RunPeer(
+          "ch", {"SELECT id, data, category FROM icebergLocal('" + location + "') ORDER BY id",
+                 "JSONEachRow"}));
+  FLOE_ASSIGN_OR_RETURN(std::vector<Json> lines, floe::testing::ParseJsonLines(out));
+  std::vector<Row> rows;
+  for (const Json& json : lines) {
+    const Json* id = json.Find("id");
+    if (id == nullptr) return InternalError("ClickHouse row without id: {}", json.Dump());
+    FLOE_ASSIGN_OR_RETURN(std::string data, json.GetString("data"));
+    FLOE_ASSIGN_OR_RETURN(std::string category, json.GetString("category"));
+    rows.push_back(Row{id->is_string() ? std::stoll(id->as_string()) : id->as_int(),
+                       std::move(data), std::move(category)});
+  }
+  return Sorted(rows);
 }
 
 }  // namespace floe::stream::test

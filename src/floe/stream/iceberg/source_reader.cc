@@ -174,6 +174,7 @@ Status IcebergSourceReader::Open(const OperatorContext& context,
   FLOE_ASSIGN_OR_RETURN(table_, spec_->loader.Load());
   table::TaskReadOptions options;
   options.batch_rows = spec_->batch_rows;
+  options.equality_deletes = spec_->equality_deletes;
   task_reader_ = std::make_unique<table::TaskReader>(table_->io(), spec_->table_schema,
                                                      spec_->projected, options);
   return Restore(context.restored_state);

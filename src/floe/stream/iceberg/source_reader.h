@@ -14,7 +14,8 @@
 // with another parallelism the count of the old subtask 0 goes to whichever reader receives its
 // entry.
 //
-// Memory: one batch at a time, except for a diff split, which holds both reads of its data file.
+// Memory: one batch at a time, except for a diff split, which holds both reads of its data file;
+// and the equality-delete sets, shared by the source's readers (table::EqualityDeleteCache).
 //
 // Errors: the task reader's (naming the file), a malformed restored entry (kInvalidArgument).
 
@@ -42,6 +43,9 @@ struct SourceReadSpec {
   expr::ExprPtr bound_filter;
   std::optional<int64_t> limit;
   int64_t batch_rows = 8192;
+  // The equality-delete sets, read once for all readers (subtasks) of the source.
+  std::shared_ptr<table::EqualityDeleteCache> equality_deletes =
+      std::make_shared<table::EqualityDeleteCache>();
 };
 
 class IcebergSourceReader final : public SourceReader {

@@ -1,11 +1,15 @@
 #include "floe/table/scan/equality_delete_filter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
+#include "floe/spec/literal.h"
 #include "floe/table/scan/batch_filter.h"
 #include "floe/table/scan/data_file_reader.h"
+#include "floe/table/scan/int_key_set_internal.h"
 
 namespace floe::table {
 
@@ -63,6 +67,43 @@ void AppendKey(const ColumnPath& column, int64_t i, std::string& out) {
   AppendRaw(out, a.Value<int64_t>(i));
 }
 
+// Whether a key of this type is kept as an integer: the types a batch holds as int32 or int64.
+bool IsIntegerKey(TypeId id) {
+  switch (id) {
+    case TypeId::kInt:
+    case TypeId::kLong:
+    case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool Is32Bit(const Array& a) {
+  return a.kind() == TypeKind::kInt32 || a.kind() == TypeKind::kDate32;
+}
+
+int64_t IntAt(const Array& a, bool narrow, int64_t i) {
+  return narrow ? int64_t{a.Value<int32_t>(i)} : a.Value<int64_t>(i);
+}
+
+// A bound (Appendix D bytes) of an integer-like field as an integer.
+std::optional<int64_t> IntBound(const manifest::BoundMap& bounds, int32_t id, const TypePtr& type) {
+  for (const auto& [field_id, bytes] : bounds) {
+    if (field_id != id) continue;
+    auto literal = Literal::FromBinary(type, bytes);
+    if (!literal) return std::nullopt;
+    if (type->id() == TypeId::kInt || type->id() == TypeId::kDate) return literal->int_value();
+    return literal->long_value();
+  }
+  return std::nullopt;
+}
+
 Result<std::vector<ColumnPath>> KeyColumns(const RecordBatch& batch, const Schema& schema,
                                            const std::vector<int32_t>& ids) {
   std::vector<ColumnPath> columns;
@@ -79,8 +120,56 @@ Result<std::vector<ColumnPath>> KeyColumns(const RecordBatch& batch, const Schem
 
 }  // namespace
 
+EqualityDeleteSet::EqualityDeleteSet(std::vector<int32_t> field_ids, const Schema& schema)
+    : field_ids_(std::move(field_ids)) {
+  if (field_ids_.size() != 1) return;
+  const NestedField* field = schema.FindField(field_ids_[0]);
+  if (field != nullptr && IsIntegerKey(field->type->id())) {
+    int_keys_ = std::make_unique<IntKeySet>();
+  }
+}
+
+EqualityDeleteSet::~EqualityDeleteSet() = default;
+
+size_t EqualityDeleteSet::size() const { return int_keys_ ? int_keys_->size() : keys_.size(); }
+
+size_t EqualityDeleteSet::memory_bytes() const {
+  if (int_keys_) return int_keys_->memory_bytes();
+  size_t bytes = keys_.bucket_count() * sizeof(void*);
+  for (const std::string& key : keys_)
+    bytes += sizeof(std::string) + 2 * sizeof(void*) + key.size();
+  return bytes;
+}
+
+bool EqualityDeleteSet::MayMatch(const manifest::DataFile& data_file, const Schema& schema) const {
+  if (!int_keys_ || int_null_) return true;
+  if (int_keys_->size() == 0) return false;
+  const NestedField* field = schema.FindField(field_ids_[0]);
+  if (field == nullptr) return true;
+  std::optional<int64_t> lower = IntBound(data_file.lower_bounds, field->id, field->type);
+  std::optional<int64_t> upper = IntBound(data_file.upper_bounds, field->id, field->type);
+  if (lower && *lower > int_max_) return false;
+  if (upper && *upper < int_min_) return false;
+  return true;
+}
+
 Status EqualityDeleteSet::Add(const RecordBatch& batch, const Schema& schema) {
   FLOE_ASSIGN_OR_RETURN(auto columns, KeyColumns(batch, schema, field_ids_));
+  if (int_keys_) {
+    const ColumnPath& column = columns[0];
+    const bool narrow = Is32Bit(column.leaf);
+    for (int64_t i = 0; i < batch.num_rows(); ++i) {
+      if (column.IsNull(i)) {
+        int_null_ = true;
+        continue;
+      }
+      const int64_t v = IntAt(column.leaf, narrow, i);
+      int_keys_->Insert(v);
+      int_min_ = std::min(int_min_, v);
+      int_max_ = std::max(int_max_, v);
+    }
+    return Ok();
+  }
   std::string key;
   for (int64_t i = 0; i < batch.num_rows(); ++i) {
     key.clear();
@@ -108,7 +197,7 @@ Result<std::shared_ptr<const EqualityDeleteSet>> EqualityDeleteSet::Load(
   options.file_size = file.file_size_in_bytes;
   FLOE_ASSIGN_OR_RETURN(auto reader, DataFileReader::Open(io, file.file_path, file.file_format,
                                                           read_schema, std::move(options)));
-  auto set = std::make_shared<EqualityDeleteSet>(file.equality_ids);
+  auto set = std::make_shared<EqualityDeleteSet>(file.equality_ids, *read_schema);
   while (true) {
     FLOE_ASSIGN_OR_RETURN(auto batch, reader->Next());
     if (!batch) break;
@@ -119,15 +208,30 @@ Result<std::shared_ptr<const EqualityDeleteSet>> EqualityDeleteSet::Load(
 
 Result<std::shared_ptr<const EqualityDeleteSet>> EqualityDeleteSet::FromBatches(
     std::vector<int32_t> field_ids, const std::vector<RecordBatch>& batches, const Schema& schema) {
-  auto set = std::make_shared<EqualityDeleteSet>(std::move(field_ids));
+  auto set = std::make_shared<EqualityDeleteSet>(std::move(field_ids), schema);
   for (const RecordBatch& batch : batches) FLOE_RETURN_IF_ERROR(set->Add(batch, schema));
   return set;
 }
 
 Status EqualityDeleteSet::ClearDeleted(const RecordBatch& batch, const Schema& schema,
                                        uint8_t* keep) const {
-  if (keys_.empty()) return Ok();
+  if (size() == 0) return Ok();
   FLOE_ASSIGN_OR_RETURN(auto columns, KeyColumns(batch, schema, field_ids_));
+  if (int_keys_) {
+    const ColumnPath& column = columns[0];
+    const bool narrow = Is32Bit(column.leaf);
+    const bool may_be_null = column.leaf.null_count() != 0 || !column.parents.empty();
+    for (int64_t i = 0; i < batch.num_rows(); ++i) {
+      if (!keep[i]) continue;
+      if (may_be_null && column.IsNull(i)) {
+        if (int_null_) keep[i] = 0;
+        continue;
+      }
+      const int64_t v = IntAt(column.leaf, narrow, i);
+      if (v >= int_min_ && v <= int_max_ && int_keys_->Contains(v)) keep[i] = 0;
+    }
+    return Ok();
+  }
   std::string key;
   for (int64_t i = 0; i < batch.num_rows(); ++i) {
     if (!keep[i]) continue;

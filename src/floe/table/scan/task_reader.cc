@@ -47,8 +47,11 @@ class TaskReader::Stream final : public TaskBatchStream {
             task_.recorded_path.empty() ? file.file_path : task_.recorded_path;
         FLOE_RETURN_IF_ERROR(owner_.positions_.AddTo(*d, recorded, index_));
       } else if (d->content == manifest::FileContent::kEqualityDeletes) {
-        FLOE_ASSIGN_OR_RETURN(auto set, owner_.EqualityDeletes(*d));
-        if (set->size() == 0) continue;
+        FLOE_ASSIGN_OR_RETURN(
+            auto set, owner_.options_.equality_deletes->Get(
+                          *owner_.io_, *d, owner_.table_schema_,
+                          owner_.options_.name_mapping ? &*owner_.options_.name_mapping : nullptr));
+        if (!set->MayMatch(file, *owner_.table_schema_)) continue;
         extra.insert(set->field_ids().begin(), set->field_ids().end());
         equality_.push_back(std::move(set));
       }
@@ -145,22 +148,15 @@ TaskReader::TaskReader(std::shared_ptr<io::FileIO> io, SchemaPtr table_schema, S
       projected_(std::move(projected)),
       options_(std::move(options)),
       positions_(io) {
+  if (!options_.equality_deletes) {
+    options_.equality_deletes = std::make_shared<EqualityDeleteCache>();
+  }
   auto fields = ToBatchFields(*projected_);
   output_schema_ =
       std::make_shared<BatchSchema>(fields ? std::move(*fields) : std::vector<Field>{});
 }
 
 TaskReader::~TaskReader() = default;
-
-Result<std::shared_ptr<const EqualityDeleteSet>> TaskReader::EqualityDeletes(
-    const manifest::DataFile& file) {
-  if (auto it = equality_.find(file.file_path); it != equality_.end()) return it->second;
-  FLOE_ASSIGN_OR_RETURN(
-      auto set, EqualityDeleteSet::Load(*io_, file, table_schema_,
-                                        options_.name_mapping ? &*options_.name_mapping : nullptr));
-  equality_.emplace(file.file_path, set);
-  return set;
-}
 
 Result<std::unique_ptr<TaskBatchStream>> TaskReader::Open(const FileScanTask& task) {
   FLOE_RETURN_IF_ERROR(ToBatchFields(*projected_));
@@ -190,9 +186,6 @@ Status TaskReader::Read(const CombinedScanTask& group,
   return status;
 }
 
-void TaskReader::ClearDeleteCache() {
-  positions_.Clear();
-  equality_.clear();
-}
+void TaskReader::ClearDeleteCache() { positions_.Clear(); }
 
 }  // namespace floe::table

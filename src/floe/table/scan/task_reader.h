@@ -9,8 +9,10 @@
 //   TaskReader reader(io, scan.schema(), scan.ProjectedSchema());
 //   for (const CombinedScanTask& group : tasks) FLOE_RETURN_IF_ERROR(reader.Read(group, sink));
 //
-// Delete files shared by several data files (partition-scoped position deletes, equality
-// deletes) are read once per combined task. A TaskReader is not thread-safe: use one per thread.
+// Partition-scoped position delete files are read once per combined task; equality delete files
+// once per EqualityDeleteCache, which readers of one scan on several threads share
+// (TaskReadOptions). An equality delete file is only applied to a data file whose key column
+// bounds may hold its keys. A TaskReader is not thread-safe: use one per thread.
 // Errors name the data or delete file: unsupported formats (ORC),
 // corrupt files, columns the file holds in a type the table cannot read them as.
 
@@ -19,13 +21,12 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 
 #include "floe/batch/record_batch.h"
 #include "floe/io/file_io.h"
 #include "floe/spec/schema.h"
 #include "floe/table/scan/data_file_reader.h"
-#include "floe/table/scan/equality_delete_filter.h"
+#include "floe/table/scan/equality_delete_cache.h"
 #include "floe/table/scan/file_scan_task.h"
 #include "floe/table/scan/name_mapping.h"
 #include "floe/table/scan/position_delete_loader.h"
@@ -42,6 +43,9 @@ struct TaskReadOptions {
   // pages statistics, page indexes and bloom filters rule out; the residual still runs on what
   // is read. Off only to measure what it saves.
   bool push_down_filter = true;
+  // The equality-delete sets, shared with other readers of the same scan; the reader makes its
+  // own when unset.
+  std::shared_ptr<EqualityDeleteCache> equality_deletes;
 };
 
 // What filter push-down skipped in the tasks read so far.
@@ -71,11 +75,11 @@ class TaskReader {
   // The batches of one task; the stream borrows this reader, which must outlive it.
   Result<std::unique_ptr<TaskBatchStream>> Open(const FileScanTask& task);
   // Every batch of the task, or of each task of the group, handed to sink in order; stops at the
-  // first error. Delete files read for a group are forgotten after it.
+  // first error. Position delete files read for a group are forgotten after it.
   Status Read(const FileScanTask& task, const std::function<Status(RecordBatch)>& sink);
   Status Read(const CombinedScanTask& group, const std::function<Status(RecordBatch)>& sink);
 
-  // Forgets the delete files read so far.
+  // Forgets the position delete files read so far (equality deletes stay in their cache).
   void ClearDeleteCache();
 
   // Counted when a task's stream is destroyed.
@@ -83,7 +87,6 @@ class TaskReader {
 
  private:
   class Stream;
-  Result<std::shared_ptr<const EqualityDeleteSet>> EqualityDeletes(const manifest::DataFile& file);
 
   std::shared_ptr<io::FileIO> io_;
   SchemaPtr table_schema_;
@@ -91,7 +94,6 @@ class TaskReader {
   TaskReadOptions options_;
   BatchSchemaPtr output_schema_;
   PositionDeleteLoader positions_;
-  std::unordered_map<std::string, std::shared_ptr<const EqualityDeleteSet>> equality_;
   ScanSkipMetrics skip_metrics_;
 };
 

@@ -178,6 +178,77 @@ TEST_F(TaskReaderTest, EqualityDeletesWithNullsPromotionAndSeveralIdSets) {
   EXPECT_EQ(rows, (std::vector<std::string>{R"({"id":1})", R"({"id":5})"}));
 }
 
+// A long key: the set keeps integers, and a data file whose id bounds lie outside the keys' range
+// is not probed; inside it, only the rows whose key is in the set go.
+TEST_F(TaskReaderTest, IntegerKeysPruneByTheDataFileBounds) {
+  auto bounded = std::make_shared<manifest::DataFile>(*WriteData());  // ids 1..6
+  bounded->lower_bounds = {{1, Literal::Int(1).ToBinary().value()}};
+  bounded->upper_bounds = {{1, Literal::Int(6).ToBinary().value()}};
+  DataFilePtr data = bounded;
+  SchemaPtr schema = Evolved();
+  auto keys = [&](std::vector<Value> ids) {
+    auto batch = RecordBatch::Make(
+        std::make_shared<BatchSchema>(std::vector<Field>{Field{"id", DataType::Int64(), false, 1}}),
+        {MakeArray(DataType::Int64(), ids).value()});
+    return EqualityDeleteSet::FromBatches({1}, {batch.value()}, *schema->Project({1})).value();
+  };
+  auto above = keys({int64_t{7}, int64_t{1000}});
+  auto below = keys({int64_t{-5}, int64_t{0}});
+  auto inside = keys({int64_t{0}, int64_t{3}, int64_t{1000}});
+  EXPECT_EQ(above->size(), 2u);
+  EXPECT_FALSE(above->MayMatch(*data, *schema));
+  EXPECT_FALSE(below->MayMatch(*data, *schema));
+  EXPECT_TRUE(inside->MayMatch(*data, *schema));
+  auto unbounded = std::make_shared<manifest::DataFile>(*data);
+  unbounded->lower_bounds.clear();
+  unbounded->upper_bounds.clear();
+  EXPECT_TRUE(above->MayMatch(*unbounded, *schema));  // no bounds: may match
+
+  DataFilePtr eq = Write("eq-ids.parquet", {Field{"id", DataType::Int64(), false, 1}},
+                         {{int64_t{0}, int64_t{3}, int64_t{5}, int64_t{1000}}},
+                         manifest::FileContent::kEqualityDeletes, {1});
+  FileScanTask task = Task(data);
+  task.deletes = {eq};
+  EXPECT_EQ(ReadRows(task, Evolved()->Project({1})),
+            (std::vector<std::string>{R"({"id":1})", R"({"id":2})", R"({"id":4})", R"({"id":6})"}));
+}
+
+// Readers sharing a cache read an equality delete file once; a budget the set does not fit in is
+// a clear error naming the file.
+TEST_F(TaskReaderTest, EqualityDeleteCacheReadsEachFileOnceWithinItsBudget) {
+  DataFilePtr data = WriteData();
+  DataFilePtr eq = Write("eq-ids.parquet", {Field{"id", DataType::Int64(), false, 1}},
+                         {{int64_t{2}, int64_t{4}}}, manifest::FileContent::kEqualityDeletes, {1});
+  FileScanTask task = Task(data);
+  task.deletes = {eq};
+  SchemaPtr schema = Evolved();
+  auto cache = std::make_shared<EqualityDeleteCache>();
+  TaskReadOptions options;
+  options.equality_deletes = cache;
+  int64_t rows = 0;
+  for (int reader_index = 0; reader_index < 2; ++reader_index) {
+    TaskReader reader(io_, schema, schema->Project({1}), options);
+    for (int pass = 0; pass < 2; ++pass) {
+      FLOE_ASSERT_OK(reader.Read(task, [&](RecordBatch batch) {
+        rows += batch.num_rows();
+        return Ok();
+      }));
+      reader.ClearDeleteCache();
+    }
+  }
+  EXPECT_EQ(rows, 4 * 4);
+  EXPECT_EQ(cache->files_read(), 1);
+  EXPECT_GT(cache->used_bytes(), 0);
+
+  options.equality_deletes = std::make_shared<EqualityDeleteCache>(/*memory_bytes=*/16);
+  TaskReader small(io_, schema, schema->Project({1}), options);
+  auto status = small.Read(task, [](RecordBatch) { return Ok(); });
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().kind(), ErrorKind::kResourceExhausted);
+  EXPECT_NE(status.error().message().find("eq-ids.parquet"), std::string::npos)
+      << status.error().message();
+}
+
 TEST_F(TaskReaderTest, IdentityPartitionValueFillsMissingColumn) {
   DataFilePtr data = Write("part.parquet", {Field{"id", DataType::Int32(), false, 1}}, {{1, 2}});
   auto file = std::make_shared<manifest::DataFile>(*data);

@@ -1,5 +1,6 @@
 #include "floe/table/update/merging_snapshot_producer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 
@@ -190,9 +191,11 @@ Result<std::vector<manifest::ManifestFile>> MergingSnapshotProducer::Merge(
     const TableMetadata& base, std::vector<manifest::ManifestFile> added,
     std::vector<manifest::ManifestFile> existing, manifest::ManifestContent content) {
   std::vector<manifest::ManifestFile> all = std::move(added);
+  for (auto& manifest : existing) all.push_back(std::move(manifest));
+  // The first manifest of the list (this commit's newest, else the newest existing one): a bin
+  // holding it merges only once it reaches the minimum count.
   std::optional<std::string> first;
   if (!all.empty()) first = all.front().manifest_path;
-  for (auto& manifest : existing) all.push_back(std::move(manifest));
   if (!merge_enabled_ || base.property("commit.manifest-merge.enabled", "true") == "false") {
     return all;
   }
@@ -205,16 +208,20 @@ Result<std::vector<manifest::ManifestFile>> MergingSnapshotProducer::Merge(
   for (auto& manifest : all) groups[manifest.partition_spec_id].push_back(std::move(manifest));
   std::vector<manifest::ManifestFile> out;
   for (auto& [spec_id, group] : groups) {
+    // Packed in order from the oldest end, so that the bin left under-filled is the newest one,
+    // which the next commits fill up.
     std::vector<std::vector<manifest::ManifestFile>> bins(1);
     int64_t weight = 0;
-    for (auto& manifest : group) {
-      if (!bins.back().empty() && weight + manifest.manifest_length > target) {
+    for (auto it = group.rbegin(); it != group.rend(); ++it) {
+      if (!bins.back().empty() && weight + it->manifest_length > target) {
         bins.emplace_back();
         weight = 0;
       }
-      weight += manifest.manifest_length;
-      bins.back().push_back(std::move(manifest));
+      weight += it->manifest_length;
+      bins.back().push_back(std::move(*it));
     }
+    std::reverse(bins.begin(), bins.end());
+    for (auto& bin : bins) std::reverse(bin.begin(), bin.end());
     for (auto& bin : bins) {
       bool holds_first = false;
       for (const auto& manifest : bin) holds_first |= first && manifest.manifest_path == *first;

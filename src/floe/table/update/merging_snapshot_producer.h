@@ -9,10 +9,11 @@
 // partitions. A parent manifest holding removed files is rewritten with those entries DELETED and
 // the others EXISTING (their snapshot ids and sequence numbers kept); untouched manifests are
 // carried over unchanged. Adding: new manifests per spec and content. Merging: when
-// `commit.manifest-merge.enabled` (default true), manifests of one spec are packed in order into
-// bins of `commit.manifest.target-size-bytes` (8 MB); a bin is rewritten as one manifest unless it
-// holds a single manifest, or holds this commit's new manifest and fewer than
-// `commit.manifest.min-count-to-merge` (100) manifests.
+// `commit.manifest-merge.enabled` (default true), manifests of one spec are packed in order, from
+// the oldest, into bins of `commit.manifest.target-size-bytes` (8 MB), so the under-filled bin is
+// the newest; a bin is rewritten as one manifest unless it holds a single manifest, or holds the
+// first manifest (this commit's new one) and fewer than `commit.manifest.min-count-to-merge` (100)
+// manifests.
 //
 // Validations look at the snapshots committed to the branch since the starting snapshot
 // (ValidateFromSnapshot; the whole history when unset) and fail with kCommitFailed, not retryable,

@@ -48,6 +48,12 @@ Status CheckAddedFile(const TableMetadata& base, const manifest::DataFile& file,
     if (base.format_version() < 2) {
       return InvalidArgument("{}: delete files need format version 2 or later", file.file_path);
     }
+    if (base.format_version() >= 3 && file.content == manifest::FileContent::kPositionDeletes &&
+        file.file_format != "puffin") {
+      return InvalidArgument(
+          "{}: a format v{} table takes deletion vectors, not position delete files",
+          file.file_path, base.format_version());
+    }
   }
   return Ok();
 }

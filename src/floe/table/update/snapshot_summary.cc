@@ -36,7 +36,10 @@ bool IsDeletionVector(const manifest::DataFile& file) {
 }  // namespace
 
 void SnapshotSummaryBuilder::Count(Counts& counts, const manifest::DataFile& file) {
-  counts.files_size += file.file_size_in_bytes;
+  // A deletion vector is one blob of a Puffin file other vectors share: its size is the blob's.
+  counts.files_size += IsDeletionVector(file)
+                           ? file.content_size_in_bytes.value_or(file.file_size_in_bytes)
+                           : file.file_size_in_bytes;
   switch (file.content) {
     case manifest::FileContent::kData:
       ++counts.data_files;

@@ -23,7 +23,9 @@ struct DeltaWriter::PartitionState {
   std::unique_ptr<DataFileWriter> data;
   std::unique_ptr<EqualityDeleteWriter> equality;
   uint64_t last_use = 0;
+  // One of the two: position delete files (v2), deletion vectors (v3).
   std::unique_ptr<PositionDeleteWriter> positions;
+  std::unique_ptr<DeletionVectorWriter> vectors;
   // Keys inserted by this writer -> (index into paths, row position).
   InsertedKeys inserted;
   std::vector<std::string> paths;
@@ -91,8 +93,12 @@ Result<DeltaWriter::PartitionState*> DeltaWriter::State(uint32_t partition,
   if (!states_[partition]) {
     auto state = std::make_unique<PartitionState>();
     if (partitioner_) state->values = partitioner_->Values(partition);
-    state->positions = std::make_unique<PositionDeleteWriter>(
-        context_.DeleteOptions(state->values, delete_schema_, delete_batch_schema_));
+    auto options = context_.DeleteOptions(state->values, delete_schema_, delete_batch_schema_);
+    if (context_.format_version >= 3) {
+      state->vectors = std::make_unique<DeletionVectorWriter>(std::move(options));
+    } else {
+      state->positions = std::make_unique<PositionDeleteWriter>(std::move(options));
+    }
     states_[partition] = std::move(state);
   }
   PartitionState& s = *states_[partition];
@@ -165,7 +171,11 @@ void DeltaWriter::Delete(PartitionState& s, int64_t row) {
 }
 
 void DeltaWriter::DeletePosition(PartitionState& s, const InsertedKeys::Location& location) {
-  s.positions->Delete(s.paths[location.file], location.position);
+  if (s.vectors) {
+    s.vectors->Delete(s.paths[location.file], location.position);
+  } else {
+    s.positions->Delete(s.paths[location.file], location.position);
+  }
   s.referenced.insert(location.file);
 }
 
@@ -266,7 +276,7 @@ Result<WriteResult> DeltaWriter::Close() {
       FLOE_ASSIGN_OR_RETURN(auto equality, s->equality->Close());
       for (auto& f : equality) result.delete_files.push_back(std::move(f));
     }
-    FLOE_ASSIGN_OR_RETURN(auto positions, s->positions->Close());
+    FLOE_ASSIGN_OR_RETURN(auto positions, s->vectors ? s->vectors->Close() : s->positions->Close());
     for (auto& f : positions) result.delete_files.push_back(std::move(f));
     for (uint32_t p : s->referenced) result.referenced_data_files.push_back(s->paths[p]);
   }

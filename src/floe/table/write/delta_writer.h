@@ -8,7 +8,8 @@
 //   -D       delete the row (upsert mode: delete its key)
 //
 // Deleting a key that this writer inserted earlier (same commit) writes a position delete of that
-// earlier row, since an equality delete only applies to older commits; otherwise an equality
+// earlier row (in a format v3 table a deletion vector of its data file: deletion_vector_writer.h),
+// since an equality delete only applies to older commits; otherwise an equality
 // delete is written: the key columns in upsert mode, the whole row otherwise. Inserting a key
 // already inserted by this writer also deletes the earlier row by position. The writer remembers
 // (file, position) of every key it inserted until Close, which ends one commit and frees every key
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "floe/table/write/data_file_writer.h"
+#include "floe/table/write/deletion_vector_writer.h"
 #include "floe/table/write/equality_delete_writer.h"
 #include "floe/table/write/inserted_keys.h"
 #include "floe/table/write/partitioner.h"

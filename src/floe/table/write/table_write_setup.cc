@@ -17,6 +17,7 @@ Result<std::unique_ptr<TableWriteSetup>> TableWriteSetup::Make(
                         MetricsConfig::Make(properties, *metadata.current_schema()));
   FLOE_ASSIGN_OR_RETURN(std::vector<Field> fields, ToBatchFields(*metadata.current_schema()));
   setup->io_ = io;
+  setup->format_version_ = metadata.format_version();
   setup->schema_ = metadata.current_schema();
   setup->batch_schema_ = std::make_shared<const BatchSchema>(std::move(fields));
   if (operation_id.empty()) operation_id = RandomUuid();
@@ -42,6 +43,7 @@ WriterContext TableWriteSetup::Context(PartitionSpecPtr spec) const {
   context.schema = schema_;
   context.batch_schema = batch_schema_;
   context.metrics = metrics_;
+  context.format_version = format_version_;
   if (spec && !spec->is_unpartitioned()) context.spec = std::move(spec);
   return context;
 }

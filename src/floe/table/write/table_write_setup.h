@@ -39,6 +39,7 @@ class TableWriteSetup {
   TableWriteSetup() = default;
 
   io::FileIO* io_ = nullptr;
+  int format_version_ = 2;
   SchemaPtr schema_;
   BatchSchemaPtr batch_schema_;
   WriteProperties properties_;

@@ -22,6 +22,8 @@ struct WriterContext {
   MetricsConfig metrics;
   PartitionSpecPtr spec;  // null: unpartitioned
   std::optional<int32_t> sort_order_id;
+  // The table's format version: from 3 on, position deletes are written as deletion vectors.
+  int format_version = 2;
 
   // Options for the data files of one partition.
   RollingFileWriterOptions DataOptions(std::vector<Literal> partition) const {
