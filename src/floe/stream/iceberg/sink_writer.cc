@@ -57,6 +57,7 @@ Status IcebergSinkWriter::Open(const OperatorContext& context) {
   context_.delete_files = delete_files_.get();
   context_.properties = &options_.write;
   context_.schema = metadata->current_schema();
+  context_.format_version = metadata->format_version();
   context_.batch_schema = std::make_shared<const BatchSchema>(std::move(fields));
   context_.metrics = std::move(metrics);
   if (!metadata->default_spec()->is_unpartitioned()) context_.spec = metadata->default_spec();
