@@ -1,18 +1,25 @@
 // `floe serve` end to end with the real binary: a REST catalog served by one floe process and used
 // by another through `catalog-type`='rest' in SQL; an independent REST client (iceberg-js, from
-// ../shared/peers) creating a table that floe then writes and reads; SIGTERM stopping the server.
+// ../shared/peers) creating a table that floe then writes and reads; ClickHouse's DataLakeCatalog
+// listing and reading a table floe wrote through the server to an S3 warehouse (moto); SIGTERM
+// stopping the server.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 
 #include "floe/cli/commands.h"
 #include "floe/cli/run_floe_testing.h"
+#include "floe/io/s3/s3_client.h"
+#include "floe/io/s3/s3_test_support.h"
 #include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
 
@@ -162,6 +169,83 @@ TEST(ServeCommandTest, IcebergJsCreatesATableThatFloeWritesAndReads) {
   ASSERT_EQ(run.exit_code, kExitOk) << run.out << run.err << server.err();
   EXPECT_NE(run.out.find("+I[1, one]"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("+I[2, two]"), std::string::npos) << run.out;
+}
+
+// "id:data" of each JSON line of out with both fields (floe sql's jsonl rows, ClickHouse's
+// JSONEachRow); other lines ([INFO] notes, other results) are left out.
+std::set<std::string> IdDataRows(const std::string& out) {
+  std::set<std::string> rows;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with('{')) continue;
+    auto row = Json::Parse(line);
+    if (!row || row->Find("id") == nullptr || row->Find("data") == nullptr) continue;
+    const Json& id = *row->Find("id");
+    // ClickHouse prints Int64 quoted in JSONEachRow.
+    rows.insert((id.is_string() ? id.as_string() : std::to_string(id.as_int())) + ":" +
+                row->Find("data")->as_string());
+  }
+  return rows;
+}
+
+// floe serve over a sql catalog whose warehouse is an S3 bucket; floe sql creates, appends and
+// upserts through it; ClickHouse's REST catalog client lists the table and reads the same rows,
+// reaching the bucket with only what LoadTable's config vends (endpoint, keys).
+TEST(ServeCommandTest, ClickHouseReadsThroughItsDataLakeCatalog) {
+  FLOE_REQUIRE_S3_SERVER();
+  if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  floe::testing::TempDir dir;
+  io::S3Client s3(io::TestS3Options());
+  FLOE_ASSERT_OK_AND_ASSIGN(std::string bucket, io::NewTestBucket(s3, "served"));
+  const std::string endpoint = floe::testing::S3Server::Get().endpoint();
+  std::filesystem::create_directories(dir.path() / "server");
+  Served server(dir.path() / "server",
+                fmt::format("--catalog catalog-type=sql --catalog uri=jdbc:sqlite:{} --catalog "
+                            "warehouse=s3://{}/wh --catalog s3.endpoint={} --catalog "
+                            "s3.access-key-id=test-key --catalog s3.secret-access-key=test-secret",
+                            Quote((dir.path() / "catalog.db").string()), bucket, Quote(endpoint)));
+  ASSERT_FALSE(server.uri().empty()) << server.err();
+
+  const std::string catalog =
+      "CREATE CATALOG r WITH ('type'='iceberg', 'catalog-type'='rest', 'uri'='" + server.uri() +
+      "');\n"
+      "USE CATALOG r;\n"
+      "SET 'execution.runtime-mode' = 'batch';\n"
+      "SET 'sql-client.execution.result-mode' = 'jsonl';\n";
+  CommandRun written = testing::Floe(
+      "sql --warehouse " + Quote((dir.path() / "client").string()) + " -e " +
+      Quote(catalog +
+            "CREATE DATABASE db;\n"
+            "CREATE TABLE db.t (id BIGINT, data STRING, PRIMARY KEY (id) NOT ENFORCED) "
+            "WITH ('format-version'='2');\n"
+            "INSERT INTO db.t VALUES (1, 'a'), (2, 'b'), (3, 'c');\n"
+            "INSERT INTO db.t /*+ OPTIONS('upsert-enabled'='true') */ VALUES (2, 'B'), (4, 'd');\n"
+            "SELECT id, data FROM db.t;\n") +
+      " </dev/null");
+  ASSERT_EQ(written.exit_code, kExitOk) << written.out << written.err << server.err();
+  const std::set<std::string> floe_rows = IdDataRows(written.out);
+  EXPECT_EQ(floe_rows, (std::set<std::string>{"1:a", "2:B", "3:c", "4:d"})) << written.out;
+
+  auto read = floe::testing::RunPeer(
+      "ch", {fmt::format("SET allow_experimental_database_iceberg = 1; "
+                         "CREATE DATABASE d ENGINE = DataLakeCatalog('{}/v1') "
+                         "SETTINGS catalog_type = 'rest', warehouse = 's3://{}/wh'; "
+                         "SHOW TABLES FROM d; "
+                         "SELECT id, data FROM d.`db.t` ORDER BY id",
+                         server.uri(), bucket)});
+  ASSERT_TRUE(read.has_value()) << read.error().ToString() << server.err();
+  std::set<std::string> listed;
+  std::istringstream lines(*read);
+  for (std::string line; std::getline(lines, line);) {
+    auto row = Json::Parse(line);
+    if (row && row->Find("name") != nullptr) listed.insert(row->Find("name")->as_string());
+  }
+  EXPECT_EQ(listed, (std::set<std::string>{"db.t"})) << *read;
+  EXPECT_EQ(IdDataRows(*read), floe_rows) << *read;
+
+  EXPECT_EQ(server.Stop(), 0);
+  std::string log = server.err();
+  EXPECT_NE(log.find("floe serve: GET /v1/namespaces/db/tables/t 200"), std::string::npos) << log;
 }
 
 TEST(ServeCommandTest, BadOptionsAreClearErrors) {
