@@ -46,7 +46,7 @@ class GlueCatalogSqlTest : public ::testing::Test {
   std::set<std::string> FloeRows(const std::string& table) {
     floe::testing::CommandRun run = Sql(fmt::format("SELECT id, data FROM {}.{};", db_, table));
     EXPECT_EQ(run.exit_code, 0) << run.err << run.out;
-    return Rows(run.out);
+    return testing::IdDataRows(run.out);
   }
 
   // The Glue entry of table as the aws CLI reads it (null without the CLI or the entry).
@@ -66,27 +66,7 @@ class GlueCatalogSqlTest : public ::testing::Test {
                            "FORMAT JSONEachRow",
                            url)});
     EXPECT_TRUE(out.has_value()) << out.error().ToString();
-    return out ? Rows(*out) : std::set<std::string>();
-  }
-
-  static std::set<std::string> Rows(const std::string& jsonl) {
-    std::set<std::string> rows;
-    std::string json;
-    std::istringstream lines(jsonl);
-    for (std::string line; std::getline(lines, line);) {
-      if (line.starts_with('{')) json += line + "\n";
-    }
-    auto parsed = floe::testing::ParseJsonLines(json);
-    EXPECT_TRUE(parsed.has_value()) << jsonl;
-    if (!parsed) return rows;
-    for (const Json& row : *parsed) {
-      const Json* id = row.Find("id");
-      const Json* data = row.Find("data");
-      if (id == nullptr || data == nullptr) continue;
-      std::string id_text = id->is_string() ? id->as_string() : std::to_string(id->as_int());
-      rows.insert(id_text + ":" + data->as_string());
-    }
-    return rows;
+    return out ? testing::IdDataRows(*out) : std::set<std::string>();
   }
 
   // floe's rows, and ClickHouse's from the location Glue holds for table.

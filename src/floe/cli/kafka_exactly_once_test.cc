@@ -120,8 +120,8 @@ TEST_P(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
                            "INSERT INTO lake.db.events SELECT * FROM "
                            "default_catalog.default_database.k;\n";
   auto start = [&] {
-    return testing::StartFloe(dir.path(), "run " + Quote(script) +
-                                              " --warehouse wh --checkpoint-dir cp");
+    return testing::StartFloe(dir.path(),
+                              "run " + Quote(script) + " --warehouse wh --checkpoint-dir cp");
   };
 
   const unsigned seed = std::random_device()();
@@ -150,13 +150,13 @@ TEST_P(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
 
   const std::string count =
       "SELECT count(*) AS n, count(DISTINCT id) AS ids, min(id) AS lo, max(id) AS hi FROM ";
-  floe::testing::CommandRun floe_count = testing::Floe(
-      "sql --warehouse " + Quote((dir.path() / "wh").string()) + " -e " +
-      Quote(catalog +
-            "SET 'execution.runtime-mode' = 'batch'; "
-            "SET 'sql-client.execution.result-mode' = 'jsonl'; " +
-            count + "lake.db.events;") +
-      " </dev/null");
+  floe::testing::CommandRun floe_count =
+      testing::Floe("sql --warehouse " + Quote((dir.path() / "wh").string()) + " -e " +
+                    Quote(catalog +
+                          "SET 'execution.runtime-mode' = 'batch'; "
+                          "SET 'sql-client.execution.result-mode' = 'jsonl'; " +
+                          count + "lake.db.events;") +
+                    " </dev/null");
   ASSERT_EQ(floe_count.exit_code, 0) << floe_count.err;
   std::map<std::string, int64_t> expected = {
       {"n", kRows}, {"ids", kRows}, {"lo", 0}, {"hi", kRows - 1}};
@@ -169,8 +169,7 @@ TEST_P(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
       "ch", {"SELECT count() AS n, uniqExact(id) AS ids, min(id) AS lo, max(id) AS hi FROM " +
              clickhouse_table + " FORMAT JSONEachRow"});
   ASSERT_TRUE(counted.has_value()) << counted.error().ToString();
-  EXPECT_EQ(Counts(*counted), expected) << "ClickHouse; seed " << seed << ", " << kills
-                                        << " kills";
+  EXPECT_EQ(Counts(*counted), expected) << "ClickHouse; seed " << seed << ", " << kills << " kills";
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalogs, KafkaExactlyOnceTest,

@@ -8,9 +8,12 @@
 #include <sys/wait.h>
 
 #include <filesystem>
+#include <set>
+#include <sstream>
 #include <string>
 
 #include "floe/testing/testing.h"
+#include "floe/util/json.h"
 
 extern char** environ;
 
@@ -44,6 +47,23 @@ inline int WaitFloe(pid_t pid) {
   int status = 0;
   waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// "id:data" of each JSON line of out with both fields (floe sql's jsonl rows, ClickHouse's
+// JSONEachRow); other lines ([INFO] notes, other results) are left out.
+inline std::set<std::string> IdDataRows(const std::string& out) {
+  std::set<std::string> rows;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with('{')) continue;
+    auto row = Json::Parse(line);
+    if (!row || row->Find("id") == nullptr || row->Find("data") == nullptr) continue;
+    const Json& id = *row->Find("id");
+    // ClickHouse prints Int64 quoted in JSONEachRow.
+    rows.insert((id.is_string() ? id.as_string() : std::to_string(id.as_int())) + ":" +
+                row->Find("data")->as_string());
+  }
+  return rows;
 }
 
 }  // namespace floe::cli::testing

@@ -44,7 +44,7 @@ class S3WarehouseTest : public ::testing::Test {
   std::set<std::string> FloeRows() {
     floe::testing::CommandRun run = Sql("SELECT id, data FROM db.t;");
     EXPECT_EQ(run.exit_code, 0) << run.err << run.out;
-    return Rows(run.out);
+    return testing::IdDataRows(run.out);
   }
 
   std::set<std::string> ClickHouseRows() {
@@ -53,28 +53,7 @@ class S3WarehouseTest : public ::testing::Test {
                            "'test-secret') FORMAT JSONEachRow",
                            endpoint_, bucket_)});
     EXPECT_TRUE(out.has_value()) << out.error().ToString();
-    return out ? Rows(*out) : std::set<std::string>();
-  }
-
-  static std::set<std::string> Rows(const std::string& jsonl) {
-    std::set<std::string> rows;
-    // floe sql prints its [INFO] lines among the rows.
-    std::string json;
-    std::istringstream lines(jsonl);
-    for (std::string line; std::getline(lines, line);) {
-      if (line.starts_with('{')) json += line + "\n";
-    }
-    auto parsed = floe::testing::ParseJsonLines(json);
-    EXPECT_TRUE(parsed.has_value()) << jsonl;
-    if (!parsed) return rows;
-    for (const Json& row : *parsed) {
-      const Json* id = row.Find("id");
-      const Json* data = row.Find("data");
-      if (id == nullptr || data == nullptr) continue;
-      std::string id_text = id->is_string() ? id->as_string() : std::to_string(id->as_int());
-      rows.insert(id_text + ":" + data->as_string());
-    }
-    return rows;
+    return out ? testing::IdDataRows(*out) : std::set<std::string>();
   }
 
   void ExpectRows(const std::set<std::string>& expected, std::string_view step) {
@@ -139,8 +118,8 @@ TEST_F(S3WarehouseTest, EveryWriteReadsTheSameInClickHouse) {
   }
 }
 
-// An Iceberg table ClickHouse writes in the bucket (its IcebergS3 engine) reads in floe by location,
-// rows and schema as ClickHouse wrote them.
+// An Iceberg table ClickHouse writes in the bucket (its IcebergS3 engine) reads in floe by
+// location, rows and schema as ClickHouse wrote them.
 TEST_F(S3WarehouseTest, ReadsATableClickHouseWroteOnS3) {
   if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
   std::string location = fmt::format("{}/{}/clickhouse/t/", endpoint_, bucket_);
@@ -155,12 +134,13 @@ TEST_F(S3WarehouseTest, ReadsATableClickHouseWroteOnS3) {
   ASSERT_TRUE(written.has_value()) << written.error().ToString();
   ASSERT_NE(written->find("\"n\":4"), std::string::npos) << *written;
 
-  floe::testing::CommandRun scanned = floe::testing::RunCommand(
-      fmt::format("AWS_ENDPOINT_URL={} AWS_ACCESS_KEY_ID=test-key AWS_SECRET_ACCESS_KEY=test-secret "
-                  "AWS_REGION=us-east-1 {} scan {}",
-                  endpoint_, Quote(FLOE_BINARY), Quote(fmt::format("s3://{}/clickhouse/t", bucket_))));
+  floe::testing::CommandRun scanned = floe::testing::RunCommand(fmt::format(
+      "AWS_ENDPOINT_URL={} AWS_ACCESS_KEY_ID=test-key AWS_SECRET_ACCESS_KEY=test-secret "
+      "AWS_REGION=us-east-1 {} scan {}",
+      endpoint_, Quote(FLOE_BINARY), Quote(fmt::format("s3://{}/clickhouse/t", bucket_))));
   ASSERT_EQ(scanned.exit_code, 0) << scanned.err;
-  EXPECT_EQ(Rows(scanned.out), (std::set<std::string>{"1:a", "2:b", "3:c", "4:d"})) << scanned.out;
+  EXPECT_EQ(testing::IdDataRows(scanned.out), (std::set<std::string>{"1:a", "2:b", "3:c", "4:d"}))
+      << scanned.out;
 }
 
 TEST_F(S3WarehouseTest, PathCommandsOnS3Locations) {

@@ -27,6 +27,7 @@ namespace floe::cli {
 namespace {
 
 using testing::CommandRun;
+using testing::IdDataRows;
 using testing::Quote;
 
 std::string ReadAll(const std::filesystem::path& path) {
@@ -169,23 +170,6 @@ TEST(ServeCommandTest, IcebergJsCreatesATableThatFloeWritesAndReads) {
   ASSERT_EQ(run.exit_code, kExitOk) << run.out << run.err << server.err();
   EXPECT_NE(run.out.find("+I[1, one]"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("+I[2, two]"), std::string::npos) << run.out;
-}
-
-// "id:data" of each JSON line of out with both fields (floe sql's jsonl rows, ClickHouse's
-// JSONEachRow); other lines ([INFO] notes, other results) are left out.
-std::set<std::string> IdDataRows(const std::string& out) {
-  std::set<std::string> rows;
-  std::istringstream lines(out);
-  for (std::string line; std::getline(lines, line);) {
-    if (!line.starts_with('{')) continue;
-    auto row = Json::Parse(line);
-    if (!row || row->Find("id") == nullptr || row->Find("data") == nullptr) continue;
-    const Json& id = *row->Find("id");
-    // ClickHouse prints Int64 quoted in JSONEachRow.
-    rows.insert((id.is_string() ? id.as_string() : std::to_string(id.as_int())) + ":" +
-                row->Find("data")->as_string());
-  }
-  return rows;
 }
 
 // floe serve over a sql catalog whose warehouse is an S3 bucket; floe sql creates, appends and
