@@ -199,10 +199,9 @@ Result<std::vector<catalog::TableUpdate>> SnapshotProducer::Apply(const TableMet
   }
   SnapshotPtr parent = ref ? base.SnapshotById(ref->snapshot_id) : base.current_snapshot();
 
-  StringMap properties = summary_properties_;
+  StringMap from_base;
   if (summary_from_base_) {
-    FLOE_ASSIGN_OR_RETURN(StringMap from_base, summary_from_base_(base, parent.get()));
-    for (auto& [key, value] : from_base) properties[key] = std::move(value);
+    FLOE_ASSIGN_OR_RETURN(from_base, summary_from_base_(base, parent.get()));
   }
 
   SnapshotSummaryBuilder summary;
@@ -218,6 +217,9 @@ Result<std::vector<catalog::TableUpdate>> SnapshotProducer::Apply(const TableMet
   snapshot->sequence_number = sequence_number_;
   snapshot->timestamp_ms = std::max(NowMs(), base.last_updated_ms());
   snapshot->manifest_list = list;
+  // Read after Manifests: producers set properties while they write them (a cherry-pick's source).
+  StringMap properties = summary_properties_;
+  for (auto& [key, value] : from_base) properties[key] = std::move(value);
   properties["operation"] = std::string(operation());
   snapshot->summary = summary.Build(parent ? &parent->summary : nullptr, std::move(properties));
   snapshot->schema_id = base.current_schema_id();
