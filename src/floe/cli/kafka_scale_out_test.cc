@@ -48,6 +48,8 @@ std::map<std::string, int64_t> Counts(std::string_view out) {
   auto rows = floe::testing::ParseJsonLines(jsonl);
   if (!rows || rows->size() != 1) return counts;
   for (const auto& [key, value] : rows->front().as_object()) {
+    // min and max of an empty table are null: left out, so they differ from any expected value.
+    if (value.is_null()) continue;
     counts[key] = value.is_string() ? std::stoll(value.as_string()) : value.as_int();
   }
   return counts;
