@@ -22,8 +22,41 @@ Json StringList(const std::vector<std::string>& items) {
   return out;
 }
 
-Result<std::optional<std::string>> NextPageToken(const Json& json) {
-  return json.GetOptionalString("next-page-token");
+Status RequireObject(const Json& json, std::string_view what) {
+  if (!json.is_object()) {
+    return CorruptData("{}: expected an object, found {}", what, Json::KindName(json.kind()));
+  }
+  return {};
+}
+
+// A page of a listing: its items under key, and the token of the next page. The last page has
+// none: the document's PageToken is a string (3.1 has no `nullable`), and clients take a missing
+// token as the end.
+template <typename T, typename ToJsonFn>
+Json PageToJson(std::string_view key, const std::vector<T>& items,
+                const std::optional<std::string>& next_page_token, ToJsonFn to_json) {
+  Json array = Json::MakeArray();
+  for (const T& item : items) array.Push(to_json(item));
+  Json out = Json::MakeObject();
+  if (next_page_token) out.Set("next-page-token", Json(*next_page_token));
+  out.Set(std::string(key), std::move(array));
+  return out;
+}
+
+// The items under key (none when it is missing) and the next page's token, of a listing's answer.
+template <typename T, typename FromJsonFn>
+Status PageFromJson(const Json& json, std::string_view what, std::string_view key,
+                    std::vector<T>& items, std::optional<std::string>& next_page_token,
+                    FromJsonFn from_json) {
+  FLOE_RETURN_IF_ERROR(RequireObject(json, what));
+  FLOE_ASSIGN_OR_RETURN(next_page_token, json.GetOptionalString("next-page-token"));
+  FLOE_ASSIGN_OR_RETURN(const Json::Array* array, json_fields::GetOptionalArray(json, key));
+  if (array == nullptr) return Ok();
+  for (const Json& item : *array) {
+    FLOE_ASSIGN_OR_RETURN(T value, from_json(item));
+    items.push_back(std::move(value));
+  }
+  return Ok();
 }
 
 Result<TableIdentifier> IdentifierMember(const Json& json, std::string_view key) {
@@ -31,13 +64,6 @@ Result<TableIdentifier> IdentifierMember(const Json& json, std::string_view key)
   auto ident = TableIdentifierFromJson(*member);
   if (!ident) return std::unexpected(std::move(ident.error().AddContext(key)));
   return ident;
-}
-
-Status RequireObject(const Json& json, std::string_view what) {
-  if (!json.is_object()) {
-    return CorruptData("{}: expected an object, found {}", what, Json::KindName(json.kind()));
-  }
-  return {};
 }
 
 }  // namespace
@@ -280,54 +306,24 @@ Json ToJson(const UpdateNamespacePropertiesResult& result) {
 }
 
 Json ToJson(const NamespaceList& list) {
-  Json namespaces = Json::MakeArray();
-  for (const Namespace& ns : list.namespaces) namespaces.Push(NamespaceToJson(ns));
-  Json out = Json::MakeObject();
-  // The last page has none: the document's PageToken is a string (3.1 has no `nullable`), and
-  // clients take a missing token as the end.
-  if (list.next_page_token) out.Set("next-page-token", Json(*list.next_page_token));
-  out.Set("namespaces", std::move(namespaces));
-  return out;
+  return PageToJson("namespaces", list.namespaces, list.next_page_token, NamespaceToJson);
 }
 
 Result<NamespaceList> NamespaceListFromJson(const Json& json) {
-  FLOE_RETURN_IF_ERROR(RequireObject(json, "list namespaces response"));
   NamespaceList list;
-  FLOE_ASSIGN_OR_RETURN(list.next_page_token, NextPageToken(json));
-  FLOE_ASSIGN_OR_RETURN(const Json::Array* items,
-                        json_fields::GetOptionalArray(json, "namespaces"));
-  if (items) {
-    for (const Json& item : *items) {
-      FLOE_ASSIGN_OR_RETURN(Namespace ns, NamespaceFromJson(item));
-      list.namespaces.push_back(std::move(ns));
-    }
-  }
+  FLOE_RETURN_IF_ERROR(PageFromJson(json, "list namespaces response", "namespaces", list.namespaces,
+                                    list.next_page_token, NamespaceFromJson));
   return list;
 }
 
 Json ToJson(const TableList& list) {
-  Json identifiers = Json::MakeArray();
-  for (const TableIdentifier& ident : list.identifiers) {
-    identifiers.Push(TableIdentifierToJson(ident));
-  }
-  Json out = Json::MakeObject();
-  if (list.next_page_token) out.Set("next-page-token", Json(*list.next_page_token));
-  out.Set("identifiers", std::move(identifiers));
-  return out;
+  return PageToJson("identifiers", list.identifiers, list.next_page_token, TableIdentifierToJson);
 }
 
 Result<TableList> TableListFromJson(const Json& json) {
-  FLOE_RETURN_IF_ERROR(RequireObject(json, "list tables response"));
   TableList list;
-  FLOE_ASSIGN_OR_RETURN(list.next_page_token, NextPageToken(json));
-  FLOE_ASSIGN_OR_RETURN(const Json::Array* items,
-                        json_fields::GetOptionalArray(json, "identifiers"));
-  if (items) {
-    for (const Json& item : *items) {
-      FLOE_ASSIGN_OR_RETURN(TableIdentifier ident, TableIdentifierFromJson(item));
-      list.identifiers.push_back(std::move(ident));
-    }
-  }
+  FLOE_RETURN_IF_ERROR(PageFromJson(json, "list tables response", "identifiers", list.identifiers,
+                                    list.next_page_token, TableIdentifierFromJson));
   return list;
 }
 
