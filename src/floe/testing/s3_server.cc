@@ -44,9 +44,34 @@ bool Accepts(int port) {
   return ok;
 }
 
-bool OnPath(const char* program) {
-  return std::system(fmt::format("command -v {} >/dev/null 2>&1", program).c_str()) == 0;
+bool MotoImportable() {
+  return std::system("python3 -c 'import moto.server' >/dev/null 2>&1") == 0;
 }
+
+// moto's own server, with one change: moto checks a conditional write (If-None-Match, If-Match)
+// and then stores the object as two steps, so two concurrent `If-None-Match: *` PUTs of one key
+// can both succeed, where S3 lets exactly one win. Conditional writes are made one at a time here;
+// everything else stays concurrent.
+constexpr const char* kMotoLauncher = R"(
+import os, sys, threading
+from werkzeug.serving import run_simple
+from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+
+host, port = sys.argv[1], int(sys.argv[2])
+os.environ.setdefault("MOTO_PORT", str(port))
+moto_app = DomainDispatcherApplication(create_backend_app)
+conditional_writes = threading.Lock()
+
+def app(environ, start_response):
+    conditional = environ.get("REQUEST_METHOD") in ("PUT", "POST") and (
+        "HTTP_IF_NONE_MATCH" in environ or "HTTP_IF_MATCH" in environ)
+    if not conditional:
+        return moto_app(environ, start_response)
+    with conditional_writes:
+        return list(moto_app(environ, start_response))
+
+run_simple(host, port, app, threaded=True)
+)";
 
 }  // namespace
 
@@ -61,8 +86,8 @@ const S3Server& S3Server::Authenticating() {
 }
 
 S3Server::S3Server(bool authenticating) {
-  if (!OnPath("moto_server")) {
-    reason_ = "moto_server (Python moto) is not installed on this machine";
+  if (!MotoImportable()) {
+    reason_ = "Python moto (moto_server) is not installed on this machine";
     return;
   }
   int port = FreeLoopbackPort();
@@ -78,7 +103,7 @@ S3Server::S3Server(bool authenticating) {
     if (authenticating) ::setenv("INITIAL_NO_AUTH_ACTION_COUNT", "3", 1);
     std::freopen("/dev/null", "w", stdout);
     std::freopen("/dev/null", "w", stderr);
-    ::execlp("moto_server", "moto_server", "-H", "127.0.0.1", "-p", port_text.c_str(), nullptr);
+    ::execlp("python3", "python3", "-c", kMotoLauncher, "127.0.0.1", port_text.c_str(), nullptr);
     ::_exit(127);
   }
   if (pid < 0) {

@@ -2,6 +2,8 @@
 
 // An S3 API server for tests: Python moto (`moto_server`, from the machine image, not Debian), on
 // a free loopback port, started at the first use in a test binary and stopped when it exits.
+// Conditional writes are served one at a time, as atomically as S3 serves them (moto alone lets
+// two racing `If-None-Match: *` PUTs both win).
 // Where moto is missing, tests skip with reason(). Any access key and secret are accepted.
 
 #include <string>
