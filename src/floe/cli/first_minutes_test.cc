@@ -29,11 +29,6 @@ namespace fs = std::filesystem;
 using testing::CommandRun;
 using testing::Quote;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // `floe sql ARGS` run from folder `cwd`.
 CommandRun SqlIn(const fs::path& cwd, const std::string& args, const std::string& stdin_file = "") {
   return floe::testing::RunCommand("cd " + Quote(cwd.string()) + " && " + Quote(FLOE_BINARY) +
@@ -168,14 +163,14 @@ TEST_F(FirstMinutesTest, SigtermStopsAnEndlessInsertWithAFinalCommit) {
   ASSERT_GT(pid, 0);
   bool running = false;
   for (int i = 0; i < 600 && !running; ++i) {
-    running = ReadFile(work_ / "out.txt").find("still running") != std::string::npos;
+    running = testing::ReadText(work_ / "out.txt").find("still running") != std::string::npos;
     if (!running) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  ASSERT_TRUE(running) << ReadFile(work_ / "out.txt") << ReadFile(work_ / "err.txt");
+  ASSERT_TRUE(running) << testing::ReadText(work_ / "out.txt") << testing::ReadText(work_ / "err.txt");
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   kill(pid, SIGTERM);
-  EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << ReadFile(work_ / "err.txt");
-  const std::string out = ReadFile(work_ / "out.txt");
+  EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << testing::ReadText(work_ / "err.txt");
+  const std::string out = testing::ReadText(work_ / "out.txt");
   const size_t at = out.find("FINISHED. Inserted ");
   ASSERT_NE(at, std::string::npos) << out;
   const int64_t inserted =
@@ -209,7 +204,7 @@ TEST_F(FirstMinutesTest, ARelativeWarehouseGivesATableReadableFromAnywhere) {
   const fs::path table = work_ / "wh" / "default" / "t";
   for (const auto& entry : fs::directory_iterator(table / "metadata")) {
     if (!entry.path().string().ends_with(".metadata.json")) continue;
-    auto metadata = Json::Parse(ReadFile(entry.path()));
+    auto metadata = Json::Parse(testing::ReadText(entry.path()));
     ASSERT_TRUE(metadata.has_value()) << entry.path();
     EXPECT_EQ(metadata->GetString("location").value_or(""), table.string()) << entry.path();
   }

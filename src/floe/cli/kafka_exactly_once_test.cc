@@ -36,11 +36,6 @@ using testing::Quote;
 constexpr int kRows = 100'000;
 constexpr int kKills = 4;
 
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // {"n": rows, "ids": distinct ids, "lo": min id, "hi": max id} of the one JSON line among the
 // output's lines (the client also prints messages).
 std::map<std::string, int64_t> Counts(std::string_view out) {
@@ -144,9 +139,9 @@ TEST_P(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
 
   pid_t pid = start();
   ASSERT_GT(pid, 0);
-  ASSERT_EQ(testing::WaitFloe(pid), kExitOk) << ReadFile(dir.path() / "err.txt");
-  EXPECT_NE(ReadFile(dir.path() / "out.txt").find("FINISHED"), std::string::npos)
-      << ReadFile(dir.path() / "out.txt");
+  ASSERT_EQ(testing::WaitFloe(pid), kExitOk) << testing::ReadText(dir.path() / "err.txt");
+  EXPECT_NE(testing::ReadText(dir.path() / "out.txt").find("FINISHED"), std::string::npos)
+      << testing::ReadText(dir.path() / "out.txt");
 
   const std::string count =
       "SELECT count(*) AS n, count(DISTINCT id) AS ids, min(id) AS lo, max(id) AS hi FROM ";

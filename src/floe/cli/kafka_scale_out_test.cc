@@ -30,11 +30,6 @@ namespace {
 using floe::testing::KafkaCluster;
 using testing::Quote;
 
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // {"n": rows, "ids": distinct ids, ...} of the one JSON line among the output's lines.
 std::map<std::string, int64_t> Counts(std::string_view out) {
   std::map<std::string, int64_t> counts;
@@ -164,7 +159,7 @@ TEST(KafkaScaleOutTest, WorkersKilledAndAddedShareTheTopicExactlyOnce) {
   std::this_thread::sleep_for(std::chrono::seconds(2));
   stop_all();
   std::string errors;
-  for (const auto& folder : folders) errors += ReadFile(folder / "err.txt");
+  for (const auto& folder : folders) errors += testing::ReadText(folder / "err.txt");
 
   const std::map<std::string, int64_t> expected = {
       {"n", rows}, {"ids", rows}, {"lo", 0}, {"hi", rows - 1}};

@@ -1,9 +1,11 @@
 // `floe run` end to end with the real binary: a script's streaming INSERT from a bounded datagen
 // table into an Iceberg table is stopped with SIGTERM, run again and killed with SIGKILL, then run
 // to its end; ClickHouse then counts every generated id exactly once (the rows are ids 0..N-1 by
-// construction, so the expected figures are plain arithmetic). It runs on two lakes: a hadoop
-// catalog on the local disk, and a SQL catalog whose warehouse is an S3 bucket (moto on loopback),
-// where the checkpoint stays local and ClickHouse reads the table straight from the bucket. DuckDB
+// construction, so the expected figures are plain arithmetic). It runs on three lakes: a hadoop
+// catalog on the local disk; a SQL catalog whose warehouse is an S3 bucket (moto on loopback),
+// where the checkpoint stays local and ClickHouse reads the table straight from the bucket; and
+// the same SQL catalog served over the REST protocol by `floe serve`, which the job reaches only
+// through REST (the S3 settings come from the server's table config). DuckDB
 // has no Iceberg reader here, so ClickHouse is the independent reader.
 
 #include "floe/cli/run_command.h"
@@ -71,12 +73,7 @@ bool WaitForCommits(pid_t pid, const Lake& lake, int versions) {
   return false;
 }
 
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-enum class LakeKind { kLocalHadoop, kS3Sql };
+enum class LakeKind { kLocalHadoop, kS3Sql, kS3Rest };
 
 class StreamingRestartTest : public ::testing::TestWithParam<LakeKind> {
  protected:
@@ -97,11 +94,25 @@ class StreamingRestartTest : public ::testing::TestWithParam<LakeKind> {
     io::S3Client client(io::TestS3Options());
     FLOE_ASSERT_OK_AND_ASSIGN(std::string bucket, io::NewTestBucket(client, "stream"));
     const std::string endpoint = floe::testing::S3Server::Get().endpoint();
-    lake_.catalog = fmt::format(
-        "CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='sql', "
-        "'uri'='jdbc:sqlite:{}', 'warehouse'='s3://{}/wh', 's3.endpoint'='{}', "
-        "'s3.access-key-id'='test-key', 's3.secret-access-key'='test-secret');\n",
-        (dir_.path() / "catalog.db").string(), bucket, endpoint);
+    const std::string catalog_db = (dir_.path() / "catalog.db").string();
+    if (GetParam() == LakeKind::kS3Sql) {
+      lake_.catalog = fmt::format(
+          "CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='sql', "
+          "'uri'='jdbc:sqlite:{}', 'warehouse'='s3://{}/wh', 's3.endpoint'='{}', "
+          "'s3.access-key-id'='test-key', 's3.secret-access-key'='test-secret');\n",
+          catalog_db, bucket, endpoint);
+    } else {
+      std::filesystem::create_directories(dir_.path() / "server");
+      server_ = std::make_unique<testing::Served>(
+          dir_.path() / "server",
+          fmt::format("--catalog catalog-type=sql --catalog uri=jdbc:sqlite:{} --catalog "
+                      "warehouse=s3://{}/wh --catalog s3.endpoint={} --catalog "
+                      "s3.access-key-id=test-key --catalog s3.secret-access-key=test-secret",
+                      Quote(catalog_db), bucket, Quote(endpoint)));
+      ASSERT_FALSE(server_->uri().empty()) << server_->err();
+      lake_.catalog = "CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='rest', 'uri'='" +
+                      server_->uri() + "');\n";
+    }
     lake_.table = fmt::format("s3://{}/wh/db/events", bucket);
     lake_.io = std::make_shared<io::S3FileIO>(io::TestS3Options());
     lake_.clickhouse_source = fmt::format(
@@ -110,6 +121,7 @@ class StreamingRestartTest : public ::testing::TestWithParam<LakeKind> {
 
   floe::testing::TempDir dir_;
   Lake lake_;
+  std::unique_ptr<testing::Served> server_;  // the REST catalog of kS3Rest
 };
 
 TEST_P(StreamingRestartTest, StreamingInsertResumesAfterStopAndKillWithoutLossOrDuplicates) {
@@ -132,28 +144,28 @@ TEST_P(StreamingRestartTest, StreamingInsertResumesAfterStopAndKillWithoutLossOr
   // First run: stopped by SIGTERM after its first commit; it stops its job and exits cleanly.
   pid_t pid = StartRun(dir_.path(), script);
   ASSERT_GT(pid, 0);
-  ASSERT_TRUE(WaitForCommits(pid, lake_, 2)) << ReadFile(dir_.path() / "err.txt");
+  ASSERT_TRUE(WaitForCommits(pid, lake_, 2)) << testing::ReadText(dir_.path() / "err.txt");
   kill(pid, SIGTERM);
-  EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << ReadFile(dir_.path() / "err.txt");
-  EXPECT_NE(ReadFile(dir_.path() / "out.txt").find("(insert-into_lake.db.events): CANCELED"),
+  EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << testing::ReadText(dir_.path() / "err.txt");
+  EXPECT_NE(testing::ReadText(dir_.path() / "out.txt").find("(insert-into_lake.db.events): CANCELED"),
             std::string::npos)
-      << ReadFile(dir_.path() / "out.txt");
+      << testing::ReadText(dir_.path() / "out.txt");
   const int after_first = MetadataVersions(lake_);
 
   // Second run: resumes, commits at least once more, and is killed outright.
   pid = StartRun(dir_.path(), script);
   ASSERT_GT(pid, 0);
-  ASSERT_TRUE(WaitForCommits(pid, lake_, after_first + 1)) << ReadFile(dir_.path() / "err.txt");
+  ASSERT_TRUE(WaitForCommits(pid, lake_, after_first + 1)) << testing::ReadText(dir_.path() / "err.txt");
   kill(pid, SIGKILL);
   testing::WaitFloe(pid);
 
   // Third run: to the end of the bounded source.
   pid = StartRun(dir_.path(), script);
   ASSERT_GT(pid, 0);
-  EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << ReadFile(dir_.path() / "err.txt");
-  EXPECT_NE(ReadFile(dir_.path() / "out.txt").find("(insert-into_lake.db.events): FINISHED"),
+  EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << testing::ReadText(dir_.path() / "err.txt");
+  EXPECT_NE(testing::ReadText(dir_.path() / "out.txt").find("(insert-into_lake.db.events): FINISHED"),
             std::string::npos)
-      << ReadFile(dir_.path() / "out.txt");
+      << testing::ReadText(dir_.path() / "out.txt");
 
   auto counted = floe::testing::RunPeer(
       "ch", {"SELECT count() AS n, uniqExact(id) AS ids, min(id) AS lo, max(id) AS hi FROM " +
@@ -171,9 +183,15 @@ TEST_P(StreamingRestartTest, StreamingInsertResumesAfterStopAndKillWithoutLossOr
 }
 
 INSTANTIATE_TEST_SUITE_P(Lakes, StreamingRestartTest,
-                         ::testing::Values(LakeKind::kLocalHadoop, LakeKind::kS3Sql),
-                         [](const auto& info) {
-                           return info.param == LakeKind::kLocalHadoop ? "LocalHadoop" : "S3Sql";
+                         ::testing::Values(LakeKind::kLocalHadoop, LakeKind::kS3Sql,
+                                           LakeKind::kS3Rest),
+                         [](const auto& info) -> std::string {
+                           switch (info.param) {
+                             case LakeKind::kLocalHadoop: return "LocalHadoop";
+                             case LakeKind::kS3Sql: return "S3Sql";
+                             case LakeKind::kS3Rest: return "S3Rest";
+                           }
+                           return "";
                          });
 
 TEST(RunCommandTest, StopsAtTheFirstFailingStatementWithItsPosition) {

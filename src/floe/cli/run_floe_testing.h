@@ -4,13 +4,17 @@
 // arguments through the shell and captures its exit code, stdout and stderr; or starts it in the
 // background, for tests that signal it.
 
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "floe/testing/testing.h"
 #include "floe/util/json.h"
@@ -48,6 +52,50 @@ inline int WaitFloe(pid_t pid) {
   waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
+
+// The bytes of a file, or empty when it cannot be read (a log its process has not written yet).
+inline std::string ReadText(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// `floe serve --port 0 ARGS` started in dir; uri() is empty when it did not say where it listens
+// within 10 s. Stopped with SIGTERM at the latest when this ends.
+class Served {
+ public:
+  Served(const std::filesystem::path& dir, const std::string& args) : dir_(dir) {
+    pid_ = StartFloe(dir, "serve --port 0 " + args);
+    constexpr std::string_view kAt = " at ";
+    for (int i = 0; i < 1000 && pid_ > 0; ++i) {
+      std::string out = ReadText(dir / "out.txt");
+      if (size_t at = out.find(kAt); at != std::string::npos && out.ends_with("\n")) {
+        uri_ = out.substr(at + kAt.size(), out.find('\n', at) - at - kAt.size());
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  ~Served() {
+    if (pid_ > 0 && exit_code_ < 0) Stop();
+  }
+  Served(const Served&) = delete;
+  Served& operator=(const Served&) = delete;
+
+  const std::string& uri() const { return uri_; }
+  std::string err() const { return ReadText(dir_ / "err.txt"); }
+  // Its exit code.
+  int Stop() {
+    ::kill(pid_, SIGTERM);
+    exit_code_ = WaitFloe(pid_);
+    return exit_code_;
+  }
+
+ private:
+  std::filesystem::path dir_;
+  pid_t pid_ = -1;
+  int exit_code_ = -1;
+  std::string uri_;
+};
 
 // "id:data" of each JSON line of out with both fields (floe sql's jsonl rows, ClickHouse's
 // JSONEachRow); other lines ([INFO] notes, other results) are left out.
