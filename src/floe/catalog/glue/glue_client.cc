@@ -21,6 +21,17 @@ std::string_view BareType(std::string_view type) {
   return type;
 }
 
+// A refusal's Glue error type, bare: the body's `__type`, else the x-amzn-ErrorType header.
+std::string ErrorType(const io::http::Response& response) {
+  auto json = Json::Parse(response.body);
+  if (json && json->is_object()) {
+    if (const Json* t = json->Find("__type"); t != nullptr && t->is_string()) {
+      return std::string(BareType(t->as_string()));
+    }
+  }
+  return std::string(BareType(response.header("x-amzn-errortype")));
+}
+
 }  // namespace
 
 Result<GlueClientOptions> GlueClientOptionsFrom(const StringMap& properties) {
@@ -69,6 +80,9 @@ Result<Json> GlueClient::Call(std::string_view operation, Json request, bool ide
                           {"X-Amz-Target", fmt::format("AWSGlue.{}", operation)}};
   http_request.body = std::as_bytes(std::span(body));
   http_request.idempotent = idempotent;
+  http_request.throttled = [](const io::http::Response& response) {
+    return response.status == 400 && ErrorType(response) == "ThrottlingException";
+  };
   auto sign = [&](io::http::Request& attempt) -> Status {
     if (options_.credentials.access_key_id.empty()) return {};
     io::http::SignV4(attempt, options_.credentials, {options_.region, "glue", false}, payload_hash,
@@ -89,10 +103,9 @@ Result<Json> GlueClient::Call(std::string_view operation, Json request, bool ide
     }
     return json;
   }
-  std::string type(response->header("x-amzn-errortype"));
+  std::string type = ErrorType(*response);
   std::string message;
   if (json && json->is_object()) {
-    if (const Json* t = json->Find("__type"); t != nullptr && t->is_string()) type = t->as_string();
     for (std::string_view key : {"message", "Message"}) {
       if (const Json* m = json->Find(key); m != nullptr && m->is_string()) message = m->as_string();
     }

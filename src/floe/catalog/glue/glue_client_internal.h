@@ -3,8 +3,10 @@
 // The transport of the Glue catalog (glue_catalog.h): one Glue operation as AWS's JSON protocol
 // sends it, a POST of a JSON body to the endpoint's root with `X-Amz-Target: AWSGlue.<Operation>`
 // and `Content-Type: application/x-amz-json-1.1`, signed with SigV4 for the service `glue`, on
-// the one HTTP client (io/http/). Only idempotent operations (the Get* reads) are retried by it;
-// a write is sent once, since a second send of a write that landed would look like a conflict.
+// the one HTTP client (io/http/). Only idempotent operations (the Get* reads) are retried on
+// transient failures; a write is sent once, since a second send of a write that landed would
+// look like a conflict. Any operation Glue refuses with ThrottlingException (HTTP 400: it was not
+// performed) is sent again after the client's backoff, up to its attempts.
 //
 // Errors: a refusal is mapped from its Glue error type (the body's `__type`, or the
 // x-amzn-ErrorType header): EntityNotFoundException kNotFound, AlreadyExistsException

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <atomic>
 #include <sstream>
 #include <thread>
 
@@ -138,6 +139,42 @@ TEST(GlueClientTest, ErrorTypesBecomeFloeErrorsNamingTheOperation) {
     deletes += req.get_header_value("X-Amz-Target") == "AWSGlue.DeleteDatabase";
   }
   EXPECT_EQ(deletes, 1);
+}
+
+// Glue throttles with HTTP 400 ThrottlingException, which says the request was not performed:
+// a write (CreateTable, never retried on a 5xx) is sent again after a backoff and lands; throttling
+// past the client's attempts is an error naming it.
+TEST(GlueClientTest, ThrottledRequestsAreSentAgainEvenWrites) {
+  std::atomic<int> creates{0};
+  ScriptedGlue glue([&](const httplib::Request& req, httplib::Response& res) {
+    std::string target = req.get_header_value("X-Amz-Target");
+    if (target == "AWSGlue.CreateTable" && ++creates <= 2) {
+      res.status = 400;
+      res.set_content(R"({"__type":"ThrottlingException","message":"Rate exceeded"})",
+                      "application/x-amz-json-1.1");
+    } else if (target == "AWSGlue.DeleteTable") {
+      res.status = 400;
+      res.set_header("x-amzn-ErrorType", "ThrottlingException:http://internal");
+      res.set_content(R"({"message":"Rate exceeded"})", "application/x-amz-json-1.1");
+    } else {
+      res.set_content("{}", "application/x-amz-json-1.1");
+    }
+  });
+  GlueClientOptions options = OptionsFor(glue.endpoint());
+  options.http.max_attempts = 4;
+  options.http.backoff_base_ms = 1;
+  GlueClient client(options);
+  FLOE_EXPECT_OK(CreateTable(client, "db", Json::MakeObject()));
+  EXPECT_EQ(creates.load(), 3);
+
+  auto throttled = DeleteTable(client, "db", "t");
+  ASSERT_FALSE(throttled);
+  EXPECT_EQ(throttled.error().message(), "Glue DeleteTable: ThrottlingException: Rate exceeded");
+  int deletes = 0;
+  for (const httplib::Request& req : glue.requests()) {
+    deletes += req.get_header_value("X-Amz-Target") == "AWSGlue.DeleteTable";
+  }
+  EXPECT_EQ(deletes, 4);
 }
 
 // moto's signature check (its IAM users and keys): floe's SigV4 for the service glue passes it,

@@ -251,8 +251,10 @@ Result<Response> Client::Send(const Request& request, const Prepare& prepare) {
                        result.error, attempt, attempt == 1 ? "" : "s");
       }
       if (result.code != CURLE_COULDNT_CONNECT) ++unanswered;
-    } else if (out_of_attempts || !request.idempotent || !IsRetryableStatus(response.status)) {
-      return response;
+    } else {
+      bool transient = request.idempotent && IsRetryableStatus(response.status);
+      bool throttled = request.throttled && request.throttled(response);
+      if (out_of_attempts || !(transient || throttled)) return response;
     }
     Backoff(options_, attempt);
   }

@@ -6,7 +6,8 @@
 // a transfer by timeouts, and retries a request whose outcome is a transient failure: a refused
 // or reset connection, a timeout, a 5xx, or 429 Too Many Requests. Retries wait with exponential
 // backoff and full jitter, and happen only for requests marked idempotent, since a request that
-// may have been performed must not be performed twice unless doing so changes nothing.
+// may have been performed must not be performed twice unless doing so changes nothing; or for an
+// answer the request's `throttled` says was a refusal before anything was done.
 //
 // Errors: kIO for a transport failure once the attempts are used up (the message names the method,
 // the URL without its query and curl's reason). An HTTP status, even 4xx/5xx, is a Response: the
@@ -30,6 +31,8 @@ struct Header {
   std::string value;
 };
 
+struct Response;
+
 struct Request {
   std::string method = "GET";
   std::string url;  // already percent-encoded
@@ -38,6 +41,9 @@ struct Request {
   // Whether sending it twice has the effect of sending it once (GET, HEAD, PUT of whole objects,
   // DELETE); only such requests are retried.
   bool idempotent = true;
+  // Whether an answer is the service refusing the request unperformed because of load (Glue's
+  // ThrottlingException comes as HTTP 400): such an answer is retried, idempotent or not.
+  std::function<bool(const Response&)> throttled;
   // When set, the body of a 2xx response is written here instead of into Response::body (an
   // error's body still goes there); a body longer than the span is a kIO error.
   std::span<std::byte> body_into;
