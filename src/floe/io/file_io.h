@@ -94,6 +94,8 @@ struct FileEntry {
   std::string location;  // the folder joined with name
   int64_t size = 0;      // bytes; 0 for folders
   bool is_dir = false;
+  // The last modification, in milliseconds since the epoch; 0 where the backend does not say.
+  int64_t modified_ms = 0;
 };
 
 // A storage backend. Implementations are thread-safe.

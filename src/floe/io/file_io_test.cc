@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -542,6 +544,28 @@ TEST_P(FileIOTest, ConcurrentReadsOfOneFile) {
   }
   for (std::thread& thread : threads) thread.join();
   EXPECT_EQ(mismatches.load(), 0);
+}
+
+// Listing says when each file was last written (what remove_orphan_files' older_than compares);
+// the memory backend keeps no times and says 0. S3's LastModified has whole seconds.
+TEST_P(FileIOTest, ListingGivesModificationTimes) {
+  auto now_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  const int64_t before = now_ms();
+  FLOE_ASSERT_OK(io_->WriteFile(At("timed"), "bytes", false));
+  const int64_t after = now_ms();
+  FLOE_ASSERT_OK_AND_ASSIGN(std::vector<FileEntry> entries, io_->List(root_));
+  auto it = std::ranges::find(entries, std::string("timed"), &FileEntry::name);
+  ASSERT_NE(it, entries.end());
+  if (GetParam() == Backend::kMemory) {
+    EXPECT_EQ(it->modified_ms, 0);
+    return;
+  }
+  EXPECT_GE(it->modified_ms, before - 1000);
+  EXPECT_LE(it->modified_ms, after + 1000);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, FileIOTest,

@@ -227,6 +227,7 @@ Result<S3Listing> S3Client::List(std::string_view bucket, std::string_view prefi
       S3Listing::Object object;
       object.key = s3_xml::Text(contents, "Key");
       object.size = std::strtoll(s3_xml::Text(contents, "Size").c_str(), nullptr, 10);
+      object.modified_ms = s3_xml::IsoMillis(s3_xml::Text(contents, "LastModified"));
       listing.objects.push_back(std::move(object));
     }
     for (std::string_view common : s3_xml::Elements(response.body, "CommonPrefixes")) {

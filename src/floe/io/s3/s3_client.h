@@ -32,6 +32,7 @@ struct S3Listing {
   struct Object {
     std::string key;
     int64_t size = 0;
+    int64_t modified_ms = 0;  // LastModified; 0 when absent or unreadable
   };
   std::vector<Object> objects;        // in key order
   std::vector<std::string> prefixes;  // the common prefixes, with their trailing delimiter

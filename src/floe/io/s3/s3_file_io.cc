@@ -157,7 +157,7 @@ Result<std::vector<FileEntry>> S3FileIO::List(std::string_view folder) {
       continue;
     }
     std::string name = object.key.substr(prefix.size());
-    entries.push_back({name, JoinLocation(base, name), object.size, false});
+    entries.push_back({name, JoinLocation(base, name), object.size, false, object.modified_ms});
   }
   if (entries.empty() && !marker && !prefix.empty()) {
     auto file = client_->Head(path.bucket, WithoutTrailingSlash(path.key));

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "floe/io/s3/s3_xml_internal.h"
+#include "floe/util/calendar.h"
 
 namespace floe::io::s3_xml {
 
@@ -119,6 +120,34 @@ std::string Escape(std::string_view text) {
     }
   }
   return out;
+}
+
+int64_t IsoMillis(std::string_view text) {
+  // YYYY-MM-DDTHH:MM:SS, then an optional fraction, then Z.
+  auto number = [&](size_t at, size_t digits, int& out) {
+    if (at + digits > text.size()) return false;
+    auto [end, ec] = std::from_chars(text.data() + at, text.data() + at + digits, out);
+    return ec == std::errc() && end == text.data() + at + digits;
+  };
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  if (text.size() < 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T' ||
+      text[13] != ':' || text[16] != ':' || !number(0, 4, year) || !number(5, 2, month) ||
+      !number(8, 2, day) || !number(11, 2, hour) || !number(14, 2, minute) ||
+      !number(17, 2, second) || month < 1 || month > 12 || day < 1 ||
+      day > DaysInMonth(year, month) || hour > 23 || minute > 59 || second > 60) {
+    return 0;
+  }
+  int64_t millis = 0;
+  size_t at = 19;
+  if (text[at] == '.') {
+    int64_t scale = 100;
+    for (++at; at < text.size() && text[at] >= '0' && text[at] <= '9'; ++at, scale /= 10) {
+      millis += (text[at] - '0') * scale;
+    }
+  }
+  if (at + 1 != text.size() || text[at] != 'Z') return 0;
+  int64_t seconds = DaysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
+  return seconds * 1000 + millis;
 }
 
 }  // namespace floe::io::s3_xml

@@ -4,6 +4,7 @@
 // responses are flat, generated documents (no attributes that matter, no CDATA, no comments), so
 // a scan for <Tag>...</Tag> is exact for them; entities are decoded.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,5 +22,9 @@ std::string Decode(std::string_view text);
 
 // Text with & < > " ' escaped, for request bodies.
 std::string Escape(std::string_view text);
+
+// Milliseconds since the epoch of an ISO-8601 UTC time as S3 writes LastModified
+// ("2026-12-02T09:00:00.000Z", the fraction optional); 0 when it is not one.
+int64_t IsoMillis(std::string_view text);
 
 }  // namespace floe::io::s3_xml

@@ -11,6 +11,7 @@
 #include "floe/batch/value.h"
 #include "floe/expr/expression.h"
 #include "floe/sql/scalar/table_filter.h"
+#include "floe/table/actions/remove_orphan_files.h"
 #include "floe/table/actions/rewrite_data_files.h"
 #include "floe/table/table.h"
 #include "floe/table/update/expire_snapshots.h"
@@ -41,6 +42,7 @@ class Arguments {
   Result<Value> Get(std::string_view name) const;
   Result<std::string> String(std::string_view name) const;
   Result<int64_t> Long(std::string_view name) const;
+  Result<bool> Bool(std::string_view name) const;
   // A TIMESTAMP literal (UTC), or milliseconds since the epoch.
   Result<int64_t> TimestampMs(std::string_view name) const;
   Result<std::vector<int64_t>> LongArray(std::string_view name) const;
@@ -101,6 +103,12 @@ Result<int64_t> Arguments::Long(std::string_view name) const {
   FLOE_ASSIGN_OR_RETURN(Value value, Get(name));
   if (!value.is<int64_t>()) return std::unexpected(WrongType(name, "an integer"));
   return value.get<int64_t>();
+}
+
+Result<bool> Arguments::Bool(std::string_view name) const {
+  FLOE_ASSIGN_OR_RETURN(Value value, Get(name));
+  if (!value.is<bool>()) return std::unexpected(WrongType(name, "a BOOLEAN"));
+  return value.get<bool>();
 }
 
 Result<int64_t> Arguments::TimestampMs(std::string_view name) const {
@@ -196,6 +204,21 @@ Result<StatementResult> OneRow(std::vector<Field> fields, std::vector<Value> row
   return StatementResult::Rows(schema, std::make_unique<InMemoryRows>(std::move(batches)));
 }
 
+// A result of one STRING column.
+Result<StatementResult> StringColumn(std::string name, const std::vector<std::string>& values) {
+  auto schema = std::make_shared<const BatchSchema>(
+      std::vector<Field>{Field{std::move(name), floe::DataType::String(), false}});
+  std::vector<Value> cells(values.begin(), values.end());
+  FLOE_ASSIGN_OR_RETURN(Array array, MakeArray(schema->field(0).type, cells));
+  std::vector<Array> arrays;
+  arrays.push_back(std::move(array));
+  FLOE_ASSIGN_OR_RETURN(RecordBatch batch,
+                        RecordBatch::Make(schema, std::move(arrays), static_cast<int64_t>(cells.size())));
+  std::vector<RecordBatch> batches;
+  batches.push_back(std::move(batch));
+  return StatementResult::Rows(schema, std::make_unique<InMemoryRows>(std::move(batches)));
+}
+
 Field LongField(std::string name) { return Field{std::move(name), floe::DataType::Int64(), false}; }
 Field IntField(std::string name) { return Field{std::move(name), floe::DataType::Int32(), false}; }
 
@@ -272,6 +295,25 @@ Result<StatementResult> ExpireSnapshots(Session& session, const std::string& cat
        counts.manifests, counts.manifest_lists, int64_t{0}});
 }
 
+Result<StatementResult> RemoveOrphanFiles(Session& session, const std::string& catalog,
+                                          const Arguments& args) {
+  FLOE_ASSIGN_OR_RETURN(std::string name, args.String("table"));
+  FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(session, catalog, name));
+  table::RemoveOrphanFilesOptions options;
+  if (args.has("older_than")) {
+    FLOE_ASSIGN_OR_RETURN(options.older_than_ms, args.TimestampMs("older_than"));
+  }
+  if (args.has("location")) {
+    FLOE_ASSIGN_OR_RETURN(options.location, args.String("location"));
+  }
+  if (args.has("dry_run")) {
+    FLOE_ASSIGN_OR_RETURN(options.dry_run, args.Bool("dry_run"));
+  }
+  FLOE_ASSIGN_OR_RETURN(table::RemoveOrphanFilesResult result,
+                        table::RemoveOrphanFiles(*table, options));
+  return StringColumn("orphan_file_location", result.orphan_files);
+}
+
 // rollback_to_snapshot, rollback_to_timestamp and set_current_snapshot: one ManageSnapshots step.
 Result<StatementResult> MoveCurrent(Session& session, const std::string& catalog,
                                     const Arguments& args, std::string_view procedure) {
@@ -316,6 +358,10 @@ const std::vector<Procedure>& Procedures() {
         "snapshot_ids"},
        {"table"},
        ExpireSnapshots},
+      {"remove_orphan_files",
+       {"table", "older_than", "location", "dry_run"},
+       {"table"},
+       RemoveOrphanFiles},
       {"rollback_to_snapshot",
        {"table", "snapshot_id"},
        {"table", "snapshot_id"},

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -259,6 +260,74 @@ TEST_F(CallTest, RollbackAndSetCurrentSnapshotMoveTheCurrentSnapshot) {
   // Rolling back needs an ancestor of the current snapshot: `last` no longer is one.
   EXPECT_NE(Error("CALL system.rollback_to_snapshot('t', " + std::to_string(last) + ")"), "");
   EXPECT_EQ(AsLong(*MetadataJson().Find("current-snapshot-id")), history_.snapshots[0]);
+}
+
+// remove_orphan_files: files planted in the table's folders, some older than the cut-off and
+// one recent, beside the table's own files, all of which are made old too. The orphans found and
+// deleted are exactly the old planted ones (checked on disk); every file the table had stays, and
+// the table reads the same rows. A cut-off in the future takes the recent one as well, and still
+// nothing of the table's.
+TEST_F(CallTest, RemoveOrphanFilesDeletesOnlyOldUnreachableFiles) {
+  using std::chrono_literals::operator""h;
+  const std::filesystem::path location = MetadataJson().GetString("location").value();
+  const std::set<std::string> table_files = FilesUnder(location);
+  const auto old_time = std::filesystem::file_time_type::clock::now() - 240h;
+  for (const std::string& file : table_files) std::filesystem::last_write_time(file, old_time);
+  auto plant = [&](const std::filesystem::path& path, bool old) {
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path) << "left by a writer that died";
+    if (old) std::filesystem::last_write_time(path, old_time);
+    return path.string();
+  };
+  const std::set<std::string> old_orphans = {
+      plant(location / "data" / "orphan-1.parquet", true),
+      plant(location / "data" / "category=zzz" / "orphan-2.parquet", true),
+      plant(location / "metadata" / "orphan-manifest.avro", true)};
+  const std::string recent = plant(location / "data" / "recent.parquet", false);
+  auto count_rows = [&] {
+    auto result = session_->ExecuteSql("SELECT count(*) AS n FROM t");
+    EXPECT_TRUE(result) << result.error().ToString();
+    auto batch = result->rows->Next();
+    return GetValue((*batch)->column(0), 0);
+  };
+  const Value rows = count_rows();
+
+  auto orphans_of = [&](const std::string& sql) {
+    auto result = session_->ExecuteSql(sql);
+    EXPECT_TRUE(result) << sql << ": " << result.error().ToString();
+    std::set<std::string> out;
+    if (!result) return out;
+    while (true) {
+      auto batch = result->rows->Next();
+      if (!batch || !*batch) break;
+      EXPECT_EQ((*batch)->field(0).name, "orphan_file_location");
+      for (int64_t r = 0; r < (*batch)->num_rows(); ++r) {
+        out.insert(GetValue((*batch)->column(0), r).get<std::string>());
+      }
+    }
+    return out;
+  };
+  EXPECT_EQ(orphans_of("CALL system.remove_orphan_files(table => 't', dry_run => true)"),
+            old_orphans);
+  std::set<std::string> everything = table_files;
+  everything.insert(old_orphans.begin(), old_orphans.end());
+  everything.insert(recent);
+  EXPECT_EQ(FilesUnder(location), everything);
+
+  EXPECT_EQ(orphans_of("CALL system.remove_orphan_files('t')"), old_orphans);
+  std::set<std::string> kept = table_files;
+  kept.insert(recent);
+  EXPECT_EQ(FilesUnder(location), kept);
+  EXPECT_EQ(count_rows(), rows);
+
+  EXPECT_EQ(orphans_of("CALL system.remove_orphan_files(table => 't', older_than => TIMESTAMP "
+                       "'2999-01-01 00:00:00')"),
+            std::set<std::string>{recent});
+  EXPECT_EQ(FilesUnder(location), table_files);
+  EXPECT_EQ(count_rows(), rows);
+  EXPECT_NE(Error("CALL system.remove_orphan_files(table => 't', dry_run => 'yes')")
+                .find("argument 'dry_run' must be a BOOLEAN"),
+            std::string::npos);
 }
 
 TEST_F(CallTest, ErrorsNameWhatIsWrong) {

@@ -6,8 +6,8 @@
 #include <map>
 
 #include "floe/io/file_io.h"
-#include "floe/manifest/manifest_reader.h"
 #include "floe/table/table.h"
+#include "floe/table/update/reachable_files.h"
 
 namespace floe::table {
 namespace {
@@ -20,25 +20,6 @@ int64_t LongProperty(const TableMetadata& base, std::string_view key, int64_t fa
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return fallback;
   return value;
-}
-
-Result<std::vector<manifest::ManifestFile>> ManifestsOf(io::FileIO& io, const Snapshot& snapshot) {
-  if (snapshot.manifest_list.empty()) {
-    std::vector<manifest::ManifestFile> out;
-    for (const std::string& path : snapshot.manifests) {
-      out.push_back(manifest::ManifestFile{.manifest_path = path});
-    }
-    return out;
-  }
-  FLOE_ASSIGN_OR_RETURN(auto input, io.NewInputFile(snapshot.manifest_list));
-  return manifest::ReadManifestList(*input);
-}
-
-Result<std::vector<manifest::ManifestEntry>> EntriesOf(io::FileIO& io,
-                                                       const manifest::ManifestFile& manifest) {
-  FLOE_ASSIGN_OR_RETURN(auto input, io.NewInputFile(manifest.manifest_path));
-  FLOE_ASSIGN_OR_RETURN(auto reader, manifest::ManifestReader::Open(*input, &manifest));
-  return reader->ReadAll();
 }
 
 }  // namespace
@@ -136,36 +117,23 @@ void ExpireSnapshots::Finish(const TableMetadata* committed) {
 
 Status ExpireSnapshots::DeleteUnreachable(const TableMetadata& committed) {
   io::FileIO& io = *table().io();
-  std::set<std::string> kept_lists, kept_manifests, kept_files;
-  for (const SnapshotPtr& snapshot : committed.snapshots()) {
-    kept_lists.insert(snapshot->manifest_list);
-    FLOE_ASSIGN_OR_RETURN(auto manifests, ManifestsOf(io, *snapshot));
-    for (const manifest::ManifestFile& manifest : manifests) {
-      if (!kept_manifests.insert(manifest.manifest_path).second) continue;
-      FLOE_ASSIGN_OR_RETURN(auto entries, EntriesOf(io, manifest));
-      for (const manifest::ManifestEntry& entry : entries) {
-        if (entry.status != manifest::EntryStatus::kDeleted) {
-          kept_files.insert(entry.data_file.file_path);
-        }
-      }
-    }
-  }
+  FLOE_ASSIGN_OR_RETURN(ReachableFiles kept, CollectReachableFiles(io, committed));
   std::set<std::string> delete_lists, delete_manifests, delete_files;
   std::map<std::string, manifest::FileContent> content_of;
   for (const SnapshotPtr& snapshot : expired_) {
     if (committed.SnapshotById(snapshot->snapshot_id)) continue;
-    if (!snapshot->manifest_list.empty() && !kept_lists.contains(snapshot->manifest_list)) {
+    if (!snapshot->manifest_list.empty() && !kept.manifest_lists.contains(snapshot->manifest_list)) {
       delete_lists.insert(snapshot->manifest_list);
     }
-    FLOE_ASSIGN_OR_RETURN(auto manifests, ManifestsOf(io, *snapshot));
+    FLOE_ASSIGN_OR_RETURN(auto manifests, SnapshotManifests(io, *snapshot));
     for (const manifest::ManifestFile& manifest : manifests) {
-      if (kept_manifests.contains(manifest.manifest_path) ||
+      if (kept.manifests.contains(manifest.manifest_path) ||
           !delete_manifests.insert(manifest.manifest_path).second) {
         continue;
       }
-      FLOE_ASSIGN_OR_RETURN(auto entries, EntriesOf(io, manifest));
+      FLOE_ASSIGN_OR_RETURN(auto entries, ManifestEntries(io, manifest));
       for (const manifest::ManifestEntry& entry : entries) {
-        if (!kept_files.contains(entry.data_file.file_path)) {
+        if (!kept.content_files.contains(entry.data_file.file_path)) {
           delete_files.insert(entry.data_file.file_path);
           content_of[entry.data_file.file_path] = entry.data_file.content;
         }
