@@ -166,7 +166,8 @@ TEST_F(FirstMinutesTest, SigtermStopsAnEndlessInsertWithAFinalCommit) {
     running = testing::ReadText(work_ / "out.txt").find("still running") != std::string::npos;
     if (!running) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  ASSERT_TRUE(running) << testing::ReadText(work_ / "out.txt") << testing::ReadText(work_ / "err.txt");
+  ASSERT_TRUE(running) << testing::ReadText(work_ / "out.txt")
+                       << testing::ReadText(work_ / "err.txt");
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   kill(pid, SIGTERM);
   EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << testing::ReadText(work_ / "err.txt");

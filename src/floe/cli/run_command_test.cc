@@ -27,7 +27,6 @@
 #include "floe/io/s3/s3_test_support.h"
 #include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
-#include "floe/util/json.h"
 
 namespace floe::cli {
 namespace {
@@ -147,15 +146,17 @@ TEST_P(StreamingRestartTest, StreamingInsertResumesAfterStopAndKillWithoutLossOr
   ASSERT_TRUE(WaitForCommits(pid, lake_, 2)) << testing::ReadText(dir_.path() / "err.txt");
   kill(pid, SIGTERM);
   EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << testing::ReadText(dir_.path() / "err.txt");
-  EXPECT_NE(testing::ReadText(dir_.path() / "out.txt").find("(insert-into_lake.db.events): CANCELED"),
-            std::string::npos)
+  EXPECT_NE(
+      testing::ReadText(dir_.path() / "out.txt").find("(insert-into_lake.db.events): CANCELED"),
+      std::string::npos)
       << testing::ReadText(dir_.path() / "out.txt");
   const int after_first = MetadataVersions(lake_);
 
   // Second run: resumes, commits at least once more, and is killed outright.
   pid = StartRun(dir_.path(), script);
   ASSERT_GT(pid, 0);
-  ASSERT_TRUE(WaitForCommits(pid, lake_, after_first + 1)) << testing::ReadText(dir_.path() / "err.txt");
+  ASSERT_TRUE(WaitForCommits(pid, lake_, after_first + 1))
+      << testing::ReadText(dir_.path() / "err.txt");
   kill(pid, SIGKILL);
   testing::WaitFloe(pid);
 
@@ -163,23 +164,15 @@ TEST_P(StreamingRestartTest, StreamingInsertResumesAfterStopAndKillWithoutLossOr
   pid = StartRun(dir_.path(), script);
   ASSERT_GT(pid, 0);
   EXPECT_EQ(testing::WaitFloe(pid), kExitOk) << testing::ReadText(dir_.path() / "err.txt");
-  EXPECT_NE(testing::ReadText(dir_.path() / "out.txt").find("(insert-into_lake.db.events): FINISHED"),
-            std::string::npos)
+  EXPECT_NE(
+      testing::ReadText(dir_.path() / "out.txt").find("(insert-into_lake.db.events): FINISHED"),
+      std::string::npos)
       << testing::ReadText(dir_.path() / "out.txt");
 
-  auto counted = floe::testing::RunPeer(
-      "ch", {"SELECT count() AS n, uniqExact(id) AS ids, min(id) AS lo, max(id) AS hi FROM " +
-             lake_.clickhouse_source + " FORMAT JSONEachRow"});
+  auto counted =
+      floe::testing::RunPeer("ch", {testing::ClickHouseIdCountQuery(lake_.clickhouse_source)});
   ASSERT_TRUE(counted.has_value()) << counted.error().ToString();
-  FLOE_ASSERT_OK_AND_ASSIGN(Json row, Json::Parse(*counted));
-  auto number = [&](std::string_view key) {
-    const Json* v = row.Find(key);
-    return v == nullptr ? -1 : v->is_string() ? std::stoll(v->as_string()) : v->as_int();
-  };
-  EXPECT_EQ(number("n"), kRows) << *counted;
-  EXPECT_EQ(number("ids"), kRows) << *counted;
-  EXPECT_EQ(number("lo"), 0) << *counted;
-  EXPECT_EQ(number("hi"), kRows - 1) << *counted;
+  EXPECT_EQ(testing::IdCounts(*counted), testing::EveryIdOnce(kRows)) << *counted;
 }
 
 INSTANTIATE_TEST_SUITE_P(Lakes, StreamingRestartTest,
@@ -187,9 +180,12 @@ INSTANTIATE_TEST_SUITE_P(Lakes, StreamingRestartTest,
                                            LakeKind::kS3Rest),
                          [](const auto& info) -> std::string {
                            switch (info.param) {
-                             case LakeKind::kLocalHadoop: return "LocalHadoop";
-                             case LakeKind::kS3Sql: return "S3Sql";
-                             case LakeKind::kS3Rest: return "S3Rest";
+                             case LakeKind::kLocalHadoop:
+                               return "LocalHadoop";
+                             case LakeKind::kS3Sql:
+                               return "S3Sql";
+                             case LakeKind::kS3Rest:
+                               return "S3Rest";
                            }
                            return "";
                          });

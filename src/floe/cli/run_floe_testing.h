@@ -11,10 +11,12 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "floe/testing/testing.h"
 #include "floe/util/json.h"
@@ -112,6 +114,39 @@ inline std::set<std::string> IdDataRows(const std::string& out) {
                 row->Find("data")->as_string());
   }
   return rows;
+}
+
+// The query that counts a table of ids: rows, distinct ids, the least and the greatest, from
+// `source`, a ClickHouse table function (icebergLocal('...'), icebergS3(...)).
+inline std::string ClickHouseIdCountQuery(const std::string& source) {
+  return "SELECT count() AS n, uniqExact(id) AS ids, min(id) AS lo, max(id) AS hi FROM " + source +
+         " FORMAT JSONEachRow";
+}
+
+// {"n", "ids", "lo", "hi"} of the one JSON line among out's lines (floe sql and ClickHouse print
+// other lines too); empty unless there is exactly one. The min and max of an empty table are null:
+// left out, so they differ from any expected value.
+inline std::map<std::string, int64_t> IdCounts(const std::string& out) {
+  std::map<std::string, int64_t> counts;
+  std::vector<Json> rows;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with('{')) continue;
+    auto row = Json::Parse(line);
+    if (!row || !row->is_object()) return counts;
+    rows.push_back(std::move(*row));
+  }
+  if (rows.size() != 1) return counts;
+  for (const auto& [key, value] : rows.front().as_object()) {
+    if (value.is_null()) continue;
+    counts[key] = value.is_string() ? std::stoll(value.as_string()) : value.as_int();
+  }
+  return counts;
+}
+
+// What IdCounts gives for a table holding the ids 0..rows-1 once each.
+inline std::map<std::string, int64_t> EveryIdOnce(int64_t rows) {
+  return {{"n", rows}, {"ids", rows}, {"lo", 0}, {"hi", rows - 1}};
 }
 
 }  // namespace floe::cli::testing

@@ -291,10 +291,10 @@ Result<std::vector<FileEntry>> LocalFileIO::List(std::string_view folder) {
       break;
     }
     bool is_dir = S_ISDIR(st.st_mode);
-    entries.push_back(FileEntry{std::string(name), JoinLocation(folder, name),
-                                is_dir ? 0 : static_cast<int64_t>(st.st_size), is_dir,
-                                static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 +
-                                    st.st_mtim.tv_nsec / 1'000'000});
+    entries.push_back(
+        FileEntry{std::string(name), JoinLocation(folder, name),
+                  is_dir ? 0 : static_cast<int64_t>(st.st_size), is_dir,
+                  static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1'000'000});
   }
   ::closedir(dir);
   if (error != 0) return Fail(error, "listing", path);

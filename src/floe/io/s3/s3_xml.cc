@@ -130,11 +130,11 @@ int64_t IsoMillis(std::string_view text) {
     return ec == std::errc() && end == text.data() + at + digits;
   };
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  if (text.size() < 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T' ||
-      text[13] != ':' || text[16] != ':' || !number(0, 4, year) || !number(5, 2, month) ||
-      !number(8, 2, day) || !number(11, 2, hour) || !number(14, 2, minute) ||
-      !number(17, 2, second) || month < 1 || month > 12 || day < 1 ||
-      day > DaysInMonth(year, month) || hour > 23 || minute > 59 || second > 60) {
+  if (text.size() < 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
+      text[16] != ':' || !number(0, 4, year) || !number(5, 2, month) || !number(8, 2, day) ||
+      !number(11, 2, hour) || !number(14, 2, minute) || !number(17, 2, second) || month < 1 ||
+      month > 12 || day < 1 || day > DaysInMonth(year, month) || hour > 23 || minute > 59 ||
+      second > 60) {
     return 0;
   }
   int64_t millis = 0;

@@ -212,8 +212,8 @@ Result<StatementResult> StringColumn(std::string name, const std::vector<std::st
   FLOE_ASSIGN_OR_RETURN(Array array, MakeArray(schema->field(0).type, cells));
   std::vector<Array> arrays;
   arrays.push_back(std::move(array));
-  FLOE_ASSIGN_OR_RETURN(RecordBatch batch,
-                        RecordBatch::Make(schema, std::move(arrays), static_cast<int64_t>(cells.size())));
+  FLOE_ASSIGN_OR_RETURN(RecordBatch batch, RecordBatch::Make(schema, std::move(arrays),
+                                                             static_cast<int64_t>(cells.size())));
   std::vector<RecordBatch> batches;
   batches.push_back(std::move(batch));
   return StatementResult::Rows(schema, std::make_unique<InMemoryRows>(std::move(batches)));

@@ -62,9 +62,9 @@ Result<RemoveOrphanFilesResult> RemoveOrphanFiles(Table& table,
   for (size_t i = 0; i < result.orphan_files.size(); ++i) {
     Status deleted = io.Delete(result.orphan_files[i]);
     if (!deleted && deleted.error().kind() != ErrorKind::kNotFound) {
-      return std::unexpected(std::move(deleted.error().AddContext(fmt::format(
-          "remove_orphan_files: {} of {} orphans deleted before this one", i,
-          result.orphan_files.size()))));
+      return std::unexpected(std::move(deleted.error().AddContext(
+          fmt::format("remove_orphan_files: {} of {} orphans deleted before this one", i,
+                      result.orphan_files.size()))));
     }
   }
   return result;

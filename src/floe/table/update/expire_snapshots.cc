@@ -122,7 +122,8 @@ Status ExpireSnapshots::DeleteUnreachable(const TableMetadata& committed) {
   std::map<std::string, manifest::FileContent> content_of;
   for (const SnapshotPtr& snapshot : expired_) {
     if (committed.SnapshotById(snapshot->snapshot_id)) continue;
-    if (!snapshot->manifest_list.empty() && !kept.manifest_lists.contains(snapshot->manifest_list)) {
+    if (!snapshot->manifest_list.empty() &&
+        !kept.manifest_lists.contains(snapshot->manifest_list)) {
       delete_lists.insert(snapshot->manifest_list);
     }
     FLOE_ASSIGN_OR_RETURN(auto manifests, SnapshotManifests(io, *snapshot));

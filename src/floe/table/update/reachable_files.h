@@ -35,7 +35,7 @@ Result<ReachableFiles> CollectReachableFiles(io::FileIO& io, const TableMetadata
 Result<std::vector<manifest::ManifestFile>> SnapshotManifests(io::FileIO& io,
                                                               const Snapshot& snapshot);
 // Every entry of a manifest, deleted ones included.
-Result<std::vector<manifest::ManifestEntry>> ManifestEntries(io::FileIO& io,
-                                                             const manifest::ManifestFile& manifest);
+Result<std::vector<manifest::ManifestEntry>> ManifestEntries(
+    io::FileIO& io, const manifest::ManifestFile& manifest);
 
 }  // namespace floe::table
