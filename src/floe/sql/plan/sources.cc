@@ -10,6 +10,7 @@
 #include "floe/sql/plan/select_internal.h"
 #include "floe/sql/plan/sources_internal.h"
 #include "floe/sql/plan/window_internal.h"
+#include "floe/sql/plan/with_internal.h"
 #include "floe/sql/syntax/printer.h"
 #include "floe/stream/collection_source.h"
 #include "floe/stream/connectors/datagen_source.h"
@@ -302,6 +303,10 @@ Result<Relation> PlanFrom(PlannerContext& context, const TableRef& ref, const Co
                           const Expr* where) {
   switch (ref.kind) {
     case TableRef::Kind::kTable: {
+      if (const CommonTableExpr* with = FindWithQuery(context, ref.name)) {
+        FLOE_ASSIGN_OR_RETURN(Relation relation, PlanWithQuery(context, *with, ref));
+        return RenameColumns(std::move(relation), ref);
+      }
       if (ref.column_aliases.empty()) return PlanTable(context, ref, use, where);
       // The query names the columns by their aliases: read them all, push nothing down.
       FLOE_ASSIGN_OR_RETURN(Relation relation,

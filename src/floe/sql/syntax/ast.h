@@ -190,10 +190,27 @@ struct OrderItem {
   std::optional<bool> nulls_first;
 };
 
-// A query: SELECT, VALUES or a UNION of two queries, with ORDER BY and LIMIT/OFFSET applying to
-// the whole.
+// One `name [(columns)] AS (query)` of a WITH clause.
+struct CommonTableExpr {
+  std::string name;
+  std::vector<std::string> columns;
+  QueryPtr query;
+  Position position;
+};
+
+// A query: SELECT, VALUES or a set operation (UNION, INTERSECT, EXCEPT; `all` for ALL) of two
+// queries, with the WITH clause's named queries visible in it and ORDER BY and LIMIT/OFFSET
+// applying to the whole.
 struct Query {
-  enum class Kind : unsigned char { kSelect, kValues, kUnion } kind = Kind::kSelect;
+  enum class Kind : unsigned char {
+    kSelect,
+    kValues,
+    kUnion,
+    kIntersect,
+    kExcept
+  } kind = Kind::kSelect;
+  // WITH: each may name the ones before it.
+  std::vector<CommonTableExpr> with;
   // kSelect
   bool distinct = false;
   std::vector<SelectItem> items;
@@ -203,7 +220,7 @@ struct Query {
   ExprPtr having;
   // kValues
   std::vector<std::vector<ExprPtr>> rows;
-  // kUnion
+  // kUnion, kIntersect, kExcept
   bool all = false;
   QueryPtr left;
   QueryPtr right;

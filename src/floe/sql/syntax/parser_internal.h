@@ -134,6 +134,8 @@ class Parser {
   // ---- queries (parser_queries.cc) ----
   Result<QueryPtr> ParseQuery();
   Result<QueryPtr> ParseQueryBody();
+  Result<std::vector<CommonTableExpr>> ParseWith();
+  Result<QueryPtr> ParseIntersectTerm();
   Result<QueryPtr> ParseQueryTerm();
   Result<std::optional<std::string>> ParseAlias();
   Result<TableRefPtr> ParseFrom();

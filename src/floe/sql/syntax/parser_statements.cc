@@ -43,7 +43,7 @@ Result<StatementBody> Parser::ParseBody() {
   if (AcceptKeyword("SET")) return ParseSet();
   if (AcceptKeyword("RESET")) return ParseReset();
   if (AcceptKeyword("INSERT")) return ParseInsert();
-  if (PeekKeyword("SELECT") || PeekKeyword("VALUES") || PeekSymbol("(")) {
+  if (PeekKeyword("SELECT") || PeekKeyword("VALUES") || PeekKeyword("WITH") || PeekSymbol("(")) {
     FLOE_ASSIGN_OR_RETURN(QueryPtr query, ParseQuery());
     return QueryStatement{std::move(query)};
   }
@@ -538,11 +538,12 @@ Result<StatementBody> Parser::ParseInsert() {
     FLOE_RETURN_IF_ERROR(ExpectSymbol(")", "after partition values"));
   }
   if (PeekSymbol("(") && !PeekKeyword("SELECT", 1) && !PeekKeyword("VALUES", 1) &&
-      !PeekSymbol("(", 1)) {
+      !PeekKeyword("WITH", 1) && !PeekSymbol("(", 1)) {
     FLOE_ASSIGN_OR_RETURN(insert.columns, ParseNameList("column name", "target column list"));
   }
-  if (!PeekKeyword("SELECT") && !PeekKeyword("VALUES") && !PeekSymbol("(")) {
-    return Expected("SELECT or VALUES", "after the target table");
+  if (!PeekKeyword("SELECT") && !PeekKeyword("VALUES") && !PeekKeyword("WITH") &&
+      !PeekSymbol("(")) {
+    return Expected("SELECT, VALUES or WITH", "after the target table");
   }
   FLOE_ASSIGN_OR_RETURN(insert.query, ParseQuery());
   return insert;

@@ -143,11 +143,25 @@ std::string PrintTableRef(const TableRef& ref) {
   return out;
 }
 
-std::string QueryTerm(const Query& query) {
-  // ORDER BY/LIMIT inside a UNION branch, or a nested union on the right, need parentheses.
-  bool wrap = !query.order_by.empty() || query.limit || query.offset;
+bool IsSetOperation(const Query& query) {
+  return query.kind == Query::Kind::kUnion || query.kind == Query::Kind::kIntersect ||
+         query.kind == Query::Kind::kExcept;
+}
+
+// A branch of `parent`, a set operation. ORDER BY/LIMIT or WITH inside a branch, a set operation
+// on the right, or one of another kind on the left need parentheses.
+std::string QueryTerm(const Query& query, const Query& parent, bool left) {
+  bool wrap = !query.order_by.empty() || query.limit || query.offset || !query.with.empty() ||
+              (IsSetOperation(query) && (!left || query.kind != parent.kind));
   std::string text = PrintQuery(query);
   return wrap ? "(" + text + ")" : text;
+}
+
+std::string SetOperator(const Query& query) {
+  std::string name = query.kind == Query::Kind::kUnion       ? "UNION"
+                     : query.kind == Query::Kind::kIntersect ? "INTERSECT"
+                                                             : "EXCEPT";
+  return " " + name + (query.all ? " ALL " : " ");
 }
 
 std::string PrintColumnsAndKey(const std::vector<ColumnDef>& columns,
@@ -629,13 +643,30 @@ std::string PrintQuery(const Query& query) {
       }
       break;
     }
-    case Query::Kind::kUnion: {
-      std::string right = QueryTerm(*query.right);
-      if (query.right->kind == Query::Kind::kUnion && right.front() != '(')
-        right = "(" + right + ")";
-      out = QueryTerm(*query.left) + (query.all ? " UNION ALL " : " UNION ") + right;
+    case Query::Kind::kUnion:
+    case Query::Kind::kIntersect:
+    case Query::Kind::kExcept:
+      out = QueryTerm(*query.left, query, true) + SetOperator(query) +
+            QueryTerm(*query.right, query, false);
       break;
+  }
+  if (!query.with.empty()) {
+    std::string with = "WITH ";
+    for (std::size_t i = 0; i < query.with.size(); ++i) {
+      const CommonTableExpr& cte = query.with[i];
+      if (i > 0) with += ", ";
+      with += QuoteIdentifier(cte.name);
+      if (!cte.columns.empty()) {
+        with += "(";
+        for (std::size_t c = 0; c < cte.columns.size(); ++c) {
+          if (c > 0) with += ", ";
+          with += QuoteIdentifier(cte.columns[c]);
+        }
+        with += ")";
+      }
+      with += " AS (" + PrintQuery(*cte.query) + ")";
     }
+    out = with + " " + out;
   }
   if (!query.order_by.empty()) {
     out += " ORDER BY ";
