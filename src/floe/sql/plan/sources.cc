@@ -260,6 +260,9 @@ Result<Relation> PlanConnectorTable(PlannerContext& context, const ResolvedName&
 Result<Relation> PlanTable(PlannerContext& context, const TableRef& ref, const ColumnUse& use,
                            const Expr* where) {
   FLOE_ASSIGN_OR_RETURN(ResolvedName name, context.session().ResolveTable(ref.name));
+  if (const SessionView* view = context.session().FindView(name)) {
+    return PlanView(context, *view, name, ref);
+  }
   FLOE_RETURN_IF_ERROR(CheckHintsAllowed(context, ref));
   std::string qualifier = Qualifier(ref, name);
   if (name.in_default_catalog()) {

@@ -1,10 +1,15 @@
 #pragma once
 
-// WITH queries. A FROM item whose one-part name is a WITH query in scope plans that query where it
-// stands, once per reference, as Flink inlines them; the query sees only the WITH queries before
-// it (no recursion), and an inner WITH hides an outer query of the same name. Names match exactly.
+// Named queries: WITH queries and views. A FROM item whose one-part name is a WITH query in scope
+// plans that query where it stands, once per reference, as Flink inlines them; the query sees only
+// the WITH queries before it (no recursion), and an inner WITH hides an outer query of the same
+// name. Names match exactly.
 //
-// Errors: a column list of another width than the query's columns, an OPTIONS hint on one.
+// A view is planned alike where a FROM item names it, without the WITH queries around that item
+// (its names were resolved where it was made), under its own column names.
+//
+// Errors: a column list of another width than the query's columns, an OPTIONS hint on one, a view
+// whose query reaches itself (a view dropped and made again over one that used it).
 
 #include <cstddef>
 #include <vector>
@@ -32,5 +37,9 @@ const CommonTableExpr* FindWithQuery(PlannerContext& context, const ObjectName& 
 // `query`'s rows for the FROM item `ref` that names it, qualified by ref's alias or the name.
 Result<Relation> PlanWithQuery(PlannerContext& context, const CommonTableExpr& query,
                                const TableRef& ref);
+
+// `view`'s rows for the FROM item `ref`, qualified by ref's alias or the view's name.
+Result<Relation> PlanView(PlannerContext& context, const SessionView& view,
+                          const ResolvedName& name, const TableRef& ref);
 
 }  // namespace floe::sql::plan

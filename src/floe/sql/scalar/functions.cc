@@ -12,7 +12,7 @@ namespace {
 const FunctionDef* FindFunction(std::string_view upper) {
   for (auto family :
        {StringFunctions(), MathFunctions(), DateTimeFunctions(), ConditionalFunctions(),
-        ConstructorFunctions(), EncodingFunctions(), JsonFunctions()}) {
+        ConstructorFunctions(), EncodingFunctions(), JsonFunctions(), CollectionFunctions()}) {
     for (const FunctionDef& def : family) {
       if (def.name == upper) return &def;
     }

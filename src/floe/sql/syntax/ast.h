@@ -289,7 +289,16 @@ struct AlterDatabase {
 struct UseDatabase {
   ObjectName name;
 };
-struct ShowDatabases {};
+// SHOW ... [NOT] LIKE 'pattern', or ILIKE to ignore case.
+struct ShowLike {
+  std::string pattern;
+  bool negated = false;
+  bool ignore_case = false;
+};
+
+struct ShowDatabases {
+  std::optional<ShowLike> like;
+};
 
 // WATERMARK FOR column AS strategy: the column becomes the table's event-time attribute.
 struct WatermarkDef {
@@ -356,6 +365,31 @@ struct DropTable {
 };
 struct ShowTables {
   std::optional<ObjectName> database;
+  std::optional<ShowLike> like;
+};
+
+// CREATE [TEMPORARY] VIEW [IF NOT EXISTS] v [(columns)] [COMMENT '...'] AS query: the query is
+// kept as written (`query_text`) and parsed again when the view is made.
+struct CreateView {
+  ObjectName name;
+  bool temporary = false;
+  bool if_not_exists = false;
+  std::vector<std::string> columns;
+  std::optional<std::string> comment;
+  QueryPtr query;
+  std::string query_text;
+};
+struct DropView {
+  ObjectName name;
+  bool temporary = false;
+  bool if_exists = false;
+};
+struct ShowViews {
+  std::optional<ObjectName> database;
+  std::optional<ShowLike> like;
+};
+struct ShowCreateView {
+  ObjectName name;
 };
 struct ShowCreateTable {
   ObjectName name;
@@ -416,7 +450,7 @@ using StatementBody =
                  ShowCurrentDatabase, CreateDatabase, DropDatabase, AlterDatabase, UseDatabase,
                  ShowDatabases, CreateTable, AlterTable, DropTable, ShowTables, ShowCreateTable,
                  DescribeTable, ShowJobs, StopJob, SetOption, ResetOption, Insert, QueryStatement,
-                 Call, Help, Quit, Explain>;
+                 Call, Help, Quit, Explain, CreateView, DropView, ShowViews, ShowCreateView>;
 
 // One statement and where it starts in its script, for error messages.
 struct Statement {

@@ -290,8 +290,13 @@ TEST(ParserTest, ErrorsNameLineColumnExpectedAndFound) {
   EXPECT_EQ(ErrorOf("INSERT OVERWRITE t PARTITION (a = b) SELECT 1"),
             "line 1, column 35: the value of partition column 'a' must be a literal");
   EXPECT_EQ(ErrorOf("SET = x"), "line 1, column 5: expected option key after SET, found '='");
-  EXPECT_EQ(ErrorOf("DROP VIEW v"),
-            "line 1, column 6: expected CATALOG, DATABASE or TABLE after DROP, found 'VIEW'");
+  EXPECT_EQ(ErrorOf("DROP FUNCTION f"),
+            "line 1, column 6: expected CATALOG, DATABASE, TABLE or [TEMPORARY] VIEW after DROP, "
+            "found 'FUNCTION'");
+  EXPECT_EQ(ErrorOf("DROP TEMPORARY TABLE t"),
+            "line 1, column 16: expected VIEW after DROP TEMPORARY, found 'TABLE'");
+  EXPECT_EQ(ErrorOf("SHOW TABLES NOT 'x'"),
+            "line 1, column 17: expected LIKE or ILIKE after NOT, found ''x''");
   EXPECT_EQ(ErrorOf("SELECT a FROM select"),
             "line 1, column 15: expected table name, found 'select'");
 }

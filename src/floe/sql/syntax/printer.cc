@@ -178,6 +178,12 @@ std::string PrintColumnsAndKey(const std::vector<ColumnDef>& columns,
   return out + ")";
 }
 
+std::string PrintShowLike(const std::optional<ShowLike>& like) {
+  if (!like) return "";
+  return std::string(like->negated ? " NOT" : "") + (like->ignore_case ? " ILIKE " : " LIKE ") +
+         QuoteString(like->pattern);
+}
+
 template <class... Fs>
 struct Overloaded : Fs... {
   using Fs::operator()...;
@@ -215,7 +221,7 @@ std::string PrintBody(const StatementBody& body) {
             return "ALTER DATABASE " + PrintName(s.name) + " SET " + PrintOptions(s.options);
           },
           [](const UseDatabase& s) { return "USE " + PrintName(s.name); },
-          [](const ShowDatabases&) { return std::string("SHOW DATABASES"); },
+          [](const ShowDatabases& s) { return "SHOW DATABASES" + PrintShowLike(s.like); },
           [](const CreateTable& s) {
             std::string out = fmt::format(
                 "CREATE TABLE {}{}", s.if_not_exists ? "IF NOT EXISTS " : "", PrintName(s.name));
@@ -307,9 +313,34 @@ std::string PrintBody(const StatementBody& body) {
                                PrintName(s.name));
           },
           [](const ShowTables& s) {
-            return s.database ? "SHOW TABLES FROM " + PrintName(*s.database)
-                              : std::string("SHOW TABLES");
+            return (s.database ? "SHOW TABLES FROM " + PrintName(*s.database)
+                               : std::string("SHOW TABLES")) +
+                   PrintShowLike(s.like);
           },
+          [](const ShowViews& s) {
+            return (s.database ? "SHOW VIEWS FROM " + PrintName(*s.database)
+                               : std::string("SHOW VIEWS")) +
+                   PrintShowLike(s.like);
+          },
+          [](const CreateView& s) {
+            std::string out = fmt::format("CREATE {}VIEW {}{}", s.temporary ? "TEMPORARY " : "",
+                                          s.if_not_exists ? "IF NOT EXISTS " : "",
+                                          PrintName(s.name));
+            if (!s.columns.empty()) {
+              out += " (";
+              for (std::size_t i = 0; i < s.columns.size(); ++i) {
+                out += (i > 0 ? ", " : "") + QuoteIdentifier(s.columns[i]);
+              }
+              out += ")";
+            }
+            if (s.comment) out += " COMMENT " + QuoteString(*s.comment);
+            return out + " AS " + PrintQuery(*s.query);
+          },
+          [](const DropView& s) {
+            return fmt::format("DROP {}VIEW {}{}", s.temporary ? "TEMPORARY " : "",
+                               s.if_exists ? "IF EXISTS " : "", PrintName(s.name));
+          },
+          [](const ShowCreateView& s) { return "SHOW CREATE VIEW " + PrintName(s.name); },
           [](const ShowCreateTable& s) { return "SHOW CREATE TABLE " + PrintName(s.name); },
           [](const DescribeTable& s) {
             return std::string(s.extended ? "DESCRIBE EXTENDED " : "DESCRIBE ") + PrintName(s.name);
