@@ -117,18 +117,19 @@ stream::DataStream Tag(const stream::DataStream& input, int64_t left, int64_t ri
 }  // namespace
 
 Result<stream::DataStream> IntersectExcept(const stream::DataStream& left,
-                                           const stream::DataStream& right,
-                                           SetOperation operation, bool all) {
+                                           const stream::DataStream& right, SetOperation operation,
+                                           bool all) {
   const int width = left.schema()->num_fields();
   FLOE_ASSIGN_OR_RETURN(stream::DataStream both, UnionAll({Tag(left, 1, 0), Tag(right, 0, 1)}));
   std::vector<int> group(width);
   for (int i = 0; i < width; ++i) group[i] = i;
   FLOE_ASSIGN_OR_RETURN(
       stream::DataStream counted,
-      Aggregate(both, group,
-                {AggregateCall{.kind = AggregateKind::kSum, .argument = width, .output_name = "$left"},
-                 AggregateCall{
-                     .kind = AggregateKind::kSum, .argument = width + 1, .output_name = "$right"}}));
+      Aggregate(
+          both, group,
+          {AggregateCall{.kind = AggregateKind::kSum, .argument = width, .output_name = "$left"},
+           AggregateCall{
+               .kind = AggregateKind::kSum, .argument = width + 1, .output_name = "$right"}}));
   std::vector<Field> fields = left.schema()->fields();
   for (Field& field : fields) field.field_id.reset();
   auto schema = std::make_shared<const BatchSchema>(std::move(fields));

@@ -1,5 +1,3 @@
-#include "floe/sql/plan/with_internal.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,6 +6,7 @@
 #include <utility>
 
 #include "floe/sql/plan/select_internal.h"
+#include "floe/sql/plan/with_internal.h"
 #include "floe/sql/syntax/printer.h"
 
 namespace floe::sql::plan {

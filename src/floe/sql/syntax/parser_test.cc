@@ -182,6 +182,10 @@ TEST(ParserTest, SetOperationsAndWith) {
   // INTERSECT is reserved, so it is no alias.
   EXPECT_EQ(Canonical("SELECT a FROM t INTERSECT SELECT a FROM u"),
             "SELECT `a` FROM `t` INTERSECT SELECT `a` FROM `u`");
+  EXPECT_EQ(Canonical("SELECT JSON_OBJECT('a' VALUE 1, KEY 'b' VALUE x ABSENT ON NULL), "
+                      "JSON_ARRAY(), JSON_ARRAY(NULL ON NULL), JSON_ARRAY(1, 'x')"),
+            "SELECT JSON_OBJECT(KEY 'a' VALUE 1, KEY 'b' VALUE `x` ABSENT ON NULL), JSON_ARRAY(), "
+            "JSON_ARRAY(NULL ON NULL), JSON_ARRAY(1, 'x')");
   auto missing = ParseStatement("WITH a SELECT 1");
   ASSERT_FALSE(missing.has_value());
   EXPECT_NE(missing.error().message().find("AS"), std::string::npos) << missing.error().message();

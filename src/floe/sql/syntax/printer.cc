@@ -613,6 +613,17 @@ std::string PrintExpr(const Expr& expr) {
         }
         return out + "]";
       }
+      if (expr.name[0] == "JSON_OBJECT" || expr.name[0] == "JSON_ARRAY") {
+        const bool object = expr.name[0] == "JSON_OBJECT";
+        std::string out = expr.name[0] + "(";
+        for (std::size_t i = 0; i < expr.args.size(); i += object ? 2 : 1) {
+          if (i > 0) out += ", ";
+          if (object) out += "KEY " + PrintExpr(*expr.args[i]) + " VALUE ";
+          out += PrintExpr(*expr.args[i + (object ? 1 : 0)]);
+        }
+        if (!expr.op.empty()) out += (expr.args.empty() ? "" : " ") + expr.op;
+        return out + ")";
+      }
       std::string out = FunctionName(expr.name[0]) + "(";
       if (expr.star) return out + "*)";
       if (expr.distinct) out += "DISTINCT ";
