@@ -199,9 +199,9 @@ Result<Relation> PlanSetOperation(PlannerContext& context, const Query& query) {
   bool intersect = query.kind == Query::Kind::kIntersect;
   FLOE_ASSIGN_OR_RETURN(
       stream::DataStream stream,
-      exec::IntersectExcept(left.stream, right.stream,
-                            intersect ? exec::SetOperation::kIntersect : exec::SetOperation::kExcept,
-                            query.all));
+      exec::IntersectExcept(
+          left.stream, right.stream,
+          intersect ? exec::SetOperation::kIntersect : exec::SetOperation::kExcept, query.all));
   context.Note(fmt::format("{}(all={})", intersect ? "Intersect" : "Except", query.all));
   return OrderOutput(context, OutputRelation(stream, bounded, !context.batch()), query);
 }

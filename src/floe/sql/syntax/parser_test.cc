@@ -172,9 +172,10 @@ TEST(ParserTest, SetOperationsAndWith) {
             "(SELECT 1 EXCEPT SELECT 2 EXCEPT ALL SELECT 3) UNION SELECT 4");
   EXPECT_EQ(Canonical("SELECT 1 EXCEPT (SELECT 2 EXCEPT SELECT 3)"),
             "SELECT 1 EXCEPT (SELECT 2 EXCEPT SELECT 3)");
-  EXPECT_EQ(Canonical("WITH a (x) AS (SELECT 1), b AS (SELECT x FROM a) SELECT * FROM b ORDER BY 1"),
-            "WITH `a`(`x`) AS (SELECT 1), `b` AS (SELECT `x` FROM `a`) SELECT * FROM `b` ORDER BY "
-            "1 ASC");
+  EXPECT_EQ(
+      Canonical("WITH a (x) AS (SELECT 1), b AS (SELECT x FROM a) SELECT * FROM b ORDER BY 1"),
+      "WITH `a`(`x`) AS (SELECT 1), `b` AS (SELECT `x` FROM `a`) SELECT * FROM `b` ORDER BY "
+      "1 ASC");
   EXPECT_EQ(Canonical("INSERT INTO t WITH a AS (SELECT 1) SELECT * FROM a"),
             "INSERT INTO `t` WITH `a` AS (SELECT 1) SELECT * FROM `a`");
   EXPECT_EQ(Canonical("SELECT * FROM (WITH a AS (SELECT 1) SELECT * FROM a) s"),

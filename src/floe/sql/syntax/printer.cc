@@ -323,9 +323,9 @@ std::string PrintBody(const StatementBody& body) {
                    PrintShowLike(s.like);
           },
           [](const CreateView& s) {
-            std::string out = fmt::format("CREATE {}VIEW {}{}", s.temporary ? "TEMPORARY " : "",
-                                          s.if_not_exists ? "IF NOT EXISTS " : "",
-                                          PrintName(s.name));
+            std::string out =
+                fmt::format("CREATE {}VIEW {}{}", s.temporary ? "TEMPORARY " : "",
+                            s.if_not_exists ? "IF NOT EXISTS " : "", PrintName(s.name));
             if (!s.columns.empty()) {
               out += " (";
               for (std::size_t i = 0; i < s.columns.size(); ++i) {
