@@ -8,7 +8,8 @@
 //   statement error does not exist          <- a piece of the expected error message
 //   DROP TABLE nope;
 //
-//   query rowsort                           <- options: rowsort, changelog, columns, first N, jsonl
+//   query rowsort                           <- options: rowsort, changelog, final, columns,
+//                                              first N, jsonl
 //   SELECT id, data FROM t;
 //   ----
 //   1 | a
@@ -19,6 +20,8 @@
 //
 // A record ends at a blank line. Statements may span lines. Rows are the cells as the client
 // shows them (result_format.h) joined by " | "; `changelog` puts the row kind first ("+I | 1 | a"),
+// `final` applies a changelog's rows in order (+I/+U add a row, -U/-D remove an equal one) and
+// gives the rows that remain, as Flink's table result mode shows them at the end,
 // `columns` makes the first expected line the column names, `rowsort` compares sorted rows,
 // `jsonl` makes each row the client's jsonl line (JsonLine),
 // `first N` reads N rows and then cancels the query (an unbounded streaming read).
@@ -141,8 +144,27 @@ int64_t FirstRows(const Record& record) {
   return std::stoll(*(at + 1));
 }
 
+// The rows a changelog leaves; a retraction of a row that is not there is kept as an error line.
+std::vector<std::string> FinalRows(const std::vector<std::pair<RowKind, std::string>>& changes) {
+  std::vector<std::string> rows;
+  for (const auto& [kind, row] : changes) {
+    if (kind == RowKind::kInsert || kind == RowKind::kUpdateAfter) {
+      rows.push_back(row);
+      continue;
+    }
+    auto found = std::find(rows.begin(), rows.end(), row);
+    if (found == rows.end()) {
+      rows.push_back(fmt::format("{} of a row not there: {}", RowKindSymbol(kind), row));
+    } else {
+      rows.erase(found);
+    }
+  }
+  return rows;
+}
+
 Result<std::vector<std::string>> ResultLines(StatementResult& result, bool changelog, bool columns,
-                                             int64_t first = -1, bool jsonl = false) {
+                                             int64_t first = -1, bool jsonl = false,
+                                             bool final = false) {
   std::vector<std::string> lines;
   if (result.kind != StatementResult::Kind::kRows) {
     if (!result.message.empty()) lines.push_back(result.message);
@@ -156,6 +178,7 @@ Result<std::vector<std::string>> ResultLines(StatementResult& result, bool chang
     lines.push_back(header);
   }
   int64_t received = 0;
+  std::vector<std::pair<RowKind, std::string>> changes;
   while (first < 0 || received < first) {
     FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, result.rows->Next());
     if (!batch.has_value()) break;
@@ -171,10 +194,15 @@ Result<std::vector<std::string>> ResultLines(StatementResult& result, bool chang
         if (!line.empty() || c > 0) line += " | ";
         line += FormatCell(batch->column(c), row, *result.schema->field(c).type);
       }
+      if (final) {
+        changes.emplace_back(batch->row_kind(row), std::move(line));
+        continue;
+      }
       lines.push_back(std::move(line));
     }
   }
   if (first >= 0) result.rows->Cancel();
+  for (std::string& row : FinalRows(changes)) lines.push_back(std::move(row));
   return lines;
 }
 
@@ -299,7 +327,7 @@ TEST_P(ScriptTest, Runs) {
     }
     ASSERT_EQ(record.kind, "query") << where << ": unknown record kind";
     auto lines = ResultLines(*result, Has(record, "changelog"), Has(record, "columns"),
-                             FirstRows(record), Has(record, "jsonl"));
+                             FirstRows(record), Has(record, "jsonl"), Has(record, "final"));
     ASSERT_TRUE(lines.has_value()) << where << ": " << lines.error().message();
     std::vector<std::string> expected = record.expected;
     if (Has(record, "rowsort")) {

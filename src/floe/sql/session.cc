@@ -12,6 +12,7 @@
 #include "floe/sql/statements/jobs.h"
 #include "floe/sql/statements/query_statements.h"
 #include "floe/sql/statements/table_statements.h"
+#include "floe/sql/statements/view_statements.h"
 #include "floe/sql/statements/write_statements.h"
 #include "floe/sql/syntax/parser.h"
 
@@ -23,7 +24,8 @@ constexpr std::string_view kHelpText =
     "  CREATE CATALOG c WITH ('type'='iceberg', 'catalog-type'='hadoop', 'warehouse'='...');\n"
     "  USE CATALOG c;  SHOW CATALOGS;  CREATE DATABASE db;  USE db;  SHOW DATABASES;\n"
     "  CREATE TABLE t (id BIGINT, data STRING) PARTITIONED BY (data) WITH (...);\n"
-    "  ALTER TABLE t SET ('k'='v');  DESCRIBE t;  SHOW CREATE TABLE t;  SHOW TABLES;\n"
+    "  ALTER TABLE t SET ('k'='v');  DESCRIBE t;  SHOW CREATE TABLE t;  SHOW TABLES LIKE 'x%';\n"
+    "  CREATE TEMPORARY VIEW v AS SELECT ...;  SHOW VIEWS;  SHOW CREATE VIEW v;  DROP VIEW v;\n"
     "  INSERT INTO t VALUES (1, 'a');  INSERT OVERWRITE t SELECT ...;\n"
     "  SELECT * FROM t /*+ OPTIONS('streaming'='true', 'monitor-interval'='1s') */;\n"
     "  SELECT * FROM t$snapshots;  CALL system.rewrite_data_files(table => 'db.t');\n"
@@ -69,7 +71,7 @@ bool TouchesTables(const Statement& statement) {
                std::is_same_v<T, DescribeTable> || std::is_same_v<T, Insert> ||
                std::is_same_v<T, QueryStatement> || std::is_same_v<T, Call> ||
                std::is_same_v<T, Explain> || std::is_same_v<T, DropDatabase> ||
-               std::is_same_v<T, DropCatalog>;
+               std::is_same_v<T, DropCatalog> || std::is_same_v<T, CreateView>;
       },
       statement.body);
 }
@@ -85,6 +87,15 @@ Session::Session(SessionOptions options)
 }
 
 Session::~Session() = default;
+
+const SessionView* Session::FindView(const ResolvedName& name) const {
+  if (!name.metadata.empty()) return nullptr;
+  std::string key = name.ToString();
+  for (const auto* views : {&temporary_views_, &views_}) {
+    if (auto found = views->find(key); found != views->end()) return &found->second;
+  }
+  return nullptr;
+}
 
 Status Session::Open() {
   if (options_.embedded_warehouse.empty()) return {};

@@ -98,6 +98,12 @@ class Session final : public plan::PlannerSession {
   Result<std::shared_ptr<catalog::Catalog>> IcebergCatalog(const ResolvedName& name) override;
   Result<stream::TableLoader> CatalogTableLoader(const ResolvedName& name) override;
 
+  // ---- views, by their resolved name ("cat.db.v") ----
+  std::map<std::string, SessionView, std::less<>>& views(bool temporary) {
+    return temporary ? temporary_views_ : views_;
+  }
+  const SessionView* FindView(const ResolvedName& name) const override;
+
   // ---- default_catalog's connector tables ----
   std::map<std::string, ConnectorTable, std::less<>>& connector_tables() override {
     return connector_tables_;
@@ -112,6 +118,8 @@ class Session final : public plan::PlannerSession {
   std::map<std::string, SessionCatalog, std::less<>> catalogs_;
   std::string current_catalog_;
   std::map<std::string, ConnectorTable, std::less<>> connector_tables_;
+  std::map<std::string, SessionView, std::less<>> temporary_views_;
+  std::map<std::string, SessionView, std::less<>> views_;
   std::unique_ptr<JobManager> jobs_;
   std::vector<std::string> notes_;
 };

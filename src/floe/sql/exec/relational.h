@@ -88,6 +88,17 @@ Result<stream::DataStream> Limit(const stream::DataStream& input, std::optional<
 // kInvalidArgument naming the column that differs.
 Result<stream::DataStream> UnionAll(const std::vector<stream::DataStream>& inputs);
 
+// INTERSECT and EXCEPT of two inputs of equal column types (cast first), comparing whole rows
+// with null equal to null. DISTINCT (`all` false): each distinct left row once if it is (is not)
+// among the right rows. ALL: a left row that occurs m times on the left and n times on the right
+// comes out min(m, n) times (INTERSECT) or max(m - n, 0) times (EXCEPT). An aggregate over both
+// sides: batch mode emits at the end, streaming mode as a changelog (-D copies of a row's old
+// multiplicity, +I of its new one). Output columns are named as `left`'s.
+enum class SetOperation : unsigned char { kIntersect, kExcept };
+Result<stream::DataStream> IntersectExcept(const stream::DataStream& left,
+                                           const stream::DataStream& right,
+                                           SetOperation operation, bool all);
+
 // Batch only: the one row of `input` (a single column, named `column_name` in the output, made
 // nullable) at its end: a row holding NULL when the input has none. More than one row fails the
 // job with kInvalidArgument naming `what` (e.g. the subquery's text). A scalar subquery's value.

@@ -43,6 +43,10 @@ class PlannerContext {
   // One EXPLAIN line for an operator; lines come in data-flow order (sources first).
   void Note(std::string line) { notes_.push_back(std::move(line)); }
   const std::vector<std::string>& notes() const { return notes_; }
+  // The WITH queries in scope where the planner is, outermost first (with_internal.h).
+  std::vector<const CommonTableExpr*>& with_queries() { return with_queries_; }
+  // The views being planned, outermost first: a view inside itself is an error.
+  std::vector<const SessionView*>& views_in_progress() { return views_in_progress_; }
   // A name for an operator or source of the job: the runtime needs them unique.
   std::string UniqueName(std::string_view base) {
     return std::string(base) + "#" + std::to_string(++names_);
@@ -52,6 +56,8 @@ class PlannerContext {
   PlannerSession& session_;
   stream::StreamEnvironment& env_;
   std::vector<std::string> notes_;
+  std::vector<const CommonTableExpr*> with_queries_;
+  std::vector<const SessionView*> views_in_progress_;
   int names_ = 0;
 };
 

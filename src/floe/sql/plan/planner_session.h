@@ -38,6 +38,16 @@ struct ConnectorTable {
   Options options;
 };
 
+// A view (CREATE [TEMPORARY] VIEW): its query, planned where a FROM item names it, its text as
+// written and its column names. It lives as long as the session.
+struct SessionView {
+  std::shared_ptr<const Query> query;
+  std::string text;
+  std::vector<std::string> columns;
+  std::optional<std::string> comment;
+  bool temporary = false;
+};
+
 // A written object name resolved against the session.
 struct ResolvedName {
   std::string catalog;    // the catalog's name
@@ -64,6 +74,8 @@ class PlannerSession {
   // How job tasks load an Iceberg table of the session's catalogs; kNotFound for an unknown
   // catalog.
   virtual Result<stream::TableLoader> CatalogTableLoader(const ResolvedName& name) = 0;
+  // The view a resolved name names: a temporary one before a permanent one; null for none.
+  virtual const SessionView* FindView(const ResolvedName& name) const = 0;
   // default_catalog's connector tables by "database.table".
   virtual std::map<std::string, ConnectorTable, std::less<>>& connector_tables() = 0;
   // The Iceberg table behind a connector table WITH ('connector' = 'iceberg'); `key` is its

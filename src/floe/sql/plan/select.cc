@@ -11,6 +11,7 @@
 #include "floe/sql/plan/select_internal.h"
 #include "floe/sql/plan/sources_internal.h"
 #include "floe/sql/plan/subquery_internal.h"
+#include "floe/sql/plan/with_internal.h"
 #include "floe/sql/scalar/type_rules.h"
 #include "floe/sql/syntax/printer.h"
 #include "floe/stream/collection_source.h"
@@ -165,30 +166,44 @@ Result<Relation> Distinct(PlannerContext& context, const Relation& relation) {
   return OutputRelation(stream, relation.bounded, relation.changelog || !context.batch());
 }
 
-Result<Relation> PlanUnion(PlannerContext& context, const Query& query) {
+// UNION, INTERSECT or EXCEPT: the branches' columns meet in their common types.
+Result<Relation> PlanSetOperation(PlannerContext& context, const Query& query) {
+  std::string_view what = query.kind == Query::Kind::kUnion       ? "UNION"
+                          : query.kind == Query::Kind::kIntersect ? "INTERSECT"
+                                                                  : "EXCEPT";
   FLOE_ASSIGN_OR_RETURN(Relation left, PlanQueryNode(context, *query.left));
   FLOE_ASSIGN_OR_RETURN(Relation right, PlanQueryNode(context, *query.right));
   if (left.columns.size() != right.columns.size()) {
-    return InvalidArgument("UNION branches have {} and {} columns", left.columns.size(),
+    return InvalidArgument("{} branches have {} and {} columns", what, left.columns.size(),
                            right.columns.size());
   }
   std::vector<DataTypePtr> types;
   for (size_t i = 0; i < left.columns.size(); ++i) {
     FLOE_ASSIGN_OR_RETURN(DataTypePtr type, UnifiedType(left.columns[i].type, right.columns[i].type,
-                                                        fmt::format("UNION column {} ({})", i + 1,
-                                                                    left.columns[i].name)));
+                                                        fmt::format("{} column {} ({})", what,
+                                                                    i + 1, left.columns[i].name)));
     types.push_back(std::move(type));
   }
   FLOE_ASSIGN_OR_RETURN(left, CastColumns(context, std::move(left), types));
   FLOE_ASSIGN_OR_RETURN(right, CastColumns(context, std::move(right), types));
-  FLOE_ASSIGN_OR_RETURN(stream::DataStream stream, exec::UnionAll({left.stream, right.stream}));
-  context.Note("UnionAll");
-  Relation relation =
-      OutputRelation(stream, left.bounded && right.bounded, left.changelog || right.changelog);
-  if (!query.all) {
-    FLOE_ASSIGN_OR_RETURN(relation, Distinct(context, relation));
+  const bool bounded = left.bounded && right.bounded;
+  if (query.kind == Query::Kind::kUnion) {
+    FLOE_ASSIGN_OR_RETURN(stream::DataStream stream, exec::UnionAll({left.stream, right.stream}));
+    context.Note("UnionAll");
+    Relation relation = OutputRelation(stream, bounded, left.changelog || right.changelog);
+    if (!query.all) {
+      FLOE_ASSIGN_OR_RETURN(relation, Distinct(context, relation));
+    }
+    return OrderOutput(context, std::move(relation), query);
   }
-  return OrderOutput(context, std::move(relation), query);
+  bool intersect = query.kind == Query::Kind::kIntersect;
+  FLOE_ASSIGN_OR_RETURN(
+      stream::DataStream stream,
+      exec::IntersectExcept(
+          left.stream, right.stream,
+          intersect ? exec::SetOperation::kIntersect : exec::SetOperation::kExcept, query.all));
+  context.Note(fmt::format("{}(all={})", intersect ? "Intersect" : "Except", query.all));
+  return OrderOutput(context, OutputRelation(stream, bounded, !context.batch()), query);
 }
 
 Result<Relation> PlanValues(PlannerContext& context, const Query& query) {
@@ -485,13 +500,16 @@ Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
 }  // namespace
 
 Result<Relation> PlanQueryNode(PlannerContext& context, const Query& query) {
+  WithQueries with(context, query.with);
   switch (query.kind) {
     case Query::Kind::kSelect:
       return PlanSelect(context, query);
     case Query::Kind::kValues:
       return PlanValues(context, query);
     case Query::Kind::kUnion:
-      return PlanUnion(context, query);
+    case Query::Kind::kIntersect:
+    case Query::Kind::kExcept:
+      return PlanSetOperation(context, query);
   }
   return InternalError("unknown query kind");
 }

@@ -1,7 +1,7 @@
 #pragma once
 
 // Queries onto streams: SELECT blocks (FROM, WHERE, GROUP BY/HAVING, DISTINCT, the select list),
-// VALUES, UNION [ALL], and ORDER BY / LIMIT / OFFSET over any of them. Output columns are named
+// VALUES, UNION/INTERSECT/EXCEPT [ALL], WITH, and ORDER BY / LIMIT / OFFSET over any of them. Output columns are named
 // as Flink names them (names_internal.h) and carry no qualifier.
 //
 // Errors: the binder's (unknown or ambiguous columns, type errors), ORDER BY over an unbounded

@@ -10,6 +10,7 @@
 #include "floe/sql/plan/select_internal.h"
 #include "floe/sql/plan/sources_internal.h"
 #include "floe/sql/plan/window_internal.h"
+#include "floe/sql/plan/with_internal.h"
 #include "floe/sql/syntax/printer.h"
 #include "floe/stream/collection_source.h"
 #include "floe/stream/connectors/datagen_source.h"
@@ -259,6 +260,9 @@ Result<Relation> PlanConnectorTable(PlannerContext& context, const ResolvedName&
 Result<Relation> PlanTable(PlannerContext& context, const TableRef& ref, const ColumnUse& use,
                            const Expr* where) {
   FLOE_ASSIGN_OR_RETURN(ResolvedName name, context.session().ResolveTable(ref.name));
+  if (const SessionView* view = context.session().FindView(name)) {
+    return PlanView(context, *view, name, ref);
+  }
   FLOE_RETURN_IF_ERROR(CheckHintsAllowed(context, ref));
   std::string qualifier = Qualifier(ref, name);
   if (name.in_default_catalog()) {
@@ -302,6 +306,10 @@ Result<Relation> PlanFrom(PlannerContext& context, const TableRef& ref, const Co
                           const Expr* where) {
   switch (ref.kind) {
     case TableRef::Kind::kTable: {
+      if (const CommonTableExpr* with = FindWithQuery(context, ref.name)) {
+        FLOE_ASSIGN_OR_RETURN(Relation relation, PlanWithQuery(context, *with, ref));
+        return RenameColumns(std::move(relation), ref);
+      }
       if (ref.column_aliases.empty()) return PlanTable(context, ref, use, where);
       // The query names the columns by their aliases: read them all, push nothing down.
       FLOE_ASSIGN_OR_RETURN(Relation relation,

@@ -12,7 +12,8 @@ namespace {
 const FunctionDef* FindFunction(std::string_view upper) {
   for (auto family :
        {StringFunctions(), MathFunctions(), DateTimeFunctions(), ConditionalFunctions(),
-        ConstructorFunctions(), EncodingFunctions(), JsonFunctions()}) {
+        ConstructorFunctions(), EncodingFunctions(), JsonFunctions(), CollectionFunctions(),
+        JsonConstructorFunctions()}) {
     for (const FunctionDef& def : family) {
       if (def.name == upper) return &def;
     }

@@ -42,5 +42,7 @@ std::span<const FunctionDef> ConditionalFunctions();
 std::span<const FunctionDef> ConstructorFunctions();  // ARRAY[...], MAP[...]
 std::span<const FunctionDef> EncodingFunctions();     // hashes, base64, HEX, BIN
 std::span<const FunctionDef> JsonFunctions();         // JSON_EXISTS, JSON_VALUE, JSON_QUERY
+std::span<const FunctionDef> CollectionFunctions();   // CARDINALITY, ELEMENT, ARRAY_*, MAP_*
+std::span<const FunctionDef> JsonConstructorFunctions();  // JSON_OBJECT, JSON_ARRAY
 
 }  // namespace floe::sql::scalar

@@ -9,6 +9,7 @@
 #include "floe/sql/scalar/binder_internal.h"
 #include "floe/sql/scalar/cast_internal.h"
 #include "floe/sql/scalar/functions_internal.h"
+#include "floe/sql/scalar/like.h"
 #include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/rows_internal.h"
 #include "floe/sql/scalar/type_rules.h"
@@ -741,6 +742,11 @@ Result<ScalarExprPtr> BindLike(const Expr& expr, const Scope& scope) {
                     FLOE_RETURN_IF_ERROR(failed);
                     return out;
                   });
+}
+
+Result<bool> MatchesLike(std::string_view value, std::string_view pattern) {
+  FLOE_ASSIGN_OR_RETURN(LikePattern compiled, CompileLike(pattern, std::nullopt));
+  return MatchLike(compiled, value);
 }
 
 }  // namespace floe::sql::scalar

@@ -4,6 +4,7 @@
 
 #include "floe/sql/statements/ddl_schema_internal.h"
 #include "floe/sql/statements/iceberg_tables.h"
+#include "floe/sql/statements/view_statements.h"
 
 namespace floe::sql {
 namespace {
@@ -211,7 +212,7 @@ Result<StatementResult> Execute(Session& session, const UseDatabase& statement) 
   return Succeeded();
 }
 
-Result<StatementResult> Execute(Session& session, const ShowDatabases&) {
+Result<StatementResult> Execute(Session& session, const ShowDatabases& statement) {
   FLOE_ASSIGN_OR_RETURN(SessionCatalog * catalog, session.FindCatalog(session.current_catalog()));
   std::vector<std::string> names;
   if (catalog->catalog == nullptr) {
@@ -222,7 +223,12 @@ Result<StatementResult> Execute(Session& session, const ShowDatabases&) {
     for (const auto& ns : namespaces) names.push_back(ns.ToString());
   }
   std::ranges::sort(names);
-  return OneColumn("database name", names);
+  std::vector<std::string> shown;
+  for (std::string& name : names) {
+    FLOE_ASSIGN_OR_RETURN(bool keep, ShowLikeMatches(statement.like, name));
+    if (keep) shown.push_back(std::move(name));
+  }
+  return OneColumn("database name", shown);
 }
 
 }  // namespace floe::sql

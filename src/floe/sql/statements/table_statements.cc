@@ -7,6 +7,7 @@
 
 #include "floe/sql/statements/catalog_statements.h"
 #include "floe/sql/statements/iceberg_tables.h"
+#include "floe/sql/statements/view_statements.h"
 
 namespace floe::sql {
 
@@ -56,9 +57,15 @@ Result<StatementResult> Execute(Session& session, const ShowTables& statement) {
     FLOE_ASSIGN_OR_RETURN(auto idents, catalog->ListTables(database.ns));
     for (const auto& ident : idents) names.push_back(ident.name);
   }
+  // As in Flink, the views are listed too.
+  for (std::string& view : ViewNames(session, database)) names.push_back(std::move(view));
   std::ranges::sort(names);
+  names.erase(std::unique(names.begin(), names.end()), names.end());
   std::vector<std::vector<std::string>> rows;
-  for (std::string& name : names) rows.push_back({std::move(name)});
+  for (std::string& name : names) {
+    FLOE_ASSIGN_OR_RETURN(bool keep, ShowLikeMatches(statement.like, name));
+    if (keep) rows.push_back({std::move(name)});
+  }
   return StatementResult::StringTable({"table name"}, rows);
 }
 

@@ -190,10 +190,27 @@ struct OrderItem {
   std::optional<bool> nulls_first;
 };
 
-// A query: SELECT, VALUES or a UNION of two queries, with ORDER BY and LIMIT/OFFSET applying to
-// the whole.
+// One `name [(columns)] AS (query)` of a WITH clause.
+struct CommonTableExpr {
+  std::string name;
+  std::vector<std::string> columns;
+  QueryPtr query;
+  Position position;
+};
+
+// A query: SELECT, VALUES or a set operation (UNION, INTERSECT, EXCEPT; `all` for ALL) of two
+// queries, with the WITH clause's named queries visible in it and ORDER BY and LIMIT/OFFSET
+// applying to the whole.
 struct Query {
-  enum class Kind : unsigned char { kSelect, kValues, kUnion } kind = Kind::kSelect;
+  enum class Kind : unsigned char {
+    kSelect,
+    kValues,
+    kUnion,
+    kIntersect,
+    kExcept
+  } kind = Kind::kSelect;
+  // WITH: each may name the ones before it.
+  std::vector<CommonTableExpr> with;
   // kSelect
   bool distinct = false;
   std::vector<SelectItem> items;
@@ -203,7 +220,7 @@ struct Query {
   ExprPtr having;
   // kValues
   std::vector<std::vector<ExprPtr>> rows;
-  // kUnion
+  // kUnion, kIntersect, kExcept
   bool all = false;
   QueryPtr left;
   QueryPtr right;
@@ -272,7 +289,16 @@ struct AlterDatabase {
 struct UseDatabase {
   ObjectName name;
 };
-struct ShowDatabases {};
+// SHOW ... [NOT] LIKE 'pattern', or ILIKE to ignore case.
+struct ShowLike {
+  std::string pattern;
+  bool negated = false;
+  bool ignore_case = false;
+};
+
+struct ShowDatabases {
+  std::optional<ShowLike> like;
+};
 
 // WATERMARK FOR column AS strategy: the column becomes the table's event-time attribute.
 struct WatermarkDef {
@@ -339,6 +365,31 @@ struct DropTable {
 };
 struct ShowTables {
   std::optional<ObjectName> database;
+  std::optional<ShowLike> like;
+};
+
+// CREATE [TEMPORARY] VIEW [IF NOT EXISTS] v [(columns)] [COMMENT '...'] AS query: the query is
+// kept as written (`query_text`) and parsed again when the view is made.
+struct CreateView {
+  ObjectName name;
+  bool temporary = false;
+  bool if_not_exists = false;
+  std::vector<std::string> columns;
+  std::optional<std::string> comment;
+  QueryPtr query;
+  std::string query_text;
+};
+struct DropView {
+  ObjectName name;
+  bool temporary = false;
+  bool if_exists = false;
+};
+struct ShowViews {
+  std::optional<ObjectName> database;
+  std::optional<ShowLike> like;
+};
+struct ShowCreateView {
+  ObjectName name;
 };
 struct ShowCreateTable {
   ObjectName name;
@@ -399,7 +450,7 @@ using StatementBody =
                  ShowCurrentDatabase, CreateDatabase, DropDatabase, AlterDatabase, UseDatabase,
                  ShowDatabases, CreateTable, AlterTable, DropTable, ShowTables, ShowCreateTable,
                  DescribeTable, ShowJobs, StopJob, SetOption, ResetOption, Insert, QueryStatement,
-                 Call, Help, Quit, Explain>;
+                 Call, Help, Quit, Explain, CreateView, DropView, ShowViews, ShowCreateView>;
 
 // One statement and where it starts in its script, for error messages.
 struct Statement {

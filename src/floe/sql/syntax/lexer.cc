@@ -194,12 +194,12 @@ class Lexer {
 }  // namespace
 
 bool IsReservedWord(std::string_view word) {
-  static constexpr std::array<std::string_view, 37> kReserved = {
-      "ALL",    "AND",   "AS",     "BETWEEN", "BY",    "CASE",  "CROSS", "DISTINCT",
-      "ELSE",   "END",   "ESCAPE", "EXCEPT",  "FALSE", "FROM",  "FULL",  "GROUP",
-      "HAVING", "IN",    "INNER",  "IS",      "JOIN",  "LEFT",  "LIKE",  "LIMIT",
-      "NOT",    "NULL",  "OFFSET", "ON",      "OR",    "ORDER", "RIGHT", "SELECT",
-      "THEN",   "UNION", "VALUES", "WHEN",    "WHERE",
+  static constexpr std::array<std::string_view, 38> kReserved = {
+      "ALL",    "AND",   "AS",     "BETWEEN", "BY",        "CASE",  "CROSS", "DISTINCT",
+      "ELSE",   "END",   "ESCAPE", "EXCEPT",  "FALSE",     "FROM",  "FULL",  "GROUP",
+      "HAVING", "IN",    "INNER",  "IS",      "INTERSECT", "JOIN",  "LEFT",  "LIKE",
+      "LIMIT",  "NOT",   "NULL",   "OFFSET",  "ON",        "OR",    "ORDER", "RIGHT",
+      "SELECT", "THEN",  "UNION",  "VALUES",  "WHEN",      "WHERE",
   };
   return std::ranges::find(kReserved, AsciiUpper(word)) != kReserved.end();
 }

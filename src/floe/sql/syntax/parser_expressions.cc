@@ -364,6 +364,30 @@ Result<ExprPtr> Parser::ParseSpecialCall(ExprPtr expr) {
     FLOE_ASSIGN_OR_RETURN(ExprPtr text, ParseExpr());
     expr->args.push_back(std::move(text));
     if (characters) expr->args.push_back(std::move(characters));
+  } else if (name == "JSON_OBJECT" || name == "JSON_ARRAY") {
+    // JSON_OBJECT([KEY] k VALUE v, ... [NULL | ABSENT ON NULL]), JSON_ARRAY(v, ... [... ON NULL]):
+    // the object's keys and values alternate in args; op holds the ON NULL clause as written.
+    expr->name[0] = name;
+    auto on_null = [&] {
+      return (PeekKeyword("NULL") || PeekKeyword("ABSENT")) && PeekKeyword("ON", 1) &&
+             PeekKeyword("NULL", 2);
+    };
+    if (!PeekSymbol(")") && !on_null()) {
+      do {
+        if (name == "JSON_OBJECT") {
+          if (PeekKeyword("KEY") && !PeekKeyword("VALUE", 1)) Next();
+          FLOE_ASSIGN_OR_RETURN(ExprPtr key, ParseExpr());
+          FLOE_RETURN_IF_ERROR(ExpectKeyword("VALUE", "after a JSON_OBJECT key"));
+          expr->args.push_back(std::move(key));
+        }
+        FLOE_ASSIGN_OR_RETURN(ExprPtr value, ParseExpr());
+        expr->args.push_back(std::move(value));
+      } while (AcceptSymbol(","));
+    }
+    if (on_null()) {
+      expr->op = PeekKeyword("NULL") ? "NULL ON NULL" : "ABSENT ON NULL";
+      pos_ += 3;
+    }
   } else {
     return ExprPtr();
   }
@@ -382,6 +406,9 @@ Result<ExprPtr> Parser::ParseFunction() {
     special->name = expr->name;
     Result<ExprPtr> parsed = ParseSpecialCall(std::move(special));
     if (parsed && *parsed) return parsed;
+    // The JSON constructors have no ordinary form to fall back to.
+    const std::string upper = AsciiUpper(expr->name[0]);
+    if (!parsed && (upper == "JSON_OBJECT" || upper == "JSON_ARRAY")) return parsed;
     pos_ = start;  // the ordinary form: parse again from the opening parenthesis
   }
   if (AcceptSymbol("*")) {

@@ -133,7 +133,11 @@ class Parser {
 
   // ---- queries (parser_queries.cc) ----
   Result<QueryPtr> ParseQuery();
+  Result<StatementBody> ParseCreateView(bool temporary);
+  Result<std::optional<ShowLike>> ParseShowLike();
   Result<QueryPtr> ParseQueryBody();
+  Result<std::vector<CommonTableExpr>> ParseWith();
+  Result<QueryPtr> ParseIntersectTerm();
   Result<QueryPtr> ParseQueryTerm();
   Result<std::optional<std::string>> ParseAlias();
   Result<TableRefPtr> ParseFrom();

@@ -1,4 +1,4 @@
-// Queries: SELECT and VALUES, UNION ALL, ORDER BY and LIMIT, FROM items and joins.
+// Queries: WITH, SELECT and VALUES, UNION/INTERSECT/EXCEPT, ORDER BY and LIMIT, FROM items and joins.
 // Part of the parser (parser_internal.h).
 
 #include <fmt/format.h>
@@ -17,16 +17,49 @@ Result<QueryPtr> Parser::ParseQuery() {
   return query;
 }
 
+// WITH name [(columns)] AS (query), ...
+Result<std::vector<CommonTableExpr>> Parser::ParseWith() {
+  std::vector<CommonTableExpr> with;
+  do {
+    CommonTableExpr cte{.position = Peek().position};
+    FLOE_ASSIGN_OR_RETURN(cte.name, ParseIdentifier("name of a WITH query"));
+    if (AcceptSymbol("(")) {
+      do {
+        FLOE_ASSIGN_OR_RETURN(std::string column, ParseIdentifier("column name"));
+        cte.columns.push_back(std::move(column));
+      } while (AcceptSymbol(","));
+      FLOE_RETURN_IF_ERROR(ExpectSymbol(")", "to close the WITH query's columns"));
+    }
+    FLOE_RETURN_IF_ERROR(ExpectKeyword("AS", "after the WITH query's name"));
+    FLOE_RETURN_IF_ERROR(ExpectSymbol("(", "to open the WITH query"));
+    FLOE_ASSIGN_OR_RETURN(cte.query, ParseQuery());
+    FLOE_RETURN_IF_ERROR(ExpectSymbol(")", "to close the WITH query"));
+    with.push_back(std::move(cte));
+  } while (AcceptSymbol(","));
+  return with;
+}
+
+// Set operations bind as in standard SQL (and Calcite): INTERSECT before UNION and EXCEPT, which
+// associate to the left.
 Result<QueryPtr> Parser::ParseQueryBody() {
-  FLOE_ASSIGN_OR_RETURN(QueryPtr query, ParseQueryTerm());
-  while (AcceptKeyword("UNION")) {
+  std::vector<CommonTableExpr> with;
+  if (AcceptKeyword("WITH")) {
+    FLOE_ASSIGN_OR_RETURN(with, ParseWith());
+  }
+  FLOE_ASSIGN_OR_RETURN(QueryPtr query, ParseIntersectTerm());
+  while (PeekKeyword("UNION") || PeekKeyword("EXCEPT")) {
     auto set = std::make_unique<Query>();
-    set->kind = Query::Kind::kUnion;
+    set->kind = IsKeyword(Next(), "UNION") ? Query::Kind::kUnion : Query::Kind::kExcept;
     set->all = AcceptKeyword("ALL");
     if (!set->all) AcceptKeyword("DISTINCT");
     set->left = std::move(query);
-    FLOE_ASSIGN_OR_RETURN(set->right, ParseQueryTerm());
+    FLOE_ASSIGN_OR_RETURN(set->right, ParseIntersectTerm());
     query = std::move(set);
+  }
+  if (!with.empty()) {
+    // A parenthesised body's own WITH queries come after (and so shadow) these.
+    for (CommonTableExpr& inner : query->with) with.push_back(std::move(inner));
+    query->with = std::move(with);
   }
   if (AcceptKeyword("ORDER")) {
     FLOE_RETURN_IF_ERROR(ExpectKeyword("BY", "after ORDER"));
@@ -56,6 +89,20 @@ Result<QueryPtr> Parser::ParseQueryBody() {
   if (AcceptKeyword("OFFSET")) {
     FLOE_ASSIGN_OR_RETURN(query->offset, ParseUnary());
     AcceptKeyword("ROWS") || AcceptKeyword("ROW");
+  }
+  return query;
+}
+
+Result<QueryPtr> Parser::ParseIntersectTerm() {
+  FLOE_ASSIGN_OR_RETURN(QueryPtr query, ParseQueryTerm());
+  while (AcceptKeyword("INTERSECT")) {
+    auto set = std::make_unique<Query>();
+    set->kind = Query::Kind::kIntersect;
+    set->all = AcceptKeyword("ALL");
+    if (!set->all) AcceptKeyword("DISTINCT");
+    set->left = std::move(query);
+    FLOE_ASSIGN_OR_RETURN(set->right, ParseQueryTerm());
+    query = std::move(set);
   }
   return query;
 }

@@ -43,7 +43,7 @@ Result<StatementBody> Parser::ParseBody() {
   if (AcceptKeyword("SET")) return ParseSet();
   if (AcceptKeyword("RESET")) return ParseReset();
   if (AcceptKeyword("INSERT")) return ParseInsert();
-  if (PeekKeyword("SELECT") || PeekKeyword("VALUES") || PeekSymbol("(")) {
+  if (PeekKeyword("SELECT") || PeekKeyword("VALUES") || PeekKeyword("WITH") || PeekSymbol("(")) {
     FLOE_ASSIGN_OR_RETURN(QueryPtr query, ParseQuery());
     return QueryStatement{std::move(query)};
   }
@@ -98,7 +98,40 @@ Result<StatementBody> Parser::ParseCreate() {
     return create;
   }
   if (AcceptKeyword("TABLE")) return ParseCreateTable();
-  return Expected("CATALOG, DATABASE or TABLE", "after CREATE");
+  if (AcceptKeyword("VIEW")) return ParseCreateView(false);
+  if (AcceptKeywords({"TEMPORARY", "VIEW"})) return ParseCreateView(true);
+  return Expected("CATALOG, DATABASE, TABLE or [TEMPORARY] VIEW", "after CREATE");
+}
+
+Result<StatementBody> Parser::ParseCreateView(bool temporary) {
+  CreateView create{.temporary = temporary};
+  create.if_not_exists = AcceptIfNotExists();
+  FLOE_ASSIGN_OR_RETURN(create.name, ParseObjectName("view name"));
+  if (PeekSymbol("(")) {
+    FLOE_ASSIGN_OR_RETURN(create.columns, ParseNameList("column name", "view column list"));
+  }
+  if (AcceptKeyword("COMMENT")) {
+    FLOE_ASSIGN_OR_RETURN(create.comment, ParseString("comment string", "after COMMENT"));
+  }
+  FLOE_RETURN_IF_ERROR(ExpectKeyword("AS", "after the view name"));
+  std::size_t first = pos_;
+  FLOE_ASSIGN_OR_RETURN(create.query, ParseQuery());
+  create.query_text = RawText(first, pos_);
+  return create;
+}
+
+// [NOT] LIKE | ILIKE 'pattern' after SHOW TABLES and friends.
+Result<std::optional<ShowLike>> Parser::ParseShowLike() {
+  ShowLike like;
+  like.negated = AcceptKeyword("NOT");
+  if (AcceptKeyword("ILIKE")) {
+    like.ignore_case = true;
+  } else if (!AcceptKeyword("LIKE")) {
+    if (like.negated) return Expected("LIKE or ILIKE", "after NOT");
+    return std::optional<ShowLike>();
+  }
+  FLOE_ASSIGN_OR_RETURN(like.pattern, ParseString("pattern string", "after LIKE"));
+  return std::optional<ShowLike>(std::move(like));
 }
 
 Result<StatementBody> Parser::ParseCreateTable() {
@@ -297,7 +330,15 @@ Result<StatementBody> Parser::ParseDrop() {
     FLOE_ASSIGN_OR_RETURN(drop.name, ParseObjectName("table name"));
     return drop;
   }
-  return Expected("CATALOG, DATABASE or TABLE", "after DROP");
+  bool temporary = AcceptKeyword("TEMPORARY");
+  if (AcceptKeyword("VIEW")) {
+    DropView drop{.temporary = temporary};
+    drop.if_exists = AcceptIfExists();
+    FLOE_ASSIGN_OR_RETURN(drop.name, ParseObjectName("view name"));
+    return drop;
+  }
+  if (temporary) return Expected("VIEW", "after DROP TEMPORARY");
+  return Expected("CATALOG, DATABASE, TABLE or [TEMPORARY] VIEW", "after DROP");
 }
 
 Result<StatementBody> Parser::ParseAlter() {
@@ -409,7 +450,11 @@ Result<StatementBody> Parser::ParseUse() {
 
 Result<StatementBody> Parser::ParseShow() {
   if (AcceptKeyword("CATALOGS")) return ShowCatalogs{};
-  if (AcceptKeyword("DATABASES")) return ShowDatabases{};
+  if (AcceptKeyword("DATABASES")) {
+    ShowDatabases show;
+    FLOE_ASSIGN_OR_RETURN(show.like, ParseShowLike());
+    return show;
+  }
   if (AcceptKeyword("JOBS")) return ShowJobs{};
   if (AcceptKeyword("CURRENT")) {
     if (AcceptKeyword("CATALOG")) return ShowCurrentCatalog{};
@@ -421,15 +466,30 @@ Result<StatementBody> Parser::ParseShow() {
     if (AcceptKeyword("FROM") || AcceptKeyword("IN")) {
       FLOE_ASSIGN_OR_RETURN(show.database, ParseObjectName("database name"));
     }
+    FLOE_ASSIGN_OR_RETURN(show.like, ParseShowLike());
+    return show;
+  }
+  if (AcceptKeyword("VIEWS")) {
+    ShowViews show;
+    if (AcceptKeyword("FROM") || AcceptKeyword("IN")) {
+      FLOE_ASSIGN_OR_RETURN(show.database, ParseObjectName("database name"));
+    }
+    FLOE_ASSIGN_OR_RETURN(show.like, ParseShowLike());
     return show;
   }
   if (AcceptKeyword("CREATE")) {
+    if (AcceptKeyword("VIEW")) {
+      ShowCreateView show;
+      FLOE_ASSIGN_OR_RETURN(show.name, ParseObjectName("view name"));
+      return show;
+    }
     FLOE_RETURN_IF_ERROR(ExpectKeyword("TABLE", "after SHOW CREATE"));
     ShowCreateTable show;
     FLOE_ASSIGN_OR_RETURN(show.name, ParseObjectName("table name"));
     return show;
   }
-  return Expected("CATALOGS, CURRENT, DATABASES, TABLES, CREATE TABLE or JOBS", "after SHOW");
+  return Expected("CATALOGS, CURRENT, DATABASES, TABLES, VIEWS, CREATE TABLE, CREATE VIEW or JOBS",
+                  "after SHOW");
 }
 
 std::string Parser::RawText(std::size_t first, std::size_t end) const {
@@ -538,11 +598,12 @@ Result<StatementBody> Parser::ParseInsert() {
     FLOE_RETURN_IF_ERROR(ExpectSymbol(")", "after partition values"));
   }
   if (PeekSymbol("(") && !PeekKeyword("SELECT", 1) && !PeekKeyword("VALUES", 1) &&
-      !PeekSymbol("(", 1)) {
+      !PeekKeyword("WITH", 1) && !PeekSymbol("(", 1)) {
     FLOE_ASSIGN_OR_RETURN(insert.columns, ParseNameList("column name", "target column list"));
   }
-  if (!PeekKeyword("SELECT") && !PeekKeyword("VALUES") && !PeekSymbol("(")) {
-    return Expected("SELECT or VALUES", "after the target table");
+  if (!PeekKeyword("SELECT") && !PeekKeyword("VALUES") && !PeekKeyword("WITH") &&
+      !PeekSymbol("(")) {
+    return Expected("SELECT, VALUES or WITH", "after the target table");
   }
   FLOE_ASSIGN_OR_RETURN(insert.query, ParseQuery());
   return insert;

@@ -163,6 +163,35 @@ TEST(ParserTest, Queries) {
             "(SELECT `a` FROM `t` LIMIT 1) UNION ALL SELECT 2");
 }
 
+// INTERSECT binds tighter than UNION and EXCEPT, which associate to the left; the printer adds
+// the parentheses that keep that shape.
+TEST(ParserTest, SetOperationsAndWith) {
+  EXPECT_EQ(Canonical("SELECT a FROM t UNION SELECT b FROM u INTERSECT ALL SELECT c FROM v"),
+            "SELECT `a` FROM `t` UNION (SELECT `b` FROM `u` INTERSECT ALL SELECT `c` FROM `v`)");
+  EXPECT_EQ(Canonical("SELECT 1 EXCEPT SELECT 2 EXCEPT ALL SELECT 3 UNION DISTINCT SELECT 4"),
+            "(SELECT 1 EXCEPT SELECT 2 EXCEPT ALL SELECT 3) UNION SELECT 4");
+  EXPECT_EQ(Canonical("SELECT 1 EXCEPT (SELECT 2 EXCEPT SELECT 3)"),
+            "SELECT 1 EXCEPT (SELECT 2 EXCEPT SELECT 3)");
+  EXPECT_EQ(
+      Canonical("WITH a (x) AS (SELECT 1), b AS (SELECT x FROM a) SELECT * FROM b ORDER BY 1"),
+      "WITH `a`(`x`) AS (SELECT 1), `b` AS (SELECT `x` FROM `a`) SELECT * FROM `b` ORDER BY "
+      "1 ASC");
+  EXPECT_EQ(Canonical("INSERT INTO t WITH a AS (SELECT 1) SELECT * FROM a"),
+            "INSERT INTO `t` WITH `a` AS (SELECT 1) SELECT * FROM `a`");
+  EXPECT_EQ(Canonical("SELECT * FROM (WITH a AS (SELECT 1) SELECT * FROM a) s"),
+            "SELECT * FROM (WITH `a` AS (SELECT 1) SELECT * FROM `a`) AS `s`");
+  // INTERSECT is reserved, so it is no alias.
+  EXPECT_EQ(Canonical("SELECT a FROM t INTERSECT SELECT a FROM u"),
+            "SELECT `a` FROM `t` INTERSECT SELECT `a` FROM `u`");
+  EXPECT_EQ(Canonical("SELECT JSON_OBJECT('a' VALUE 1, KEY 'b' VALUE x ABSENT ON NULL), "
+                      "JSON_ARRAY(), JSON_ARRAY(NULL ON NULL), JSON_ARRAY(1, 'x')"),
+            "SELECT JSON_OBJECT(KEY 'a' VALUE 1, KEY 'b' VALUE `x` ABSENT ON NULL), JSON_ARRAY(), "
+            "JSON_ARRAY(NULL ON NULL), JSON_ARRAY(1, 'x')");
+  auto missing = ParseStatement("WITH a SELECT 1");
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_NE(missing.error().message().find("AS"), std::string::npos) << missing.error().message();
+}
+
 TEST(ParserTest, Expressions) {
   EXPECT_EQ(Canonical("SELECT (a + b) * c, a + b * c, a - (b - c), -(-1), - -1, a || 'x'"),
             "SELECT (`a` + `b`) * `c`, `a` + `b` * `c`, `a` - (`b` - `c`), - -1, - -1, `a` || "
@@ -266,8 +295,13 @@ TEST(ParserTest, ErrorsNameLineColumnExpectedAndFound) {
   EXPECT_EQ(ErrorOf("INSERT OVERWRITE t PARTITION (a = b) SELECT 1"),
             "line 1, column 35: the value of partition column 'a' must be a literal");
   EXPECT_EQ(ErrorOf("SET = x"), "line 1, column 5: expected option key after SET, found '='");
-  EXPECT_EQ(ErrorOf("DROP VIEW v"),
-            "line 1, column 6: expected CATALOG, DATABASE or TABLE after DROP, found 'VIEW'");
+  EXPECT_EQ(ErrorOf("DROP FUNCTION f"),
+            "line 1, column 6: expected CATALOG, DATABASE, TABLE or [TEMPORARY] VIEW after DROP, "
+            "found 'FUNCTION'");
+  EXPECT_EQ(ErrorOf("DROP TEMPORARY TABLE t"),
+            "line 1, column 16: expected VIEW after DROP TEMPORARY, found 'TABLE'");
+  EXPECT_EQ(ErrorOf("SHOW TABLES NOT 'x'"),
+            "line 1, column 17: expected LIKE or ILIKE after NOT, found ''x''");
   EXPECT_EQ(ErrorOf("SELECT a FROM select"),
             "line 1, column 15: expected table name, found 'select'");
 }
@@ -393,6 +427,8 @@ TEST(ParserTest, PrefixesAndDeletionsParseOrFailCleanly) {
       "ORDER BY 1 DESC LIMIT 5",
       "ALTER TABLE t ADD (x INT FIRST, y STRING AFTER x, PRIMARY KEY (x) NOT ENFORCED)",
       "CALL system.rewrite_data_files(table => 'db.t', INTERVAL -'1' DAY + 2.5e3)",
+      "WITH a (x) AS (SELECT 1 INTERSECT ALL SELECT 2) SELECT x FROM a EXCEPT SELECT 3 UNION "
+      "SELECT 4",
   };
   int parsed = 0;
   auto check = [&](std::string_view sql) {

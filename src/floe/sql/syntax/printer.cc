@@ -143,11 +143,25 @@ std::string PrintTableRef(const TableRef& ref) {
   return out;
 }
 
-std::string QueryTerm(const Query& query) {
-  // ORDER BY/LIMIT inside a UNION branch, or a nested union on the right, need parentheses.
-  bool wrap = !query.order_by.empty() || query.limit || query.offset;
+bool IsSetOperation(const Query& query) {
+  return query.kind == Query::Kind::kUnion || query.kind == Query::Kind::kIntersect ||
+         query.kind == Query::Kind::kExcept;
+}
+
+// A branch of `parent`, a set operation. ORDER BY/LIMIT or WITH inside a branch, a set operation
+// on the right, or one of another kind on the left need parentheses.
+std::string QueryTerm(const Query& query, const Query& parent, bool left) {
+  bool wrap = !query.order_by.empty() || query.limit || query.offset || !query.with.empty() ||
+              (IsSetOperation(query) && (!left || query.kind != parent.kind));
   std::string text = PrintQuery(query);
   return wrap ? "(" + text + ")" : text;
+}
+
+std::string SetOperator(const Query& query) {
+  std::string name = query.kind == Query::Kind::kUnion       ? "UNION"
+                     : query.kind == Query::Kind::kIntersect ? "INTERSECT"
+                                                             : "EXCEPT";
+  return " " + name + (query.all ? " ALL " : " ");
 }
 
 std::string PrintColumnsAndKey(const std::vector<ColumnDef>& columns,
@@ -162,6 +176,12 @@ std::string PrintColumnsAndKey(const std::vector<ColumnDef>& columns,
     out += "PRIMARY KEY " + Names(primary_key) + " NOT ENFORCED";
   }
   return out + ")";
+}
+
+std::string PrintShowLike(const std::optional<ShowLike>& like) {
+  if (!like) return "";
+  return std::string(like->negated ? " NOT" : "") + (like->ignore_case ? " ILIKE " : " LIKE ") +
+         QuoteString(like->pattern);
 }
 
 template <class... Fs>
@@ -201,7 +221,7 @@ std::string PrintBody(const StatementBody& body) {
             return "ALTER DATABASE " + PrintName(s.name) + " SET " + PrintOptions(s.options);
           },
           [](const UseDatabase& s) { return "USE " + PrintName(s.name); },
-          [](const ShowDatabases&) { return std::string("SHOW DATABASES"); },
+          [](const ShowDatabases& s) { return "SHOW DATABASES" + PrintShowLike(s.like); },
           [](const CreateTable& s) {
             std::string out = fmt::format(
                 "CREATE TABLE {}{}", s.if_not_exists ? "IF NOT EXISTS " : "", PrintName(s.name));
@@ -293,9 +313,34 @@ std::string PrintBody(const StatementBody& body) {
                                PrintName(s.name));
           },
           [](const ShowTables& s) {
-            return s.database ? "SHOW TABLES FROM " + PrintName(*s.database)
-                              : std::string("SHOW TABLES");
+            return (s.database ? "SHOW TABLES FROM " + PrintName(*s.database)
+                               : std::string("SHOW TABLES")) +
+                   PrintShowLike(s.like);
           },
+          [](const ShowViews& s) {
+            return (s.database ? "SHOW VIEWS FROM " + PrintName(*s.database)
+                               : std::string("SHOW VIEWS")) +
+                   PrintShowLike(s.like);
+          },
+          [](const CreateView& s) {
+            std::string out =
+                fmt::format("CREATE {}VIEW {}{}", s.temporary ? "TEMPORARY " : "",
+                            s.if_not_exists ? "IF NOT EXISTS " : "", PrintName(s.name));
+            if (!s.columns.empty()) {
+              out += " (";
+              for (std::size_t i = 0; i < s.columns.size(); ++i) {
+                out += (i > 0 ? ", " : "") + QuoteIdentifier(s.columns[i]);
+              }
+              out += ")";
+            }
+            if (s.comment) out += " COMMENT " + QuoteString(*s.comment);
+            return out + " AS " + PrintQuery(*s.query);
+          },
+          [](const DropView& s) {
+            return fmt::format("DROP {}VIEW {}{}", s.temporary ? "TEMPORARY " : "",
+                               s.if_exists ? "IF EXISTS " : "", PrintName(s.name));
+          },
+          [](const ShowCreateView& s) { return "SHOW CREATE VIEW " + PrintName(s.name); },
           [](const ShowCreateTable& s) { return "SHOW CREATE TABLE " + PrintName(s.name); },
           [](const DescribeTable& s) {
             return std::string(s.extended ? "DESCRIBE EXTENDED " : "DESCRIBE ") + PrintName(s.name);
@@ -568,6 +613,17 @@ std::string PrintExpr(const Expr& expr) {
         }
         return out + "]";
       }
+      if (expr.name[0] == "JSON_OBJECT" || expr.name[0] == "JSON_ARRAY") {
+        const bool object = expr.name[0] == "JSON_OBJECT";
+        std::string out = expr.name[0] + "(";
+        for (std::size_t i = 0; i < expr.args.size(); i += object ? 2 : 1) {
+          if (i > 0) out += ", ";
+          if (object) out += "KEY " + PrintExpr(*expr.args[i]) + " VALUE ";
+          out += PrintExpr(*expr.args[i + (object ? 1 : 0)]);
+        }
+        if (!expr.op.empty()) out += (expr.args.empty() ? "" : " ") + expr.op;
+        return out + ")";
+      }
       std::string out = FunctionName(expr.name[0]) + "(";
       if (expr.star) return out + "*)";
       if (expr.distinct) out += "DISTINCT ";
@@ -629,13 +685,30 @@ std::string PrintQuery(const Query& query) {
       }
       break;
     }
-    case Query::Kind::kUnion: {
-      std::string right = QueryTerm(*query.right);
-      if (query.right->kind == Query::Kind::kUnion && right.front() != '(')
-        right = "(" + right + ")";
-      out = QueryTerm(*query.left) + (query.all ? " UNION ALL " : " UNION ") + right;
+    case Query::Kind::kUnion:
+    case Query::Kind::kIntersect:
+    case Query::Kind::kExcept:
+      out = QueryTerm(*query.left, query, true) + SetOperator(query) +
+            QueryTerm(*query.right, query, false);
       break;
+  }
+  if (!query.with.empty()) {
+    std::string with = "WITH ";
+    for (std::size_t i = 0; i < query.with.size(); ++i) {
+      const CommonTableExpr& cte = query.with[i];
+      if (i > 0) with += ", ";
+      with += QuoteIdentifier(cte.name);
+      if (!cte.columns.empty()) {
+        with += "(";
+        for (std::size_t c = 0; c < cte.columns.size(); ++c) {
+          if (c > 0) with += ", ";
+          with += QuoteIdentifier(cte.columns[c]);
+        }
+        with += ")";
+      }
+      with += " AS (" + PrintQuery(*cte.query) + ")";
     }
+    out = with + " " + out;
   }
   if (!query.order_by.empty()) {
     out += " ORDER BY ";
