@@ -31,13 +31,15 @@ int64_t NowMs() {
 struct Entry {
   std::vector<std::string> keys;  // the order keys' encoded cells
   std::string row;                // every input cell, encoded
-  int64_t time_ms = 0;            // keep-first: the row's time
+  // Keep-first: the row's time; a window Top-N: its window's last millisecond. The partition
+  // is final once the watermark reaches its first row's.
+  int64_t time_ms = 0;
 };
 
 struct Partition {
   std::vector<Entry> rows;  // in rank order (batch mode without a limit: arrival order)
   bool final = false;       // keep-first: its row was emitted; later rows are dropped
-  bool pending = false;     // keep-first: waits in pending_ for the watermark
+  bool pending = false;     // keep-first, window Top-N: waits in pending_ for the watermark
   int64_t access_ms = 0;    // state TTL: when a row last reached it
   uint64_t touched = 0;     // streaming: the batch that last changed it
 };
@@ -53,6 +55,7 @@ class RankOperator : public stream::Operator {
   Status Open(const stream::OperatorContext& context) override {
     streaming_ = context.streaming;
     keep_first_ = streaming_ && spec_.keep_first_rowtime >= 0;
+    windowed_ = streaming_ && spec_.window_end >= 0;
     parallelism_ = context.parallelism;
     name_ = context.operator_name;
     for (const std::string& entry : context.restored_state) {
@@ -80,18 +83,25 @@ class RankOperator : public stream::Operator {
       Partition& partition = at->second;
       partition.access_ms = now;
       if (partition.final) continue;
-      if (streaming_ && !keep_first_ && partition.touched != epoch_) {
+      Entry entry = MakeEntry(batch, r);
+      if (windowed_ && watermark_ && entry.time_ms <= *watermark_) {
+        // Its window was emitted already: late.
+        if (partition.rows.empty()) partitions_.erase(at);
+        continue;
+      }
+      if (streaming_ && !keep_first_ && !windowed_ && partition.touched != epoch_) {
         partition.touched = epoch_;
         changed_.emplace_back(key, RankedRows(partition));
       }
-      Insert(partition, MakeEntry(batch, r));
-      if (keep_first_ && !partition.pending) {
+      Insert(partition, std::move(entry));
+      if ((keep_first_ || windowed_) && !partition.pending) {
         partition.pending = true;
         pending_.push_back(key);
       }
     }
     if (streaming_) {
-      FLOE_RETURN_IF_ERROR(keep_first_ ? EmitFinal(output, false) : EmitChanges(output));
+      FLOE_RETURN_IF_ERROR(keep_first_ || windowed_ ? EmitFinal(output, false)
+                                                    : EmitChanges(output));
     }
     if (spec_.state_ttl_ms > 0 && now >= next_sweep_ms_) Expire(now);
     return {};
@@ -99,12 +109,12 @@ class RankOperator : public stream::Operator {
 
   Status ProcessWatermark(stream::Watermark watermark, stream::Output& output) override {
     watermark_ = std::max(watermark_.value_or(watermark.timestamp_ms), watermark.timestamp_ms);
-    if (keep_first_) FLOE_RETURN_IF_ERROR(EmitFinal(output, false));
+    if (keep_first_ || windowed_) FLOE_RETURN_IF_ERROR(EmitFinal(output, false));
     return output.EmitWatermark(watermark);
   }
 
   Status Finish(stream::Output& output) override {
-    if (keep_first_) return EmitFinal(output, true);
+    if (keep_first_ || windowed_) return EmitFinal(output, true);
     if (streaming_) return {};
     RowBuilder rows(output_);
     for (auto& [key, partition] : partitions_) {
@@ -155,6 +165,9 @@ class RankOperator : public stream::Operator {
       const Array& time = batch.column(spec_.keep_first_rowtime);
       entry.time_ms = time.IsNull(r) ? std::numeric_limits<int64_t>::min()
                                      : FloorDiv(time.Value<int64_t>(r), kMicrosPerMilli);
+    } else if (spec_.window_end >= 0) {
+      entry.time_ms =
+          FloorDiv(batch.column(spec_.window_end).Value<int64_t>(r), kMicrosPerMilli) - 1;
     }
     return entry;
   }
@@ -255,7 +268,8 @@ class RankOperator : public stream::Operator {
   }
 
   // Keep-first: the partitions whose first row the watermark has passed (all at the end) are
-  // final: their row is emitted once.
+  // final: their row is emitted once. A window Top-N: the windows the watermark has completed are
+  // emitted, every ranked row once, and forgotten.
   Status EmitFinal(stream::Output& output, bool all) {
     RowBuilder rows(output_);
     std::vector<std::string> waiting;
@@ -265,6 +279,13 @@ class RankOperator : public stream::Operator {
       Partition& partition = found->second;
       if (!all && !(watermark_ && partition.rows.front().time_ms <= *watermark_)) {
         waiting.push_back(std::move(key));
+        continue;
+      }
+      if (windowed_) {
+        for (auto& [rank, row] : RankedRows(partition)) {
+          FLOE_RETURN_IF_ERROR(AppendRow(rows, row, rank, RowKind::kInsert, output));
+        }
+        partitions_.erase(found);
         continue;
       }
       FLOE_RETURN_IF_ERROR(
@@ -338,7 +359,7 @@ class RankOperator : public stream::Operator {
         FLOE_ASSIGN_OR_RETURN(entry.time_ms, reader.Int64());
         partition.rows.push_back(std::move(entry));
       }
-      if (keep_first_ && !partition.final && !partition.rows.empty()) {
+      if ((keep_first_ || windowed_) && !partition.final && !partition.rows.empty()) {
         partition.pending = true;
         pending_.push_back(at->first);
       }
@@ -352,6 +373,7 @@ class RankOperator : public stream::Operator {
   RankSpec spec_;
   bool streaming_ = true;
   bool keep_first_ = false;
+  bool windowed_ = false;
   int64_t parallelism_ = 1;
   std::string name_;
   std::optional<int64_t> watermark_;
@@ -359,7 +381,7 @@ class RankOperator : public stream::Operator {
   uint64_t epoch_ = 0;
   // Streaming: the partitions this batch changed, in order, with their ranked rows before it.
   std::vector<std::pair<std::string, Ranked>> changed_;
-  // Keep-first: the partitions whose first row is not final yet.
+  // Keep-first and window Top-N: the partitions not emitted yet.
   std::vector<std::string> pending_;
   int64_t next_sweep_ms_ = 0;
 };
@@ -396,11 +418,21 @@ Result<BatchSchemaPtr> RankSchema(const BatchSchema& input, const RankSpec& spec
   if (spec.limit && *spec.limit < 1) {
     return InvalidArgument("a Top-N limit must be at least 1, not {}", *spec.limit);
   }
-  if (spec.keep_first_rowtime >= 0) {
-    const Field& time = input.field(spec.keep_first_rowtime);
-    if (time.type->kind() != TypeKind::kTimestamp || time.type->unit() != TimeUnit::kMicro) {
-      return InvalidArgument("deduplication on '{}': no TIMESTAMP", time.name);
+  if (spec.keep_first_rowtime >= 0 || spec.window_end >= 0) {
+    int column = spec.keep_first_rowtime >= 0 ? spec.keep_first_rowtime : spec.window_end;
+    if (column >= input.num_fields()) {
+      return InvalidArgument("rank: column {} is not one of the input's {} columns", column,
+                             input.num_fields());
     }
+    const Field& time = input.field(column);
+    if (time.type->kind() != TypeKind::kTimestamp || time.type->unit() != TimeUnit::kMicro) {
+      return InvalidArgument("rank on '{}': no TIMESTAMP", time.name);
+    }
+  }
+  if (spec.window_end >= 0 &&
+      std::ranges::find(spec.partition_columns, spec.window_end) == spec.partition_columns.end()) {
+    return InvalidArgument("window Top-N: the window end (column {}) must be a partition column",
+                           spec.window_end);
   }
   std::vector<Field> fields = input.fields();
   fields.push_back({.name = spec.rank_name, .type = DataType::Int64(), .nullable = false});

@@ -159,6 +159,28 @@ TEST(RankTest, StateTtlForgetsIdlePartitions) {
   EXPECT_EQ(Take(*harness), (Lines{"+I a 5 1", "+I b 1 1", "+I a 3 1"}));
 }
 
+TEST(RankTest, WindowTopNEmitsEachWindowOnceItIsComplete) {
+  // Column 1 is the window end here: a window Top-N of one per (k, window end).
+  RankSpec spec{.order = {{.column = 2, .descending = true, .nulls_first = false}},
+                .limit = 1,
+                .window_end = 1};
+  spec.partition_columns = {0, 1};
+  BatchSchemaPtr input = InputSchema();
+  BatchSchemaPtr output = RankSchema(*input, spec).value();
+  stream::testing::OperatorHarness harness(RankOperatorFactory(input, output, spec)(0).value(),
+                                           {.operator_name = "rank", .streaming = true});
+  FLOE_ASSERT_OK(harness.Open());
+  FLOE_ASSERT_OK(harness.ProcessBatch(Rows({{"a", 60, 1}, {"a", 60, 4}, {"a", 120, 2}})));
+  EXPECT_TRUE(Take(harness).empty());
+  // 00:00:59.999 completes the window ending at 00:01:00.
+  FLOE_ASSERT_OK(harness.ProcessWatermark(59'999));
+  EXPECT_EQ(Take(harness), (Lines{"+I a 4 1"}));
+  // Late for the emitted window; the open one still takes rows.
+  FLOE_ASSERT_OK(harness.ProcessBatch(Rows({{"a", 60, 9}, {"a", 120, 3}})));
+  FLOE_ASSERT_OK(harness.Finish());
+  EXPECT_EQ(Take(harness), (Lines{"+I a 3 1"}));
+}
+
 TEST(RankTest, SchemaErrors) {
   BatchSchemaPtr input = InputSchema();
   EXPECT_FALSE(RankSchema(*input, RankSpec{}).has_value());  // no ORDER BY
@@ -166,6 +188,9 @@ TEST(RankTest, SchemaErrors) {
   EXPECT_FALSE(RankSchema(*input, RankSpec{.order = {{.column = 2}}, .limit = 0}).has_value());
   EXPECT_FALSE(RankSchema(*input, RankSpec{.order = {{.column = 2}}, .keep_first_rowtime = 2})
                    .has_value());
+  // A window end that is no partition column.
+  EXPECT_FALSE(
+      RankSchema(*input, RankSpec{.order = {{.column = 2}}, .window_end = 1}).has_value());
 }
 
 }  // namespace

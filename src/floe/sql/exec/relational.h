@@ -84,7 +84,10 @@ struct SortKey {
 // new rank as +I and a rank gone as -D. With `keep_first_rowtime` (the time attribute column
 // the ROW_NUMBER orders by ascending, with limit 1) a partition's first row is final once the
 // watermark passes its time: emitted once as +I, later rows of the partition dropped, so the
-// result is append-only. `state_ttl_ms` > 0 (table.exec.state.ttl): a partition no row has
+// result is append-only. With `window_end` (a window Top-N: a window table function's
+// window_end column, one of the partition columns) each window's ranked rows are emitted once,
+// as +I, when the watermark reaches the window's last millisecond, and rows of a window already
+// emitted are dropped as late: append-only too. `state_ttl_ms` > 0 (table.exec.state.ttl): a partition no row has
 // reached for that long (processing time) is forgotten.
 enum class RankKind : unsigned char { kRowNumber, kRank, kDenseRank };
 struct RankSpec {
@@ -94,6 +97,7 @@ struct RankSpec {
   std::optional<int64_t> limit;
   bool newer_first = false;
   int keep_first_rowtime = -1;
+  int window_end = -1;
   int64_t state_ttl_ms = 0;
   std::string rank_name = "rank";
 };

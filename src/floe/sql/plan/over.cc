@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 #include <string>
@@ -158,11 +159,25 @@ Result<Relation> PlanRank(PlannerContext& context, Relation relation, ScalarExpr
     spec.keep_first_rowtime = relation.rowtime;
   }
   spec.newer_first = on_rowtime && spec.order[0].descending;
+  // A window Top-N (or deduplication): partitioned by a window table function's window end, each
+  // window is ranked once, when the watermark completes it.
+  bool windowed = relation.window_end >= 0 &&
+                  std::ranges::find(spec.partition_columns, relation.window_end) !=
+                      spec.partition_columns.end();
+  if (windowed && !context.batch()) {
+    spec.window_end = relation.window_end;
+    spec.keep_first_rowtime = -1;
+  }
 
   stream::DataStream projected =
       Project(relation.stream, std::move(projection), context.UniqueName("OverInput"));
   FLOE_ASSIGN_OR_RETURN(stream::DataStream ranked, exec::Rank(projected, spec));
-  if (dedup) {
+  if (windowed) {
+    context.Note(fmt::format("WindowRank(rankType=[{}], partitionBy=[{}], orderBy=[{}]{})",
+                             function, fmt::join(partition_texts, ", "),
+                             fmt::join(order_texts, ", "),
+                             spec.limit ? fmt::format(", rankRange=[1..{}]", *spec.limit) : ""));
+  } else if (dedup) {
     context.Note(fmt::format("Deduplicate(keep=[{}], key=[{}], order=[{}])",
                              spec.order[0].descending ? "LastRow" : "FirstRow",
                              fmt::join(partition_texts, ", "), order_texts[0]));
@@ -177,7 +192,8 @@ Result<Relation> PlanRank(PlannerContext& context, Relation relation, ScalarExpr
   return Relation{.stream = ranked,
                   .columns = std::move(columns),
                   .bounded = relation.bounded,
-                  .changelog = !context.batch() && spec.keep_first_rowtime < 0,
+                  .changelog = !context.batch() && spec.keep_first_rowtime < 0 &&
+                               spec.window_end < 0,
                   .rowtime = relation.rowtime,
                   .window_end = relation.window_end};
 }

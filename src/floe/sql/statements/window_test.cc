@@ -140,6 +140,16 @@ std::string Ms(const std::string& expr) {
   return fmt::format("strftime({}, '%Y-%m-%d %H:%M:%S.%g')", expr);
 }
 
+// DuckDB's CTE `kept`: the rows of `r` a streaming 1-minute TUMBLE keeps. A row is late when the
+// watermark after the files before its own has reached its window's last millisecond.
+std::string KeptCte() {
+  return "fm AS (SELECT f, max(ts) AS m FROM r GROUP BY f), "
+         "wm AS (SELECT a.f, (SELECT max(b.m) FROM fm b WHERE b.f < a.f) - INTERVAL 2 SECOND AS w "
+         "FROM fm a), "
+         "kept AS (SELECT r.* FROM r JOIN wm USING (f) WHERE w IS NULL OR time_bucket(INTERVAL 1 "
+         "MINUTE, ts) + INTERVAL 1 MINUTE - INTERVAL 1 MILLISECOND > w) ";
+}
+
 TEST_F(WindowTest, TumbleInBatchModeCountsEveryRow) {
   RequireDuck();
   std::string bucket = "time_bucket(INTERVAL 1 MINUTE, ts)";
@@ -153,15 +163,7 @@ TEST_F(WindowTest, TumbleInBatchModeCountsEveryRow) {
 TEST_F(WindowTest, TumbleInStreamingModeDropsLateRows) {
   RequireDuck();
   std::string bucket = "time_bucket(INTERVAL 1 MINUTE, ts)";
-  // A row is late when the watermark after the files before its own has reached its window's
-  // last millisecond.
-  std::string kept = fmt::format(
-      "fm AS (SELECT f, max(ts) AS m FROM r GROUP BY f), "
-      "wm AS (SELECT a.f, (SELECT max(b.m) FROM fm b WHERE b.f < a.f) - INTERVAL 2 SECOND AS w "
-      "FROM fm a), "
-      "kept AS (SELECT r.* FROM r JOIN wm USING (f) WHERE w IS NULL OR {} + INTERVAL 1 MINUTE - "
-      "INTERVAL 1 MILLISECOND > w) ",
-      bucket);
+  std::string kept = KeptCte();
   std::vector<std::string> expected =
       Duck(fmt::format(", {} SELECT {} AS ws, {} AS we, count(*) AS c, sum(v) AS s FROM kept "
                        "GROUP BY ALL",
@@ -239,6 +241,40 @@ TEST_F(WindowTest, DeduplicationAndTopNMatchDuckDB) {
     EXPECT_EQ(Floe("batch", floe(c.function, c.over, c.filter)), expected) << c.over;
     EXPECT_EQ(Floe("streaming", floe(c.function, c.over, c.filter), c.append_only), expected)
         << c.over;
+  }
+}
+
+// Window Top-N and deduplication over TUMBLE's rows: in streaming mode each window's top rows
+// once, as inserts, when the watermark completes it (the late rows left out, as the window
+// aggregate leaves them); in batch mode over every row. DuckDB ranks the same rows.
+TEST_F(WindowTest, WindowTopNAndDeduplicationMatchDuckDB) {
+  RequireDuck();
+  auto floe = [](std::string_view over, std::string_view filter) {
+    return fmt::format(
+        "SELECT window_start, k, v, rn FROM (SELECT *, ROW_NUMBER() OVER ({}) AS rn FROM "
+        "TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '1' MINUTE))) WHERE {}",
+        over, filter);
+  };
+  auto duck = [](std::string_view from, std::string_view over, std::string_view filter) {
+    return fmt::format(
+        "SELECT {} AS ws, k, v, rn FROM (SELECT *, row_number() OVER ({}) AS rn FROM (SELECT *, "
+        "time_bucket(INTERVAL 1 MINUTE, ts) AS window_start FROM {})) WHERE {}",
+        Ms("window_start"), over, from, filter);
+  };
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      {"PARTITION BY window_start, window_end ORDER BY v DESC", "rn <= 2"},
+      {"PARTITION BY window_start, window_end, k ORDER BY ts ASC", "rn = 1"},
+  };
+  for (const auto& [over, filter] : cases) {
+    std::string duck_over = std::string(over);
+    duck_over.replace(duck_over.find(", window_end"), 12, "");
+    EXPECT_EQ(Floe("batch", floe(over, filter)),
+              Duck(duck("r", duck_over, filter), {"ws", "k", "v", "rn"}))
+        << over;
+    std::vector<std::string> expected = Duck(
+        ", " + KeptCte() + duck("kept", duck_over, filter), {"ws", "k", "v", "rn"});
+    ASSERT_FALSE(expected.empty());
+    EXPECT_EQ(Floe("streaming", floe(over, filter)), expected) << over;
   }
 }
 
