@@ -53,8 +53,8 @@ std::vector<std::string> Take(stream::testing::OperatorHarness& harness) {
   for (const RecordBatch& batch : harness.output().batches) {
     for (int64_t r = 0; r < batch.num_rows(); ++r) {
       lines.push_back(std::string(RowKindSymbol(batch.row_kind(r))) + " " +
-                      FormatCell(batch.column(0), r) + " " + FormatCell(batch.column(2), r) +
-                      " " + FormatCell(batch.column(3), r));
+                      FormatCell(batch.column(0), r) + " " + FormatCell(batch.column(2), r) + " " +
+                      FormatCell(batch.column(3), r));
     }
   }
   harness.output().batches.clear();
@@ -186,11 +186,10 @@ TEST(RankTest, SchemaErrors) {
   EXPECT_FALSE(RankSchema(*input, RankSpec{}).has_value());  // no ORDER BY
   EXPECT_FALSE(RankSchema(*input, RankSpec{.order = {{.column = 7}}}).has_value());
   EXPECT_FALSE(RankSchema(*input, RankSpec{.order = {{.column = 2}}, .limit = 0}).has_value());
-  EXPECT_FALSE(RankSchema(*input, RankSpec{.order = {{.column = 2}}, .keep_first_rowtime = 2})
-                   .has_value());
-  // A window end that is no partition column.
   EXPECT_FALSE(
-      RankSchema(*input, RankSpec{.order = {{.column = 2}}, .window_end = 1}).has_value());
+      RankSchema(*input, RankSpec{.order = {{.column = 2}}, .keep_first_rowtime = 2}).has_value());
+  // A window end that is no partition column.
+  EXPECT_FALSE(RankSchema(*input, RankSpec{.order = {{.column = 2}}, .window_end = 1}).has_value());
 }
 
 }  // namespace

@@ -87,8 +87,8 @@ struct SortKey {
 // result is append-only. With `window_end` (a window Top-N: a window table function's
 // window_end column, one of the partition columns) each window's ranked rows are emitted once,
 // as +I, when the watermark reaches the window's last millisecond, and rows of a window already
-// emitted are dropped as late: append-only too. `state_ttl_ms` > 0 (table.exec.state.ttl): a partition no row has
-// reached for that long (processing time) is forgotten.
+// emitted are dropped as late: append-only too. `state_ttl_ms` > 0 (table.exec.state.ttl): a
+// partition no row has reached for that long (processing time) is forgotten.
 enum class RankKind : unsigned char { kRowNumber, kRank, kDenseRank };
 struct RankSpec {
   RankKind kind = RankKind::kRowNumber;

@@ -98,8 +98,8 @@ Result<Relation> PlanRank(PlannerContext& context, Relation relation, ScalarExpr
   std::optional<exec::RankKind> kind = RankKindOf(call);
   std::string function = AsciiUpper(call.name.back());
   if (!kind) {
-    return Unsupported("{}", AtPosition(call.position,
-                                        fmt::format("{} OVER (...) is not supported yet: floe's "
+    return Unsupported(
+        "{}", AtPosition(call.position, fmt::format("{} OVER (...) is not supported yet: floe's "
                                                     "OVER windows are ROW_NUMBER, RANK and "
                                                     "DENSE_RANK",
                                                     function)));
@@ -152,8 +152,8 @@ Result<Relation> PlanRank(PlannerContext& context, Relation relation, ScalarExpr
   // Deduplication: ROW_NUMBER = 1 over the time attribute. Keeping the first row waits for the
   // watermark, so that its result is final; keeping the last lets a newer row of the same time
   // win, as Flink's does.
-  bool on_rowtime = spec.order.size() == 1 && relation.rowtime >= 0 &&
-                    spec.order[0].column == relation.rowtime;
+  bool on_rowtime =
+      spec.order.size() == 1 && relation.rowtime >= 0 && spec.order[0].column == relation.rowtime;
   bool dedup = *kind == exec::RankKind::kRowNumber && spec.limit == 1 && on_rowtime;
   if (dedup && !spec.order[0].descending && !context.batch()) {
     spec.keep_first_rowtime = relation.rowtime;
@@ -161,9 +161,9 @@ Result<Relation> PlanRank(PlannerContext& context, Relation relation, ScalarExpr
   spec.newer_first = on_rowtime && spec.order[0].descending;
   // A window Top-N (or deduplication): partitioned by a window table function's window end, each
   // window is ranked once, when the watermark completes it.
-  bool windowed = relation.window_end >= 0 &&
-                  std::ranges::find(spec.partition_columns, relation.window_end) !=
-                      spec.partition_columns.end();
+  bool windowed =
+      relation.window_end >= 0 && std::ranges::find(spec.partition_columns, relation.window_end) !=
+                                      spec.partition_columns.end();
   if (windowed && !context.batch()) {
     spec.window_end = relation.window_end;
     spec.keep_first_rowtime = -1;
@@ -189,13 +189,13 @@ Result<Relation> PlanRank(PlannerContext& context, Relation relation, ScalarExpr
   std::vector<ScopeColumn> columns = std::move(relation.columns);
   for (ScopeColumn& column : added) columns.push_back(std::move(column));
   columns.push_back({.name = spec.rank_name, .type = DataType::Int64(), .nullable = false});
-  return Relation{.stream = ranked,
-                  .columns = std::move(columns),
-                  .bounded = relation.bounded,
-                  .changelog = !context.batch() && spec.keep_first_rowtime < 0 &&
-                               spec.window_end < 0,
-                  .rowtime = relation.rowtime,
-                  .window_end = relation.window_end};
+  return Relation{
+      .stream = ranked,
+      .columns = std::move(columns),
+      .bounded = relation.bounded,
+      .changelog = !context.batch() && spec.keep_first_rowtime < 0 && spec.window_end < 0,
+      .rowtime = relation.rowtime,
+      .window_end = relation.window_end};
 }
 
 }  // namespace
@@ -227,9 +227,9 @@ Result<Relation> PlanOverCalls(PlannerContext& context, Relation input, ScalarEx
   for (const ExprPtr* expr : exprs) CollectOver(**expr, calls);
   Relation relation = std::move(input);
   for (size_t i = 0; i < calls.size(); ++i) {
-    FLOE_ASSIGN_OR_RETURN(relation, PlanRank(context, std::move(relation),
-                                             i == 0 ? std::move(where) : nullptr, *calls[i],
-                                             static_cast<int>(i)));
+    FLOE_ASSIGN_OR_RETURN(
+        relation, PlanRank(context, std::move(relation), i == 0 ? std::move(where) : nullptr,
+                           *calls[i], static_cast<int>(i)));
   }
   for (ExprPtr* expr : exprs) {
     *expr = RewriteExpr(**expr, [&](const Expr& node) -> ExprPtr {

@@ -214,9 +214,10 @@ TEST_F(WindowTest, DeduplicationAndTopNMatchDuckDB) {
                        function, over, filter);
   };
   auto duck = [](std::string_view function, std::string_view over, std::string_view filter) {
-    return fmt::format("SELECT k, {} AS t, v, rn FROM (SELECT *, {}() OVER ({}) AS rn FROM r) "
-                       "WHERE {}",
-                       Ms("ts"), function, over, filter);
+    return fmt::format(
+        "SELECT k, {} AS t, v, rn FROM (SELECT *, {}() OVER ({}) AS rn FROM r) "
+        "WHERE {}",
+        Ms("ts"), function, over, filter);
   };
   struct Case {
     std::string_view function;
@@ -227,10 +228,10 @@ TEST_F(WindowTest, DeduplicationAndTopNMatchDuckDB) {
   };
   const Case cases[] = {
       {"ROW_NUMBER", "PARTITION BY k ORDER BY ts", "PARTITION BY k ORDER BY ts", "rn = 1", true},
-      {"ROW_NUMBER", "PARTITION BY k ORDER BY ts DESC", "PARTITION BY k ORDER BY ts DESC",
-       "rn = 1", false},
-      {"ROW_NUMBER", "PARTITION BY k ORDER BY v DESC", "PARTITION BY k ORDER BY v DESC",
-       "rn <= 2", false},
+      {"ROW_NUMBER", "PARTITION BY k ORDER BY ts DESC", "PARTITION BY k ORDER BY ts DESC", "rn = 1",
+       false},
+      {"ROW_NUMBER", "PARTITION BY k ORDER BY v DESC", "PARTITION BY k ORDER BY v DESC", "rn <= 2",
+       false},
       {"RANK", "ORDER BY v / 4 DESC", "ORDER BY v // 4 DESC", "rn <= 4", false},
       {"DENSE_RANK", "ORDER BY v / 4", "ORDER BY v // 4", "rn < 3", false},
   };
@@ -271,8 +272,8 @@ TEST_F(WindowTest, WindowTopNAndDeduplicationMatchDuckDB) {
     EXPECT_EQ(Floe("batch", floe(over, filter)),
               Duck(duck("r", duck_over, filter), {"ws", "k", "v", "rn"}))
         << over;
-    std::vector<std::string> expected = Duck(
-        ", " + KeptCte() + duck("kept", duck_over, filter), {"ws", "k", "v", "rn"});
+    std::vector<std::string> expected =
+        Duck(", " + KeptCte() + duck("kept", duck_over, filter), {"ws", "k", "v", "rn"});
     ASSERT_FALSE(expected.empty());
     EXPECT_EQ(Floe("streaming", floe(over, filter)), expected) << over;
   }

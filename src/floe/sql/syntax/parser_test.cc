@@ -237,7 +237,7 @@ TEST(ParserTest, OverClauses) {
             "OVER () FROM `t`");
   EXPECT_EQ(
       Canonical("SELECT max(v) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) FROM t"),
-            "SELECT max(`v`) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) FROM `t`");
+      "SELECT max(`v`) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) FROM `t`");
   EXPECT_EQ(ErrorOf("SELECT rank() OVER (ORDER BY ts ROWS 2) FROM t"),
             "line 1, column 39: expected PRECEDING or FOLLOWING after a window frame offset, found "
             "')'");
