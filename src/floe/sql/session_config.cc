@@ -94,14 +94,25 @@ Result<int> SessionConfig::max_column_width() const {
   return static_cast<int>(value);
 }
 
-Result<int64_t> SessionConfig::source_idle_timeout_ms() const {
-  std::optional<std::string> text = Get(option::kSourceIdleTimeout);
+namespace {
+
+// A duration option: 0 when unset.
+Result<int64_t> DurationOption(const SessionConfig& config, std::string_view key) {
+  std::optional<std::string> text = config.Get(key);
   if (!text) return 0;
   auto ms = stream::ParseDurationMs(*text);
-  if (!ms.has_value()) {
-    return InvalidArgument("option '{}': {}", option::kSourceIdleTimeout, ms.error().message());
-  }
+  if (!ms.has_value()) return InvalidArgument("option '{}': {}", key, ms.error().message());
   return *ms;
+}
+
+}  // namespace
+
+Result<int64_t> SessionConfig::source_idle_timeout_ms() const {
+  return DurationOption(*this, option::kSourceIdleTimeout);
+}
+
+Result<int64_t> SessionConfig::state_ttl_ms() const {
+  return DurationOption(*this, option::kStateTtl);
 }
 
 Result<stream::ExecutionConfig> SessionConfig::JobConfig() const {

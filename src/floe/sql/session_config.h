@@ -34,6 +34,7 @@ inline constexpr std::string_view kMaxTableWidth = "sql-client.display.max-colum
 inline constexpr std::string_view kDynamicOptions = "table.dynamic-table-options.enabled";
 inline constexpr std::string_view kPipelineName = "pipeline.name";
 inline constexpr std::string_view kSourceIdleTimeout = "table.exec.source.idle-timeout";
+inline constexpr std::string_view kStateTtl = "table.exec.state.ttl";
 }  // namespace option
 
 class SessionConfig {
@@ -57,6 +58,9 @@ class SessionConfig {
   // table.exec.source.idle-timeout: after how long without rows a source's watermark stops
   // holding the job back; 0 (the default) never.
   Result<int64_t> source_idle_timeout_ms() const;
+  // table.exec.state.ttl: how long a streaming Top-N or deduplication keeps a key no row has
+  // reached (processing time); 0 (the default) forever.
+  Result<int64_t> state_ttl_ms() const;
   // The runtime's configuration for a job named `job_name` from these options: mode,
   // parallelism, checkpoint interval ("10s", "1 min", "500 ms" or milliseconds), folder,
   // retained checkpoints, restarts, and a savepoint to start from.

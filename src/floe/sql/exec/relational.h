@@ -74,6 +74,35 @@ struct SortKey {
   bool nulls_first = true;  // Flink's default: NULLS FIRST for ASC, NULLS LAST for DESC
 };
 
+// ROW_NUMBER(), RANK() and DENSE_RANK() OVER (PARTITION BY ... ORDER BY ...): every row of
+// `input` with its rank in its partition appended (column `rank_name`, BIGINT NOT NULL); with a
+// `limit` only the rows ranked at most `limit` (Flink's Top-N; a limit of 1 with ROW_NUMBER is
+// its deduplication). Ties: rows of equal order keys rank by arrival, except with `newer_first`
+// (keep the last row: the newer one first). Batch mode: the rows at the end of the input.
+// Streaming (a `limit` is required, the input must be insert-only): after each batch, per
+// partition whose ranked rows changed, each rank whose row changed as -U (old) and +U (new), a
+// new rank as +I and a rank gone as -D. With `keep_first_rowtime` (the time attribute column
+// the ROW_NUMBER orders by ascending, with limit 1) a partition's first row is final once the
+// watermark passes its time: emitted once as +I, later rows of the partition dropped, so the
+// result is append-only. With `window_end` (a window Top-N: a window table function's
+// window_end column, one of the partition columns) each window's ranked rows are emitted once,
+// as +I, when the watermark reaches the window's last millisecond, and rows of a window already
+// emitted are dropped as late: append-only too. `state_ttl_ms` > 0 (table.exec.state.ttl): a
+// partition no row has reached for that long (processing time) is forgotten.
+enum class RankKind : unsigned char { kRowNumber, kRank, kDenseRank };
+struct RankSpec {
+  RankKind kind = RankKind::kRowNumber;
+  std::vector<int> partition_columns;
+  std::vector<SortKey> order;
+  std::optional<int64_t> limit;
+  bool newer_first = false;
+  int keep_first_rowtime = -1;
+  int window_end = -1;
+  int64_t state_ttl_ms = 0;
+  std::string rank_name = "rank";
+};
+Result<stream::DataStream> Rank(const stream::DataStream& input, RankSpec spec);
+
 // Batch only: every row of the input in key order (stable), skipping `offset` and keeping at most
 // `limit`; one output subtask.
 Result<stream::DataStream> Sort(const stream::DataStream& input, std::vector<SortKey> keys,

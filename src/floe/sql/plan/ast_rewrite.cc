@@ -29,6 +29,7 @@ ExprPtr RewriteExpr(const Expr& expr, const std::function<ExprPtr(const Expr&)>&
   copy->distinct = expr.distinct;
   copy->star = expr.star;
   copy->has_else = expr.has_else;
+  copy->over = expr.over;
   copy->args.reserve(expr.args.size());
   for (const ExprPtr& arg : expr.args) {
     copy->args.push_back(arg ? RewriteExpr(*arg, replace) : nullptr);
@@ -96,6 +97,10 @@ void CollectColumnUse(const Expr& expr, ColumnUse& use) {
   }
   for (const ExprPtr& arg : expr.args) {
     if (arg) CollectColumnUse(*arg, use);
+  }
+  if (expr.over) {
+    for (const ExprPtr& key : expr.over->partition_by) CollectColumnUse(*key, use);
+    for (const OrderItem& item : expr.over->order_by) CollectColumnUse(*item.expr, use);
   }
   if (expr.query) use.all = true;  // a correlated subquery could name anything
 }

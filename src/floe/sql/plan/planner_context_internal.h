@@ -4,6 +4,9 @@
 // environment the job is built on, and the lines EXPLAIN shows. A Relation is a planned FROM item
 // or query: its stream and the columns expressions may name.
 
+#include <algorithm>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +54,17 @@ class PlannerContext {
   std::string UniqueName(std::string_view base) {
     return std::string(base) + "#" + std::to_string(++names_);
   }
+  // The Top-N limit an enclosing query's WHERE puts on a ranking call (found by its OVER
+  // clause, which copies of the call share): over_internal.h.
+  void SetRankLimit(const OverClause* over, int64_t limit) {
+    auto [at, inserted] = rank_limits_.try_emplace(over, limit);
+    if (!inserted) at->second = std::min(at->second, limit);
+  }
+  std::optional<int64_t> RankLimit(const OverClause* over) const {
+    auto found = rank_limits_.find(over);
+    if (found == rank_limits_.end()) return std::nullopt;
+    return found->second;
+  }
 
  private:
   PlannerSession& session_;
@@ -59,6 +73,7 @@ class PlannerContext {
   std::vector<const CommonTableExpr*> with_queries_;
   std::vector<const SessionView*> views_in_progress_;
   int names_ = 0;
+  std::map<const OverClause*, int64_t> rank_limits_;
 };
 
 }  // namespace floe::sql::plan

@@ -7,6 +7,7 @@
 #include "floe/sql/plan/aggregate_internal.h"
 #include "floe/sql/plan/ast_rewrite_internal.h"
 #include "floe/sql/plan/names_internal.h"
+#include "floe/sql/plan/over_internal.h"
 #include "floe/sql/plan/project_internal.h"
 #include "floe/sql/plan/select_internal.h"
 #include "floe/sql/plan/sources_internal.h"
@@ -357,6 +358,7 @@ Result<Relation> FilterWithSubqueries(PlannerContext& context, Relation input, c
 
 Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
   ColumnUse use = QueryBlockColumnUse(query);
+  RegisterRankFilters(context, query);
   FLOE_ASSIGN_OR_RETURN(Relation input, query.from
                                             ? PlanFrom(context, *query.from, use, query.where.get())
                                             : Result<Relation>(SingleRow(context)));
@@ -387,6 +389,19 @@ Result<Relation> PlanSelect(PlannerContext& context, const Query& query) {
   }
   FLOE_ASSIGN_OR_RETURN(std::vector<SelectColumn> select,
                         ExpandSelectList(query, input, subqueries));
+  std::vector<ExprPtr*> over_exprs;
+  for (SelectColumn& column : select) {
+    if (ContainsOver(*column.expr)) over_exprs.push_back(&column.expr);
+  }
+  if (!over_exprs.empty()) {
+    if (IsAggregateQuery(query) || subqueries.pending()) {
+      return Unsupported(
+          "OVER windows in a query block that also aggregates or has subqueries are not "
+          "supported: compute them in a subquery");
+    }
+    FLOE_ASSIGN_OR_RETURN(input,
+                          PlanOverCalls(context, std::move(input), std::move(where), over_exprs));
+  }
   ExprPtr having;
   if (query.having) having = subqueries.Replace(*query.having);
   std::vector<ExprPtr> order_exprs;

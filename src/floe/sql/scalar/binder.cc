@@ -115,6 +115,10 @@ Result<ScalarExprPtr> Bind(const Expr& expr, const Scope& scope) {
     case ExprKind::kCast:
       return BindCastExpr(expr, scope);
     case ExprKind::kFunction:
+      if (expr.over) {
+        return std::unexpected(
+            ErrorAt(expr, "OVER windows are supported in a query's select list, not here"));
+      }
       return BindFunction(expr, scope);
     case ExprKind::kSubquery:
       return std::unexpected(ErrorAt(

@@ -137,6 +137,8 @@ bool IsAggregateFunction(std::string_view name) {
 }
 
 bool ContainsAggregate(const Expr& expr) {
+  // `SUM(x) OVER (...)` is an OVER aggregate: one value per row, not per group.
+  if (expr.over) return false;
   if (expr.kind == ExprKind::kFunction && expr.name.size() == 1 &&
       IsAggregateFunction(expr.name[0])) {
     return true;

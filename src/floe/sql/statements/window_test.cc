@@ -54,8 +54,11 @@ class WindowTest : public ::testing::Test {
     ASSERT_TRUE(result.has_value()) << sql << ": " << result.error().ToString();
   }
 
-  // The rows floe returns, sorted, each as its cells joined by " | "; every row must be an insert.
-  std::vector<std::string> Floe(const std::string& mode, const std::string& sql) {
+  // The rows floe's result ends with, sorted, each as its cells joined by " | ": its changes
+  // applied (+I and +U add a row, -U and -D take one away). `append_only`: every row must be an
+  // insert.
+  std::vector<std::string> Floe(const std::string& mode, const std::string& sql,
+                                bool append_only = true) {
     Exec(fmt::format("SET 'execution.runtime-mode' = '{}'", mode));
     auto result = session_.ExecuteSql(sql);
     EXPECT_TRUE(result.has_value()) << sql << ": " << result.error().ToString();
@@ -67,13 +70,22 @@ class WindowTest : public ::testing::Test {
       if (!next.has_value() || !next->has_value()) break;
       const RecordBatch& batch = **next;
       for (int64_t r = 0; r < batch.num_rows(); ++r) {
-        EXPECT_EQ(batch.row_kind(r), RowKind::kInsert) << sql;
+        RowKind kind = batch.row_kind(r);
+        if (append_only) {
+          EXPECT_EQ(kind, RowKind::kInsert) << sql;
+        }
         std::string row;
         for (int c = 0; c < batch.num_columns(); ++c) {
           if (c > 0) row += " | ";
           row += FormatCell(batch.column(c), r);
         }
-        rows.push_back(std::move(row));
+        if (kind == RowKind::kInsert || kind == RowKind::kUpdateAfter) {
+          rows.push_back(std::move(row));
+          continue;
+        }
+        auto found = std::find(rows.begin(), rows.end(), row);
+        EXPECT_NE(found, rows.end()) << sql << ": a retraction of a row not emitted: " << row;
+        if (found != rows.end()) rows.erase(found);
       }
     }
     std::sort(rows.begin(), rows.end());
@@ -128,6 +140,16 @@ std::string Ms(const std::string& expr) {
   return fmt::format("strftime({}, '%Y-%m-%d %H:%M:%S.%g')", expr);
 }
 
+// DuckDB's CTE `kept`: the rows of `r` a streaming 1-minute TUMBLE keeps. A row is late when the
+// watermark after the files before its own has reached its window's last millisecond.
+std::string KeptCte() {
+  return "fm AS (SELECT f, max(ts) AS m FROM r GROUP BY f), "
+         "wm AS (SELECT a.f, (SELECT max(b.m) FROM fm b WHERE b.f < a.f) - INTERVAL 2 SECOND AS w "
+         "FROM fm a), "
+         "kept AS (SELECT r.* FROM r JOIN wm USING (f) WHERE w IS NULL OR time_bucket(INTERVAL 1 "
+         "MINUTE, ts) + INTERVAL 1 MINUTE - INTERVAL 1 MILLISECOND > w) ";
+}
+
 TEST_F(WindowTest, TumbleInBatchModeCountsEveryRow) {
   RequireDuck();
   std::string bucket = "time_bucket(INTERVAL 1 MINUTE, ts)";
@@ -141,15 +163,7 @@ TEST_F(WindowTest, TumbleInBatchModeCountsEveryRow) {
 TEST_F(WindowTest, TumbleInStreamingModeDropsLateRows) {
   RequireDuck();
   std::string bucket = "time_bucket(INTERVAL 1 MINUTE, ts)";
-  // A row is late when the watermark after the files before its own has reached its window's
-  // last millisecond.
-  std::string kept = fmt::format(
-      "fm AS (SELECT f, max(ts) AS m FROM r GROUP BY f), "
-      "wm AS (SELECT a.f, (SELECT max(b.m) FROM fm b WHERE b.f < a.f) - INTERVAL 2 SECOND AS w "
-      "FROM fm a), "
-      "kept AS (SELECT r.* FROM r JOIN wm USING (f) WHERE w IS NULL OR {} + INTERVAL 1 MINUTE - "
-      "INTERVAL 1 MILLISECOND > w) ",
-      bucket);
+  std::string kept = KeptCte();
   std::vector<std::string> expected =
       Duck(fmt::format(", {} SELECT {} AS ws, {} AS we, count(*) AS c, sum(v) AS s FROM kept "
                        "GROUP BY ALL",
@@ -187,6 +201,82 @@ TEST_F(WindowTest, HopAndCumulateInBatchMode) {
                        "INTERVAL 1 MINUTE, INTERVAL 30 SECOND)) AS e FROM r) GROUP BY ALL",
                        Ms("s"), Ms("e")),
            {"ws", "we", "s"}));
+}
+
+// Deduplication and Top-N (ROW_NUMBER, RANK, DENSE_RANK OVER) against DuckDB's window
+// functions over the same rows, in both modes: keeping the first row per key is append-only in
+// streaming mode, keeping the last one and a Top-N end with DuckDB's rows once their changes are
+// applied.
+TEST_F(WindowTest, DeduplicationAndTopNMatchDuckDB) {
+  RequireDuck();
+  auto floe = [](std::string_view function, std::string_view over, std::string_view filter) {
+    return fmt::format("SELECT k, ts, v, rn FROM (SELECT *, {}() OVER ({}) AS rn FROM ev) WHERE {}",
+                       function, over, filter);
+  };
+  auto duck = [](std::string_view function, std::string_view over, std::string_view filter) {
+    return fmt::format(
+        "SELECT k, {} AS t, v, rn FROM (SELECT *, {}() OVER ({}) AS rn FROM r) "
+        "WHERE {}",
+        Ms("ts"), function, over, filter);
+  };
+  struct Case {
+    std::string_view function;
+    std::string_view over;  // floe's, then DuckDB's (integer division is // there)
+    std::string_view duck_over;
+    std::string_view filter;
+    bool append_only;
+  };
+  const Case cases[] = {
+      {"ROW_NUMBER", "PARTITION BY k ORDER BY ts", "PARTITION BY k ORDER BY ts", "rn = 1", true},
+      {"ROW_NUMBER", "PARTITION BY k ORDER BY ts DESC", "PARTITION BY k ORDER BY ts DESC", "rn = 1",
+       false},
+      {"ROW_NUMBER", "PARTITION BY k ORDER BY v DESC", "PARTITION BY k ORDER BY v DESC", "rn <= 2",
+       false},
+      {"RANK", "ORDER BY v / 4 DESC", "ORDER BY v // 4 DESC", "rn <= 4", false},
+      {"DENSE_RANK", "ORDER BY v / 4", "ORDER BY v // 4", "rn < 3", false},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> expected =
+        Duck(duck(c.function, c.duck_over, c.filter), {"k", "t", "v", "rn"});
+    ASSERT_FALSE(expected.empty()) << c.over;
+    EXPECT_EQ(Floe("batch", floe(c.function, c.over, c.filter)), expected) << c.over;
+    EXPECT_EQ(Floe("streaming", floe(c.function, c.over, c.filter), c.append_only), expected)
+        << c.over;
+  }
+}
+
+// Window Top-N and deduplication over TUMBLE's rows: in streaming mode each window's top rows
+// once, as inserts, when the watermark completes it (the late rows left out, as the window
+// aggregate leaves them); in batch mode over every row. DuckDB ranks the same rows.
+TEST_F(WindowTest, WindowTopNAndDeduplicationMatchDuckDB) {
+  RequireDuck();
+  auto floe = [](std::string_view over, std::string_view filter) {
+    return fmt::format(
+        "SELECT window_start, k, v, rn FROM (SELECT *, ROW_NUMBER() OVER ({}) AS rn FROM "
+        "TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '1' MINUTE))) WHERE {}",
+        over, filter);
+  };
+  auto duck = [](std::string_view from, std::string_view over, std::string_view filter) {
+    return fmt::format(
+        "SELECT {} AS ws, k, v, rn FROM (SELECT *, row_number() OVER ({}) AS rn FROM (SELECT *, "
+        "time_bucket(INTERVAL 1 MINUTE, ts) AS window_start FROM {})) WHERE {}",
+        Ms("window_start"), over, from, filter);
+  };
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      {"PARTITION BY window_start, window_end ORDER BY v DESC", "rn <= 2"},
+      {"PARTITION BY window_start, window_end, k ORDER BY ts ASC", "rn = 1"},
+  };
+  for (const auto& [over, filter] : cases) {
+    std::string duck_over = std::string(over);
+    duck_over.replace(duck_over.find(", window_end"), 12, "");
+    EXPECT_EQ(Floe("batch", floe(over, filter)),
+              Duck(duck("r", duck_over, filter), {"ws", "k", "v", "rn"}))
+        << over;
+    std::vector<std::string> expected =
+        Duck(", " + KeptCte() + duck("kept", duck_over, filter), {"ws", "k", "v", "rn"});
+    ASSERT_FALSE(expected.empty());
+    EXPECT_EQ(Floe("streaming", floe(over, filter)), expected) << over;
+  }
 }
 
 TEST_F(WindowTest, StreamingWindowsNeedATimeAttribute) {

@@ -78,6 +78,7 @@ struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 struct Query;
 using QueryPtr = std::unique_ptr<Query>;
+struct OverClause;
 
 enum class ExprKind : unsigned char {
   kLiteral,
@@ -124,7 +125,7 @@ enum class LiteralKind : unsigned char {
 //             kIsNull's text is "TRUE", "FALSE" or "UNKNOWN" for IS [NOT] TRUE..., empty for NULL
 //   kCase:    args[0] the operand or null, then WHEN/THEN pairs, then ELSE if has_else
 //   kCast:    args[0], type; op is "CAST" or "TRY_CAST"
-//   kFunction: name, args, distinct, star (COUNT(*))
+//   kFunction: name, args, distinct, star (COUNT(*)), over (`f(...) OVER (...)`, else null)
 //   kSubquery: query; op is "EXISTS" for EXISTS (query)
 //   kSubscript: args[0][args[1]] (a map key or a 1-based array index)
 //   kFieldAccess: args[0].text, a field of a ROW value that is not a plain column name
@@ -140,6 +141,7 @@ struct Expr {
   std::vector<ExprPtr> args;
   SqlType type;
   QueryPtr query;
+  std::shared_ptr<const OverClause> over;
   bool negated = false;
   bool distinct = false;
   bool star = false;
@@ -188,6 +190,30 @@ struct OrderItem {
   ExprPtr expr;
   bool descending = false;
   std::optional<bool> nulls_first;
+};
+
+// A bound of a window frame: UNBOUNDED PRECEDING, <offset> PRECEDING, CURRENT ROW,
+// <offset> FOLLOWING, UNBOUNDED FOLLOWING; the offset is a count (ROWS) or a value or INTERVAL
+// (RANGE).
+struct FrameBound {
+  enum class Kind : unsigned char {
+    kUnboundedPreceding,
+    kPreceding,
+    kCurrentRow,
+    kFollowing,
+    kUnboundedFollowing
+  } kind = Kind::kCurrentRow;
+  ExprPtr offset;
+};
+
+// OVER (PARTITION BY ... ORDER BY ... [ROWS | RANGE] [BETWEEN start AND end | start]); a frame
+// given by its start alone ends at CURRENT ROW. Shared, not owned: copies of the call share it.
+struct OverClause {
+  std::vector<ExprPtr> partition_by;
+  std::vector<OrderItem> order_by;
+  enum class Frame : unsigned char { kNone, kRows, kRange } frame = Frame::kNone;
+  FrameBound start;
+  FrameBound end;
 };
 
 // One `name [(columns)] AS (query)` of a WITH clause.

@@ -426,6 +426,9 @@ Result<ExprPtr> Parser::ParseFunction() {
   }
   FLOE_RETURN_IF_ERROR(
       ExpectSymbol(")", fmt::format("to close the arguments of {}", expr->name[0])));
+  if (AcceptKeyword("OVER")) {
+    FLOE_ASSIGN_OR_RETURN(expr->over, ParseOver());
+  }
   return expr;
 }
 

@@ -7,6 +7,7 @@
 //   parser_statements.cc  statements: DDL, SET/RESET, INSERT, CALL, SHOW, EXPLAIN
 //   parser_queries.cc     SELECT, VALUES, set operations, FROM items and joins
 //   parser_expressions.cc expressions, from OR down to literals, calls, CASE and INTERVAL
+//   parser_over.cc        a call's OVER clause: PARTITION BY, ORDER BY and the frame
 //   parser_types.cc       data types
 // Only those files include it; everyone else uses parser.h.
 
@@ -143,6 +144,8 @@ class Parser {
   Result<TableRefPtr> ParseFrom();
   Result<TableRefPtr> ParseTablePrimary();
   Result<TableRefPtr> ParseWindowFunction();
+  // expr [ASC | DESC] [NULLS FIRST | NULLS LAST]
+  Result<OrderItem> ParseOrderItem();
 
   // ---- expressions (parser_expressions.cc) ----
   static ExprPtr MakeExpr(ExprKind kind, Position position);
@@ -167,6 +170,9 @@ class Parser {
   // -> TRIM/LTRIM/RTRIM(s[, c]). Returns null when the call has the ordinary form.
   Result<ExprPtr> ParseSpecialCall(ExprPtr expr);
   Result<ExprPtr> ParseFunction();
+  // After `OVER`: (PARTITION BY ... ORDER BY ... frame).
+  Result<std::shared_ptr<const OverClause>> ParseOver();
+  Result<FrameBound> ParseFrameBound();
   Result<std::string> ParseIntervalUnit();
   // A unit of an INTERVAL type with its optional precision: DAY, DAY(2), SECOND(3).
   Result<std::string> ParseIntervalQualifier();

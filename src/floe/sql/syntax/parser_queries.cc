@@ -8,6 +8,26 @@
 
 namespace floe::sql::parser_internal {
 
+Result<OrderItem> Parser::ParseOrderItem() {
+  OrderItem item;
+  FLOE_ASSIGN_OR_RETURN(item.expr, ParseExpr());
+  if (AcceptKeyword("DESC")) {
+    item.descending = true;
+  } else {
+    AcceptKeyword("ASC");
+  }
+  if (AcceptKeyword("NULLS")) {
+    if (AcceptKeyword("FIRST")) {
+      item.nulls_first = true;
+    } else if (AcceptKeyword("LAST")) {
+      item.nulls_first = false;
+    } else {
+      return Expected("FIRST or LAST", "after NULLS");
+    }
+  }
+  return item;
+}
+
 Result<QueryPtr> Parser::ParseQuery() {
   if (++depth_ > kMaxDepth) {
     return ErrorAt(Peek(), fmt::format("query nested deeper than {} levels", kMaxDepth));
@@ -64,22 +84,7 @@ Result<QueryPtr> Parser::ParseQueryBody() {
   if (AcceptKeyword("ORDER")) {
     FLOE_RETURN_IF_ERROR(ExpectKeyword("BY", "after ORDER"));
     do {
-      OrderItem item;
-      FLOE_ASSIGN_OR_RETURN(item.expr, ParseExpr());
-      if (AcceptKeyword("DESC")) {
-        item.descending = true;
-      } else {
-        AcceptKeyword("ASC");
-      }
-      if (AcceptKeyword("NULLS")) {
-        if (AcceptKeyword("FIRST")) {
-          item.nulls_first = true;
-        } else if (AcceptKeyword("LAST")) {
-          item.nulls_first = false;
-        } else {
-          return Expected("FIRST or LAST", "after NULLS");
-        }
-      }
+      FLOE_ASSIGN_OR_RETURN(OrderItem item, ParseOrderItem());
       query->order_by.push_back(std::move(item));
     } while (AcceptSymbol(","));
   }

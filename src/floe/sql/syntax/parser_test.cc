@@ -254,6 +254,26 @@ TEST(ParserTest, CallExplainHelpQuit) {
   EXPECT_EQ(Canonical("exit"), "QUIT");
 }
 
+TEST(ParserTest, OverClauses) {
+  EXPECT_EQ(Canonical("SELECT row_number() over (partition by k, upper(s) order by ts desc nulls "
+                      "last) AS rn FROM t"),
+            "SELECT row_number() OVER (PARTITION BY `k`, upper(`s`) ORDER BY `ts` DESC NULLS "
+            "LAST) AS `rn` FROM `t`");
+  EXPECT_EQ(Canonical("SELECT sum(v) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING "
+                      "AND CURRENT ROW), count(*) OVER (ROWS 2 PRECEDING), RANK() OVER () FROM t"),
+            "SELECT sum(`v`) OVER (ORDER BY `ts` ASC RANGE BETWEEN INTERVAL '1' HOUR PRECEDING "
+            "AND CURRENT ROW), count(*) OVER (ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), RANK() "
+            "OVER () FROM `t`");
+  EXPECT_EQ(
+      Canonical("SELECT max(v) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) FROM t"),
+      "SELECT max(`v`) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) FROM `t`");
+  EXPECT_EQ(ErrorOf("SELECT rank() OVER (ORDER BY ts ROWS 2) FROM t"),
+            "line 1, column 39: expected PRECEDING or FOLLOWING after a window frame offset, found "
+            "')'");
+  EXPECT_EQ(ErrorOf("SELECT rank() OVER ts FROM t"),
+            "line 1, column 20: expected '(' after OVER, found 'ts'");
+}
+
 TEST(ParserTest, ErrorsNameLineColumnExpectedAndFound) {
   EXPECT_EQ(ErrorOf("CREATE TABLE t (\n  a INT,\n  b STRING PARTITIONED BY (a)"),
             "line 3, column 12: expected ')' after column list, found 'PARTITIONED'");

@@ -518,6 +518,58 @@ std::string PrintType(const SqlType& type) {
   return out;
 }
 
+namespace {
+
+std::string OrderItemText(const OrderItem& item) {
+  std::string out = PrintExpr(*item.expr) + (item.descending ? " DESC" : " ASC");
+  if (item.nulls_first) out += *item.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+  return out;
+}
+
+std::string FrameBoundText(const FrameBound& bound) {
+  switch (bound.kind) {
+    case FrameBound::Kind::kUnboundedPreceding:
+      return "UNBOUNDED PRECEDING";
+    case FrameBound::Kind::kPreceding:
+      return PrintExpr(*bound.offset) + " PRECEDING";
+    case FrameBound::Kind::kCurrentRow:
+      return "CURRENT ROW";
+    case FrameBound::Kind::kFollowing:
+      return PrintExpr(*bound.offset) + " FOLLOWING";
+    case FrameBound::Kind::kUnboundedFollowing:
+      return "UNBOUNDED FOLLOWING";
+  }
+  return "";
+}
+
+std::string OverText(const OverClause& over) {
+  std::vector<std::string> parts;
+  if (!over.partition_by.empty()) {
+    std::string keys;
+    for (const ExprPtr& key : over.partition_by) {
+      keys += (keys.empty() ? "" : ", ") + PrintExpr(*key);
+    }
+    parts.push_back("PARTITION BY " + keys);
+  }
+  if (!over.order_by.empty()) {
+    std::string keys;
+    for (const OrderItem& item : over.order_by) {
+      keys += (keys.empty() ? "" : ", ") + OrderItemText(item);
+    }
+    parts.push_back("ORDER BY " + keys);
+  }
+  if (over.frame != OverClause::Frame::kNone) {
+    parts.push_back(fmt::format("{} BETWEEN {} AND {}",
+                                over.frame == OverClause::Frame::kRows ? "ROWS" : "RANGE",
+                                FrameBoundText(over.start), FrameBoundText(over.end)));
+  }
+  std::string out;
+  for (const std::string& part : parts) out += (out.empty() ? "" : " ") + part;
+  return out;
+}
+
+}  // namespace
+
 std::string PrintExpr(const Expr& expr) {
   switch (expr.kind) {
     case ExprKind::kLiteral:
@@ -625,13 +677,18 @@ std::string PrintExpr(const Expr& expr) {
         return out + ")";
       }
       std::string out = FunctionName(expr.name[0]) + "(";
-      if (expr.star) return out + "*)";
-      if (expr.distinct) out += "DISTINCT ";
-      for (std::size_t i = 0; i < expr.args.size(); ++i) {
-        if (i > 0) out += ", ";
-        out += PrintExpr(*expr.args[i]);
+      if (expr.star) {
+        out += "*)";
+      } else {
+        if (expr.distinct) out += "DISTINCT ";
+        for (std::size_t i = 0; i < expr.args.size(); ++i) {
+          if (i > 0) out += ", ";
+          out += PrintExpr(*expr.args[i]);
+        }
+        out += ")";
       }
-      return out + ")";
+      if (expr.over) out += " OVER (" + OverText(*expr.over) + ")";
+      return out;
     }
     case ExprKind::kSubquery:
       return (expr.op == "EXISTS" ? "EXISTS (" : "(") + PrintQuery(*expr.query) + ")";
@@ -713,10 +770,8 @@ std::string PrintQuery(const Query& query) {
   if (!query.order_by.empty()) {
     out += " ORDER BY ";
     for (std::size_t i = 0; i < query.order_by.size(); ++i) {
-      const OrderItem& item = query.order_by[i];
       if (i > 0) out += ", ";
-      out += PrintExpr(*item.expr) + (item.descending ? " DESC" : " ASC");
-      if (item.nulls_first) out += *item.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+      out += OrderItemText(query.order_by[i]);
     }
   }
   if (query.limit) out += " LIMIT " + PrintExpr(*query.limit);
