@@ -84,6 +84,11 @@ class TextRecordDecoder : public RecordDecoder {
   TextRecordDecoder(TextBatchBuilder builder, bool ignore_errors)
       : builder_(std::move(builder)), ignore_errors_(ignore_errors) {}
 
+  Status AppendNulls(RowKind kind) override {
+    nulls_.resize(static_cast<size_t>(builder_.num_columns()));
+    return builder_.Add(nulls_, kind);
+  }
+
   int64_t decoded_rows() const override { return builder_.kept(); }
   Result<std::optional<RecordBatch>> FinishDecoded() override { return builder_.Finish(); }
 
@@ -97,6 +102,9 @@ class TextRecordDecoder : public RecordDecoder {
 
   TextBatchBuilder builder_;
   bool ignore_errors_;
+
+ private:
+  std::vector<std::string_view> nulls_;
 };
 
 class JsonDecoder : public TextRecordDecoder {
@@ -325,15 +333,21 @@ class RawDecoder : public RecordDecoder {
       : schema_(std::move(schema)), builder_(schema_->field(0).type) {}
 
   Status Decode(std::optional<std::string_view> record) override {
-    if (!record) {
-      if (!schema_->field(0).nullable) {
-        return InvalidArgument("a null record, but column {} is not nullable",
-                               schema_->field(0).name);
-      }
-      builder_.AppendNull();
-    } else {
-      builder_.Append(*record);
+    if (!record) return AppendNulls(RowKind::kInsert);
+    builder_.Append(*record);
+    kinds_.push_back(static_cast<uint8_t>(RowKind::kInsert));
+    ++rows_;
+    return Ok();
+  }
+
+  Status AppendNulls(RowKind kind) override {
+    if (!schema_->field(0).nullable) {
+      return InvalidArgument("a null record, but column {} is not nullable",
+                             schema_->field(0).name);
     }
+    builder_.AppendNull();
+    kinds_.push_back(static_cast<uint8_t>(kind));
+    any_change_ |= kind != RowKind::kInsert;
     ++rows_;
     return Ok();
   }
@@ -345,14 +359,21 @@ class RawDecoder : public RecordDecoder {
     FLOE_ASSIGN_OR_RETURN(Array column, builder_.Finish());
     std::vector<Array> columns;
     columns.push_back(std::move(column));
-    FLOE_ASSIGN_OR_RETURN(RecordBatch batch, RecordBatch::Make(schema_, std::move(columns), rows_));
+    std::optional<Buffer> kinds;
+    if (any_change_) kinds = Buffer::CopyOf(kinds_.data(), std::ssize(kinds_));
+    FLOE_ASSIGN_OR_RETURN(RecordBatch batch,
+                          RecordBatch::Make(schema_, std::move(columns), rows_, std::move(kinds)));
     rows_ = 0;
+    kinds_.clear();
+    any_change_ = false;
     return std::optional<RecordBatch>(std::move(batch));
   }
 
  private:
   BatchSchemaPtr schema_;
   StringBuilder builder_;
+  std::vector<uint8_t> kinds_;
+  bool any_change_ = false;
   int64_t rows_ = 0;
 };
 

@@ -58,6 +58,9 @@ class RecordDecoder {
 
   // Appends the rows of one record (nullopt: a null record).
   virtual Status Decode(std::optional<std::string_view> record) = 0;
+  // Appends one row of nulls of this kind: the value columns of an upsert-kafka delete, or the
+  // key columns of a record without key. kInvalidArgument for a column that is not nullable.
+  virtual Status AppendNulls(RowKind kind) = 0;
   // Rows decoded since the last Finish and not left out: the rows Finish gives.
   int64_t rows() const { return decoded_rows() - left_out_; }
   // Leaves the rows from `row` (counted as rows() counts) to the last out of the batch: the rows
