@@ -31,7 +31,8 @@
 //   produce events 2                        <- topic, partition
 //   {"id": 1}                                  one record a line, produced by kcat
 //
-// writes; a file using either skips when no cluster can run.
+// writes (`produce events 2 key=| header=h=v`: each line is key|value, every record gets the
+// header h=v; an empty key or value is null); a file using either skips when no cluster can run.
 //
 // ${LAKE} is a folder for warehouses and ${LAKE_OPTIONS} what a catalog there needs after its
 // other options (", 's3.endpoint' = ..."). A file using ${LAKE} runs twice: on the local disk
@@ -269,10 +270,21 @@ TEST_P(ScriptTest, Runs) {
     std::string sql = record.sql;
     for (const auto& [name, value] : variables) sql = Replace(sql, name, value);
     if (record.kind == "produce") {
-      ASSERT_EQ(record.options.size(), 2u) << where << ": produce takes a topic and a partition";
+      ASSERT_GE(record.options.size(), 2u) << where << ": produce takes a topic and a partition";
+      testing::KafkaCluster::ProduceOptions produce;
+      for (size_t i = 2; i < record.options.size(); ++i) {
+        const std::string& option = record.options[i];
+        if (option.starts_with("key=") && option.size() == 5) {
+          produce.key_delimiter = option[4];
+        } else if (option.starts_with("header=")) {
+          produce.headers.push_back(option.substr(7));
+        } else {
+          FAIL() << where << ": unknown produce option " << option;
+        }
+      }
       std::vector<std::string> values = Split(sql, '\n');
-      Status produced = testing::KafkaCluster::Get().Produce(record.options[0],
-                                                             std::stoi(record.options[1]), values);
+      Status produced = testing::KafkaCluster::Get().Produce(
+          record.options[0], std::stoi(record.options[1]), values, produce);
       ASSERT_TRUE(produced.has_value()) << where << ": " << produced.error().message();
       continue;
     }

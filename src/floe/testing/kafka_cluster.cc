@@ -45,10 +45,23 @@ KafkaCluster::~KafkaCluster() {
 }
 
 Status KafkaCluster::Produce(std::string_view topic, int partition,
-                             const std::vector<std::string>& records) const {
+                             const std::vector<std::string>& records,
+                             const ProduceOptions& options) const {
   if (!running()) return IOError("no Kafka cluster: {}", reason_);
-  std::string command =
-      fmt::format("kcat -P -Z -b {} -t {} -p {} 2>&1", bootstrap_, topic, partition);
+  std::string command = fmt::format("kcat -P -Z -b {} -t {} -p {}", bootstrap_, topic, partition);
+  if (options.key_delimiter != 0) {
+    if (options.key_delimiter == '\'' || options.key_delimiter == '\\') {
+      return InvalidArgument("key delimiter {} cannot be quoted", options.key_delimiter);
+    }
+    command += fmt::format(" -K '{}'", options.key_delimiter);
+  }
+  for (const std::string& header : options.headers) {
+    if (header.find('\'') != std::string::npos) {
+      return InvalidArgument("header {} holds a quote", header);
+    }
+    command += fmt::format(" -H '{}'", header);
+  }
+  command += " 2>&1";
   FILE* pipe = ::popen(command.c_str(), "w");
   if (pipe == nullptr) return IOError("cannot run {}", command);
   for (const std::string& record : records) {

@@ -25,10 +25,21 @@ class KafkaCluster {
   const std::string& bootstrap() const { return bootstrap_; }
   const std::string& reason() const { return reason_; }
 
+  struct ProduceOptions {
+    // Non-zero: each record is "key<delimiter>value" (an empty key is a null key).
+    char key_delimiter = 0;
+    // "name=value" headers, given to every record.
+    std::vector<std::string> headers;
+  };
+
   // Writes the records (one value each, without line ends) to a partition of the topic and
   // waits until the cluster has them. An empty record is a null value (a tombstone).
+  Status Produce(std::string_view topic, int partition, const std::vector<std::string>& records,
+                 const ProduceOptions& options) const;
   Status Produce(std::string_view topic, int partition,
-                 const std::vector<std::string>& records) const;
+                 const std::vector<std::string>& records) const {
+    return Produce(topic, partition, records, ProduceOptions{});
+  }
 
   // A topic name not used before in this process.
   static std::string NewTopic(std::string_view prefix);

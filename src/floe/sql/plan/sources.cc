@@ -225,13 +225,19 @@ Result<Relation> PlanConnectorTable(PlannerContext& context, const ResolvedName&
     auto made = stream::FileSource::Make(std::make_shared<io::LocalFileIO>(), schema, options);
     if (!made.has_value()) return WithTable(made.error(), name);
     source = *made;
-  } else if (connector == "kafka") {
-    auto made = stream::KafkaSource::Make(schema, options);
+  } else if (connector == "kafka" || connector == "upsert-kafka") {
+    stream::KafkaTable kafka{.upsert = connector == "upsert-kafka",
+                             .primary_key = table.primary_key};
+    for (const ColumnDef& column : table.columns) {
+      if (column.metadata) kafka.metadata[column.name] = *column.metadata;
+    }
+    auto made = stream::KafkaSource::Make(schema, options, std::move(kafka));
     if (!made.has_value()) return WithTable(made.error(), name);
     source = *made;
   } else {
     return Unsupported(
-        "table {}: connector '{}' has no source in floe (datagen, filesystem, iceberg, kafka)",
+        "table {}: connector '{}' has no source in floe (datagen, filesystem, iceberg, kafka, "
+        "upsert-kafka)",
         name.ToString(), connector);
   }
   std::string watermark;

@@ -187,6 +187,14 @@ Result<StatementResult> CreateConnectorTable(Session& session, const ResolvedNam
       return InvalidArgument("primary key column '{}' is not a column of the table", column);
     }
   }
+  for (const ColumnDef& column : table.columns) {
+    if (column.metadata && connector->second != "kafka" && connector->second != "upsert-kafka") {
+      return Unsupported(
+          "table '{}': column '{}': metadata columns are read by the kafka and upsert-kafka "
+          "connectors only",
+          name.ToString(), column.name);
+    }
+  }
   if (statement.watermark) {
     if (connector->second == "iceberg") return WatermarkOnIceberg(*statement.watermark);
     FLOE_ASSIGN_OR_RETURN(table.watermark, ToEventTime(*statement.watermark, table.columns));

@@ -22,6 +22,12 @@ std::vector<std::string> PrimaryKeyOf(const std::vector<ColumnDef>& columns,
 Result<SchemaPtr> ToIcebergSchema(const std::vector<ColumnDef>& columns,
                                   const std::vector<std::string>& table_key) {
   if (columns.empty()) return InvalidArgument("a table needs at least one column");
+  for (const ColumnDef& column : columns) {
+    if (column.metadata) {
+      return Unsupported("column '{}': metadata columns are not supported in Iceberg tables",
+                         column.name);
+    }
+  }
   for (std::size_t i = 0; i < columns.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
       if (columns[i].name == columns[j].name) {

@@ -262,6 +262,10 @@ struct ColumnDef {
   std::optional<std::string> comment;
   bool primary_key = false;  // inline PRIMARY KEY NOT ENFORCED
   bool unique = false;
+  // METADATA [FROM 'key'] [VIRTUAL] (connector tables): the key, the column's name without FROM.
+  std::optional<std::string> metadata;
+  bool metadata_from = false;  // the key was given with FROM
+  bool is_virtual = false;
 };
 
 // A PARTITIONED BY item: a column, or a transform of one: bucket(N, c), truncate(W, c), years(c)...

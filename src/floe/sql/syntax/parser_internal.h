@@ -113,7 +113,8 @@ class Parser {
   Status ExpectNotEnforced();
   // A column, or a table constraint, inside CREATE TABLE (...).
   Status ParseTableElement(CreateTable& create);
-  Result<ColumnDef> ParseColumn();
+  // metadata: whether METADATA columns may follow (CREATE TABLE; not ALTER TABLE's Iceberg tables).
+  Result<ColumnDef> ParseColumn(bool metadata);
   Result<PartitionField> ParsePartitionField();
   Result<StatementBody> ParseDrop();
   Result<StatementBody> ParseAlter();

@@ -237,7 +237,7 @@ Status Parser::ParseTableElement(CreateTable& create) {
     create.watermark = std::move(watermark);
     return Ok();
   }
-  FLOE_ASSIGN_OR_RETURN(ColumnDef column, ParseColumn());
+  FLOE_ASSIGN_OR_RETURN(ColumnDef column, ParseColumn(true));
   if (column.primary_key) {
     if (!create.primary_key.empty()) {
       return InvalidArgument("{}", AtPosition(Peek().position, "more than one PRIMARY KEY"));
@@ -248,7 +248,7 @@ Status Parser::ParseTableElement(CreateTable& create) {
   return Ok();
 }
 
-Result<ColumnDef> Parser::ParseColumn() {
+Result<ColumnDef> Parser::ParseColumn(bool metadata) {
   ColumnDef column;
   FLOE_ASSIGN_OR_RETURN(column.name, ParseIdentifier("column name"));
   if (PeekKeyword("AS")) {
@@ -266,6 +266,13 @@ Result<ColumnDef> Parser::ParseColumn() {
       column.unique = true;
     } else if (!column.comment && AcceptKeyword("COMMENT")) {
       FLOE_ASSIGN_OR_RETURN(column.comment, ParseString("comment string", "after COMMENT"));
+    } else if (metadata && !column.metadata && AcceptKeyword("METADATA")) {
+      column.metadata = column.name;
+      if (AcceptKeyword("FROM")) {
+        FLOE_ASSIGN_OR_RETURN(column.metadata, ParseString("metadata key", "after METADATA FROM"));
+        column.metadata_from = true;
+      }
+      column.is_virtual = AcceptKeyword("VIRTUAL");
     } else if (PeekKeyword("METADATA")) {
       return Unsupported("{}", AtPosition(Peek().position,
                                           "metadata columns are not supported in Iceberg tables"));
@@ -423,7 +430,7 @@ Status Parser::ParseAlterColumns(AlterTable& alter) {
       continue;
     }
     AlterColumn column;
-    FLOE_ASSIGN_OR_RETURN(column.column, ParseColumn());
+    FLOE_ASSIGN_OR_RETURN(column.column, ParseColumn(false));
     if (column.column.primary_key) alter.primary_key.push_back(column.column.name);
     if (AcceptKeyword("FIRST")) {
       column.position.kind = ColumnPosition::Kind::kFirst;

@@ -74,6 +74,10 @@ TEST(ParserTest, CreateTableClauses) {
             "NOT ENFORCED) COMMENT 'events' PARTITIONED BY (bucket(16, `id`), truncate(4, "
             "`name`), years(`ts`), months(`ts`), days(`ts`), hours(`ts`), `name`) WITH "
             "('format-version' = '2')");
+  EXPECT_EQ(Canonical("CREATE TABLE k (o BIGINT METADATA FROM 'offset' VIRTUAL, topic STRING "
+                      "METADATA, p INT METADATA VIRTUAL COMMENT 'x')"),
+            "CREATE TABLE `k` (`o` BIGINT METADATA FROM 'offset' VIRTUAL, `topic` STRING "
+            "METADATA, `p` INT METADATA VIRTUAL COMMENT 'x')");
   EXPECT_EQ(Canonical("CREATE TABLE t (a INT, CONSTRAINT pk PRIMARY KEY (a, b) NOT ENFORCED)"),
             "CREATE TABLE `t` (`a` INT, PRIMARY KEY (`a`, `b`) NOT ENFORCED)");
   EXPECT_EQ(Canonical("CREATE TABLE t2 WITH ('k'='v') LIKE t (EXCLUDING OPTIONS, including all)"),

@@ -93,6 +93,11 @@ std::string PrintColumn(const ColumnDef& column, bool inline_key) {
   std::string out = QuoteIdentifier(column.name) + " " + PrintType(column.type);
   if (inline_key && column.primary_key) out += " PRIMARY KEY NOT ENFORCED";
   if (column.unique) out += " UNIQUE";
+  if (column.metadata) {
+    out += " METADATA";
+    if (column.metadata_from) out += " FROM " + QuoteString(*column.metadata);
+    if (column.is_virtual) out += " VIRTUAL";
+  }
   if (column.comment) out += " COMMENT " + QuoteString(*column.comment);
   return out;
 }

@@ -1,9 +1,11 @@
 #include "floe/stream/connectors/record_decoder.h"
 
 #include <array>
+#include <regex>
 #include <vector>
 
 #include "floe/batch/builder.h"
+#include "floe/batch/filter.h"
 #include "floe/format/text/csv_reader.h"
 #include "floe/stream/connectors/text_rows_internal.h"
 #include "floe/util/json.h"
@@ -11,7 +13,7 @@
 namespace floe::stream {
 namespace {
 
-constexpr std::array kFormats = {"json", "csv", "raw", "debezium-json"};
+constexpr std::array kFormats = {"json", "csv", "raw", "debezium-json", "canal-json"};
 
 // The options of one format: those under "<format>.", checked against what it knows.
 class FormatOptions {
@@ -43,6 +45,18 @@ class FormatOptions {
     return value;
   }
 
+  // A regular expression (ECMAScript), nullopt when not set.
+  Result<std::optional<std::regex>> Pattern(const std::string& name) {
+    FLOE_ASSIGN_OR_RETURN(std::string text, Text(name, ""));
+    if (text.empty()) return std::optional<std::regex>();
+    try {
+      return std::optional<std::regex>(std::regex(text));
+    } catch (const std::regex_error& error) {
+      return InvalidArgument("format option '{}.{}': '{}' is not a regular expression: {}",
+                             format_, name, text, error.what());
+    }
+  }
+
   Status TimestampStandard(const std::string& name) {
     FLOE_ASSIGN_OR_RETURN(std::string standard, Text(name, "SQL"));
     if (standard != "SQL" && standard != "ISO-8601") {
@@ -70,8 +84,13 @@ class TextRecordDecoder : public RecordDecoder {
   TextRecordDecoder(TextBatchBuilder builder, bool ignore_errors)
       : builder_(std::move(builder)), ignore_errors_(ignore_errors) {}
 
-  int64_t rows() const override { return builder_.rows(); }
-  Result<std::optional<RecordBatch>> Finish() override { return builder_.Finish(); }
+  Status AppendNulls(RowKind kind) override {
+    nulls_.resize(static_cast<size_t>(builder_.num_columns()));
+    return builder_.Add(nulls_, kind);
+  }
+
+  int64_t decoded_rows() const override { return builder_.kept(); }
+  Result<std::optional<RecordBatch>> FinishDecoded() override { return builder_.Finish(); }
 
  protected:
   // A record that fails: skipped and counted, or the error.
@@ -83,6 +102,9 @@ class TextRecordDecoder : public RecordDecoder {
 
   TextBatchBuilder builder_;
   bool ignore_errors_;
+
+ private:
+  std::vector<std::string_view> nulls_;
 };
 
 class JsonDecoder : public TextRecordDecoder {
@@ -205,6 +227,105 @@ class DebeziumDecoder : public TextRecordDecoder {
   std::vector<std::string_view> cells_;
 };
 
+// {"data": [{...}, ...], "old": [{...}, ...] | null, "type": "INSERT" | "UPDATE" | "DELETE",
+// "database": ..., "table": ..., ...}: one row (or, for an update, a -U/+U pair) per data item.
+// An update's "old" item holds only the members that changed; the others are as in "data".
+class CanalDecoder : public TextRecordDecoder {
+ public:
+  CanalDecoder(TextBatchBuilder builder, bool ignore_errors, std::optional<std::regex> database,
+               std::optional<std::regex> table)
+      : TextRecordDecoder(std::move(builder), ignore_errors),
+        database_(std::move(database)),
+        table_(std::move(table)) {}
+
+  Status Decode(std::optional<std::string_view> record) override {
+    if (!record) return Ok();
+    auto json = Json::Parse(*record);
+    if (!json) return Failed(InvalidArgument("{}", json.error().message()));
+    if (!json->is_object()) return Failed(InvalidArgument("not a JSON object"));
+    const Json* type = json->Find("type");
+    if (type == nullptr || !type->is_string()) {
+      return Failed(InvalidArgument("no \"type\" string: not a Canal change event"));
+    }
+    if (!Included(*json, "database", database_) || !Included(*json, "table", table_)) {
+      return Ok();
+    }
+    const std::string& code = type->as_string();
+    // Schema changes carry no rows.
+    const Json* ddl = json->Find("isDdl");
+    if (code == "CREATE" || (ddl != nullptr && ddl->is_bool() && ddl->as_bool())) return Ok();
+    RowKind kind;
+    if (code == "INSERT") {
+      kind = RowKind::kInsert;
+    } else if (code == "DELETE") {
+      kind = RowKind::kDelete;
+    } else if (code == "UPDATE") {
+      kind = RowKind::kUpdateAfter;
+    } else {
+      return Failed(InvalidArgument("unknown Canal operation \"type\": \"{}\"", code));
+    }
+    const Json* data = json->Find("data");
+    if (data == nullptr || !data->is_array()) {
+      return Failed(InvalidArgument("\"data\" is not an array of rows"));
+    }
+    const Json* old = json->Find("old");
+    if (kind == RowKind::kUpdateAfter &&
+        (old == nullptr || !old->is_array() || old->as_array().size() != data->as_array().size())) {
+      return Failed(InvalidArgument(
+          "an UPDATE needs \"old\": an array with one item per item of \"data\""));
+    }
+    // The rows of one record are all added or none.
+    const int64_t first = builder_.rows();
+    for (size_t i = 0; i < data->as_array().size(); ++i) {
+      const Json& row = data->as_array()[i];
+      Status added;
+      if (kind == RowKind::kUpdateAfter) {
+        added = Before(row, old->as_array()[i]);
+        if (added) added = Add(row, "data", RowKind::kUpdateAfter);
+      } else {
+        added = Add(row, "data", kind);
+      }
+      if (!added) {
+        for (int64_t r = first; r < builder_.rows(); ++r) builder_.LeaveOut(r);
+        return Failed(std::move(added));
+      }
+    }
+    return Ok();
+  }
+
+ private:
+  static bool Included(const Json& event, const char* member,
+                       const std::optional<std::regex>& pattern) {
+    if (!pattern) return true;
+    const Json* name = event.Find(member);
+    return name != nullptr && name->is_string() && std::regex_match(name->as_string(), *pattern);
+  }
+
+  // The row before an update: the "data" item with the "old" item's members in place of its own.
+  Status Before(const Json& row, const Json& old) {
+    if (!row.is_object() || !old.is_object()) {
+      return InvalidArgument("an item of \"data\" or \"old\" is not an object");
+    }
+    Json before = row;
+    for (const auto& [name, value] : old.as_object()) before.Set(name, value);
+    return Add(before, "old", RowKind::kUpdateBefore);
+  }
+
+  Status Add(const Json& row, const char* member, RowKind kind) {
+    Status status = row.is_object()
+                        ? JsonObjectCells(row, builder_.schema(), false, text_, cells_)
+                        : InvalidArgument("not an object");
+    if (status) status = builder_.Add(cells_, kind);
+    if (!status) return InvalidArgument("\"{}\": {}", member, status.error().message());
+    return Ok();
+  }
+
+  std::optional<std::regex> database_;
+  std::optional<std::regex> table_;
+  std::vector<std::string> text_;
+  std::vector<std::string_view> cells_;
+};
+
 // The record as the table's one column.
 class RawDecoder : public RecordDecoder {
  public:
@@ -212,52 +333,92 @@ class RawDecoder : public RecordDecoder {
       : schema_(std::move(schema)), builder_(schema_->field(0).type) {}
 
   Status Decode(std::optional<std::string_view> record) override {
-    if (!record) {
-      if (!schema_->field(0).nullable) {
-        return InvalidArgument("a null record, but column {} is not nullable",
-                               schema_->field(0).name);
-      }
-      builder_.AppendNull();
-    } else {
-      builder_.Append(*record);
-    }
+    if (!record) return AppendNulls(RowKind::kInsert);
+    builder_.Append(*record);
+    kinds_.push_back(static_cast<uint8_t>(RowKind::kInsert));
     ++rows_;
     return Ok();
   }
 
-  int64_t rows() const override { return rows_; }
+  Status AppendNulls(RowKind kind) override {
+    if (!schema_->field(0).nullable) {
+      return InvalidArgument("a null record, but column {} is not nullable",
+                             schema_->field(0).name);
+    }
+    builder_.AppendNull();
+    kinds_.push_back(static_cast<uint8_t>(kind));
+    any_change_ |= kind != RowKind::kInsert;
+    ++rows_;
+    return Ok();
+  }
 
-  Result<std::optional<RecordBatch>> Finish() override {
+  int64_t decoded_rows() const override { return rows_; }
+
+  Result<std::optional<RecordBatch>> FinishDecoded() override {
     if (rows_ == 0) return std::optional<RecordBatch>();
     FLOE_ASSIGN_OR_RETURN(Array column, builder_.Finish());
     std::vector<Array> columns;
     columns.push_back(std::move(column));
-    FLOE_ASSIGN_OR_RETURN(RecordBatch batch, RecordBatch::Make(schema_, std::move(columns), rows_));
+    std::optional<Buffer> kinds;
+    if (any_change_) kinds = Buffer::CopyOf(kinds_.data(), std::ssize(kinds_));
+    FLOE_ASSIGN_OR_RETURN(RecordBatch batch,
+                          RecordBatch::Make(schema_, std::move(columns), rows_, std::move(kinds)));
     rows_ = 0;
+    kinds_.clear();
+    any_change_ = false;
     return std::optional<RecordBatch>(std::move(batch));
   }
 
  private:
   BatchSchemaPtr schema_;
   StringBuilder builder_;
+  std::vector<uint8_t> kinds_;
+  bool any_change_ = false;
   int64_t rows_ = 0;
 };
 
 }  // namespace
+
+void RecordDecoder::LeaveOutFrom(int64_t row) {
+  keep_.resize(static_cast<size_t>(decoded_rows()), 1);
+  int64_t count = rows() - row;
+  for (size_t r = keep_.size(); count > 0 && r > 0; --r) {
+    if (keep_[r - 1] == 0) continue;
+    keep_[r - 1] = 0;
+    ++left_out_;
+    --count;
+  }
+}
+
+Result<std::optional<RecordBatch>> RecordDecoder::Finish() {
+  FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, FinishDecoded());
+  if (left_out_ == 0 || !batch) {
+    keep_.clear();
+    left_out_ = 0;
+    return batch;
+  }
+  keep_.resize(static_cast<size_t>(batch->num_rows()), 1);
+  FLOE_ASSIGN_OR_RETURN(RecordBatch kept, FilterBatch(*batch, keep_));
+  keep_.clear();
+  left_out_ = 0;
+  if (kept.num_rows() == 0) return std::optional<RecordBatch>();
+  return std::optional<RecordBatch>(std::move(kept));
+}
 
 bool RecordDecoder::IsFormat(std::string_view format) {
   return std::ranges::find(kFormats, format) != kFormats.end();
 }
 
 bool RecordDecoder::IsChangelogFormat(std::string_view format) {
-  return format == "debezium-json";
+  return format == "debezium-json" || format == "canal-json";
 }
 
 Result<std::unique_ptr<RecordDecoder>> RecordDecoder::Make(
     std::string_view format, BatchSchemaPtr schema,
     const std::map<std::string, std::string>& options) {
   if (!IsFormat(format)) {
-    return InvalidArgument("unknown format '{}' (json, csv, raw, debezium-json)", format);
+    return InvalidArgument("unknown format '{}' (json, csv, raw, debezium-json, canal-json)",
+                           format);
   }
   FormatOptions own(format, options);
   std::unique_ptr<RecordDecoder> decoder;
@@ -288,6 +449,12 @@ Result<std::unique_ptr<RecordDecoder>> RecordDecoder::Make(
             delimiter);
       }
       decoder = std::make_unique<CsvDecoder>(std::move(builder), ignore_errors, delimiter[0]);
+    } else if (format == "canal-json") {
+      FLOE_RETURN_IF_ERROR(own.TimestampStandard("timestamp-format.standard"));
+      FLOE_ASSIGN_OR_RETURN(std::optional<std::regex> database, own.Pattern("database.include"));
+      FLOE_ASSIGN_OR_RETURN(std::optional<std::regex> table, own.Pattern("table.include"));
+      decoder = std::make_unique<CanalDecoder>(std::move(builder), ignore_errors,
+                                               std::move(database), std::move(table));
     } else {
       FLOE_ASSIGN_OR_RETURN(bool schema_include, own.Bool("schema-include", false));
       FLOE_RETURN_IF_ERROR(own.TimestampStandard("timestamp-format.standard"));

@@ -9,12 +9,19 @@
 //   debezium-json   a Debezium change event {"before", "after", "op", ...} (or, with
 //                   debezium-json.schema-include, the same under "payload"): op c and r give +I of
 //                   "after", u gives -U of "before" and +U of "after", d gives -D of "before"
+//   canal-json      a Canal change event {"data": [...], "old": [...], "type", "database",
+//                   "table", ...}: per item of "data", INSERT gives +I, DELETE -D, UPDATE -U of
+//                   the item with the members of its "old" item and +U of the item; CREATE and
+//                   DDL events give no row
 //
 // Options (Flink's format options; each format takes only its own prefix):
 //   json.ignore-parse-errors, json.fail-on-missing-field, json.timestamp-format.standard
 //   csv.ignore-parse-errors, csv.field-delimiter
 //   debezium-json.ignore-parse-errors, debezium-json.schema-include,
 //   debezium-json.timestamp-format.standard
+//   canal-json.ignore-parse-errors, canal-json.timestamp-format.standard,
+//   canal-json.database.include, canal-json.table.include (regular expressions: events of other
+//   databases or tables give no row)
 // Timestamps are read in both standards (SQL's space or ISO-8601's 'T'), so the timestamp-format
 // options are checked (SQL or ISO-8601) but change nothing. Cells are parsed as text_columns.h
 // says. A null record (a Kafka tombstone) gives no row, except for raw.
@@ -30,6 +37,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "floe/batch/record_batch.h"
 #include "floe/util/error.h"
@@ -50,15 +58,31 @@ class RecordDecoder {
 
   // Appends the rows of one record (nullopt: a null record).
   virtual Status Decode(std::optional<std::string_view> record) = 0;
-  // Rows decoded since the last Finish.
-  virtual int64_t rows() const = 0;
+  // Appends one row of nulls of this kind: the value columns of an upsert-kafka delete, or the
+  // key columns of a record without key. kInvalidArgument for a column that is not nullable.
+  virtual Status AppendNulls(RowKind kind) = 0;
+  // Rows decoded since the last Finish and not left out: the rows Finish gives.
+  int64_t rows() const { return decoded_rows() - left_out_; }
+  // Leaves the rows from `row` (counted as rows() counts) to the last out of the batch: the rows
+  // of a record whose key, decoded by another decoder, failed.
+  void LeaveOutFrom(int64_t row);
   // Records skipped for parse errors, in all.
   int64_t skipped() const { return skipped_; }
+  // Counts one more record skipped (its key did not decode and its key format ignores errors).
+  void CountSkipped() { ++skipped_; }
   // The rows decoded since the last Finish, nullopt when none.
-  virtual Result<std::optional<RecordBatch>> Finish() = 0;
+  Result<std::optional<RecordBatch>> Finish();
 
  protected:
+  // The rows decoded since the last FinishDecoded, and their batch.
+  virtual int64_t decoded_rows() const = 0;
+  virtual Result<std::optional<RecordBatch>> FinishDecoded() = 0;
+
   int64_t skipped_ = 0;
+
+ private:
+  std::vector<uint8_t> keep_;  // by decoded row, when some are left out
+  int64_t left_out_ = 0;
 };
 
 }  // namespace floe::stream

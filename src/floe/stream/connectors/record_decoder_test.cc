@@ -151,6 +151,81 @@ TEST(RecordDecoderTest, DebeziumUpdateIsBothRowsOrNeither) {
   EXPECT_EQ(Rows(*decoder), (std::vector<std::string>{"-U 3,null,null", "+U 4,null,null"}));
 }
 
+BatchSchemaPtr Products() {
+  return std::make_shared<BatchSchema>(std::vector<Field>{
+      {"id", DataType::Int64(), false},
+      {"name", DataType::String()},
+      {"weight", DataType::String()},
+  });
+}
+
+// The UPDATE event of Flink's canal-json page (values as strings, "old" with the changed member
+// only), and an INSERT of two rows and a DELETE in the same shape.
+TEST(RecordDecoderTest, CanalJsonGivesChanges) {
+  auto decoder = Make("canal-json", {}, Products());
+  ASSERT_TRUE(decoder);
+  FLOE_ASSERT_OK(decoder->Decode(
+      R"({"data":[{"id":"111","name":"scooter","weight":"5.15"},{"id":"112","name":"car","weight":"8.1"}],)"
+      R"("database":"inventory","es":1589373515000,"id":3,"isDdl":false,"old":null,)"
+      R"("pkNames":["id"],"table":"products","ts":1589373515477,"type":"INSERT"})"));
+  FLOE_ASSERT_OK(decoder->Decode(
+      R"({"data":[{"id":"111","name":"scooter","weight":"5.18"}],"database":"inventory",)"
+      R"("es":1589373560000,"id":9,"isDdl":false,"old":[{"weight":"5.15"}],"pkNames":["id"],)"
+      R"("sql":"","table":"products","ts":1589373560798,"type":"UPDATE"})"));
+  FLOE_ASSERT_OK(decoder->Decode(
+      R"({"data":[{"id":"112","name":"car","weight":"8.1"}],"database":"inventory","isDdl":false,)"
+      R"("old":null,"table":"products","type":"DELETE"})"));
+  // A schema change carries no rows.
+  FLOE_ASSERT_OK(decoder->Decode(
+      R"({"data":null,"database":"inventory","isDdl":true,"sql":"CREATE TABLE x AS a",)"
+      R"("table":"x","type":"CREATE"})"));
+  EXPECT_EQ(Rows(*decoder),
+            (std::vector<std::string>{R"(+I 111,"scooter","5.15")", R"(+I 112,"car","8.1")",
+                                      R"(-U 111,"scooter","5.15")", R"(+U 111,"scooter","5.18")",
+                                      R"(-D 112,"car","8.1")"}));
+  auto no_old = decoder->Decode(R"({"data":[{"id":"1"}],"old":null,"type":"UPDATE"})");
+  ASSERT_FALSE(no_old);
+  EXPECT_NE(no_old.error().message().find("\"old\""), std::string::npos);
+  EXPECT_FALSE(decoder->Decode(R"({"data":[{"id":"1"}]})"));
+  EXPECT_FALSE(decoder->Decode(R"({"data":[{"id":"1"}],"type":"TRUNCATE"})"));
+  EXPECT_FALSE(decoder->Decode(R"({"data":{"id":"1"},"type":"INSERT"})"));
+}
+
+TEST(RecordDecoderTest, CanalJsonFiltersAndSkipsWholeRecords) {
+  auto decoder = Make("canal-json",
+                      {{"canal-json.ignore-parse-errors", "true"},
+                       {"canal-json.database.include", "inv.*"},
+                       {"canal-json.table.include", "products"}},
+                      Products());
+  ASSERT_TRUE(decoder);
+  FLOE_ASSERT_OK(decoder->Decode(
+      R"({"data":[{"id":"1"}],"database":"other","table":"products","type":"INSERT"})"));
+  FLOE_ASSERT_OK(decoder->Decode(
+      R"({"data":[{"id":"2"}],"database":"inventory","table":"orders","type":"INSERT"})"));
+  // The second item fails: the record gives no row at all.
+  FLOE_ASSERT_OK(decoder->Decode(
+      R"({"data":[{"id":"3"},{"id":"x"}],"database":"inventory","table":"products","type":"INSERT"})"));
+  FLOE_ASSERT_OK(decoder->Decode(
+      R"({"data":[{"id":"4"}],"database":"inventory","table":"products","type":"INSERT"})"));
+  EXPECT_EQ(decoder->skipped(), 1);
+  EXPECT_EQ(Rows(*decoder), (std::vector<std::string>{"+I 4,null,null"}));
+  EXPECT_FALSE(RecordDecoder::Make("canal-json", Products(), {{"canal-json.table.include", "("}}));
+}
+
+TEST(RecordDecoderTest, LeaveOutFromDropsTheLastRows) {
+  auto decoder = Make("json");
+  ASSERT_TRUE(decoder);
+  FLOE_ASSERT_OK(decoder->Decode(R"({"id": 1})"));
+  FLOE_ASSERT_OK(decoder->Decode(R"({"id": 2})"));
+  decoder->LeaveOutFrom(1);
+  EXPECT_EQ(decoder->rows(), 1);
+  FLOE_ASSERT_OK(decoder->Decode(R"({"id": 3})"));
+  EXPECT_EQ(Rows(*decoder), (std::vector<std::string>{"+I 1,null,null", "+I 3,null,null"}));
+  FLOE_ASSERT_OK(decoder->Decode(R"({"id": 4})"));
+  decoder->LeaveOutFrom(0);
+  EXPECT_EQ(Rows(*decoder), std::vector<std::string>{});
+}
+
 TEST(RecordDecoderTest, RefusesUnknownFormatsAndOptions) {
   EXPECT_FALSE(RecordDecoder::Make("avro-confluent", Schema(), {}));
   auto unknown = RecordDecoder::Make("json", Schema(), {{"json.no-such-option", "1"}});

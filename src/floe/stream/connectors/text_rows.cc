@@ -48,6 +48,7 @@ Status TextBatchBuilder::Add(std::span<const std::string_view> cells, RowKind ki
   for (; c < builders_.size(); ++c) builders_[c]->AppendNull();
   kinds_.push_back(static_cast<uint8_t>(kind));
   keep_.push_back(status ? 1 : 0);
+  kept_ += status ? 1 : 0;
   any_left_out_ |= !status;
   any_change_ |= kind != RowKind::kInsert;
   ++rows_;
@@ -76,7 +77,7 @@ Result<std::optional<RecordBatch>> TextBatchBuilder::Finish() {
   kinds_.clear();
   keep_.clear();
   any_left_out_ = any_change_ = false;
-  rows_ = 0;
+  rows_ = kept_ = 0;
   if (rows == 0) return std::optional<RecordBatch>();
   FLOE_ASSIGN_OR_RETURN(RecordBatch batch,
                         RecordBatch::Make(schema_, std::move(columns), rows, std::move(kinds)));

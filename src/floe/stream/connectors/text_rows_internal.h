@@ -31,12 +31,15 @@ class TextBatchBuilder {
   // Leaves row `row` (counted from the last Finish) out of the batch: one half of an update
   // whose other half failed.
   void LeaveOut(int64_t row) {
+    kept_ -= keep_[row];
     keep_[row] = 0;
     any_left_out_ = true;
   }
 
   // Rows added since the last Finish, left-out ones included.
   int64_t rows() const { return rows_; }
+  // Rows added since the last Finish and not left out: those Finish gives.
+  int64_t kept() const { return kept_; }
   int num_columns() const { return static_cast<int>(types_.size()); }
   const BatchSchema& schema() const { return *schema_; }
 
@@ -53,6 +56,7 @@ class TextBatchBuilder {
   bool any_left_out_ = false;
   bool any_change_ = false;
   int64_t rows_ = 0;
+  int64_t kept_ = 0;
 };
 
 // The cells of a JSON object's members by the schema's column names (other members are ignored;

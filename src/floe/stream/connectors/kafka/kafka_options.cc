@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "floe/stream/connectors/record_decoder.h"
+
 namespace floe::stream {
 namespace {
 
@@ -138,6 +140,77 @@ Result<KafkaOffsetSpec> ParseOffsetSpec(std::map<std::string, std::string>& opti
   return spec;
 }
 
+// key.format, key.fields, key.fields-prefix and value.fields-include, taken out of `options`.
+Status ParseKey(std::map<std::string, std::string>& options,
+                const std::vector<std::string>& primary_key, KafkaOptions& parsed) {
+  const char* connector = parsed.upsert ? "upsert-kafka" : "kafka";
+  if (auto format = options.extract("key.format")) parsed.key_format = format.mapped();
+  if (auto prefix = options.extract("key.fields-prefix")) parsed.key_fields_prefix = prefix.mapped();
+  if (auto include = options.extract("value.fields-include")) {
+    if (include.mapped() == "EXCEPT_KEY") {
+      parsed.value_except_key = true;
+    } else if (include.mapped() != "ALL") {
+      return InvalidArgument("{} option 'value.fields-include': '{}' is not ALL or EXCEPT_KEY",
+                             connector, include.mapped());
+    }
+  }
+  auto fields = options.extract("key.fields");
+  if (parsed.upsert) {
+    if (fields) {
+      return InvalidArgument(
+          "upsert-kafka: no 'key.fields': the key's columns are the table's PRIMARY KEY");
+    }
+    if (primary_key.empty()) {
+      return InvalidArgument("upsert-kafka: the table needs a PRIMARY KEY (the records' key)");
+    }
+    if (!parsed.key_format) return InvalidArgument("upsert-kafka: option 'key.format' is missing");
+    parsed.key_fields = primary_key;
+  } else if (fields) {
+    for (std::string_view name : Split(fields.mapped(), ';')) {
+      name = Trim(name);
+      if (!name.empty()) parsed.key_fields.emplace_back(name);
+    }
+    if (parsed.key_fields.empty()) return InvalidArgument("kafka option 'key.fields' names no column");
+  }
+  if (parsed.key_format && parsed.key_fields.empty()) {
+    return InvalidArgument("kafka: 'key.format' needs 'key.fields' (the columns the key holds)");
+  }
+  if (!parsed.key_format && !parsed.key_fields.empty()) {
+    return InvalidArgument("kafka: 'key.fields' needs 'key.format' (how the key is written)");
+  }
+  if (!parsed.key_fields.empty() && !RecordDecoder::IsFormat(*parsed.key_format)) {
+    return InvalidArgument("{} option 'key.format': unknown format '{}'", connector,
+                           *parsed.key_format);
+  }
+  if (parsed.key_format && RecordDecoder::IsChangelogFormat(*parsed.key_format)) {
+    return InvalidArgument("{} option 'key.format': '{}' is a changelog format; a key is one row",
+                           connector, *parsed.key_format);
+  }
+  if (parsed.value_except_key && parsed.key_fields.empty()) {
+    return InvalidArgument(
+        "kafka: 'value.fields-include' = 'EXCEPT_KEY' needs key columns ('key.fields')");
+  }
+  if (!parsed.key_fields_prefix.empty()) {
+    if (!parsed.value_except_key) {
+      return InvalidArgument(
+          "{}: 'key.fields-prefix' needs 'value.fields-include' = 'EXCEPT_KEY'", connector);
+    }
+    for (const std::string& field : parsed.key_fields) {
+      if (!field.starts_with(parsed.key_fields_prefix)) {
+        return InvalidArgument("{}: key column '{}' does not start with 'key.fields-prefix' '{}'",
+                               connector, field, parsed.key_fields_prefix);
+      }
+    }
+  }
+  if (parsed.upsert && RecordDecoder::IsChangelogFormat(parsed.format)) {
+    return InvalidArgument(
+        "upsert-kafka option 'value.format': '{}' is a changelog format; upsert-kafka's values "
+        "are rows (a null value deletes)",
+        parsed.format);
+  }
+  return Ok();
+}
+
 }  // namespace
 
 std::optional<KafkaOffsetSpec::Mode> KafkaOptions::OffsetReset() const {
@@ -153,9 +226,15 @@ std::optional<KafkaOffsetSpec::Mode> KafkaOptions::OffsetReset() const {
   return std::nullopt;
 }
 
-Result<KafkaOptions> KafkaOptions::Parse(const std::map<std::string, std::string>& given) {
+Result<KafkaOptions> KafkaOptions::Parse(const std::map<std::string, std::string>& given,
+                                         bool upsert,
+                                         const std::vector<std::string>& primary_key) {
   std::map<std::string, std::string> options = given;
   KafkaOptions parsed;
+  parsed.upsert = upsert;
+  if (upsert && !options.contains("scan.startup.mode")) {
+    options["scan.startup.mode"] = "earliest-offset";
+  }
   if (auto topic = options.extract("topic")) {
     for (std::string_view name : Split(topic.mapped(), ';')) {
       name = Trim(name);
@@ -190,14 +269,7 @@ Result<KafkaOptions> KafkaOptions::Parse(const std::map<std::string, std::string
   }
   if (!format && !value_format) return InvalidArgument("kafka: option 'format' is missing");
   parsed.format = format ? format.mapped() : value_format.mapped();
-  if (options.contains("key.format") || options.contains("key.fields")) {
-    return Unsupported("kafka: 'key.format' and 'key.fields' are not supported yet: the table's "
-                       "columns come from the record's value");
-  }
-  if (auto include = options.extract("value.fields-include"); include && include.mapped() != "ALL") {
-    return InvalidArgument("kafka option 'value.fields-include': '{}' needs key.fields, which are "
-                           "not supported yet (ALL is)", include.mapped());
-  }
+  FLOE_RETURN_IF_ERROR(ParseKey(options, primary_key, parsed));
   const std::string format_prefix = parsed.format + ".";
   for (auto it = options.begin(); it != options.end();) {
     const std::string& key = it->first;
@@ -207,6 +279,10 @@ Result<KafkaOptions> KafkaOptions::Parse(const std::map<std::string, std::string
       parsed.properties[property] = it->second;
     } else if (key.starts_with(format_prefix)) {
       parsed.format_options[key] = it->second;
+    } else if (key.starts_with("value." + format_prefix)) {
+      parsed.format_options[key.substr(std::string_view("value.").size())] = it->second;
+    } else if (parsed.key_format && key.starts_with("key." + *parsed.key_format + ".")) {
+      parsed.key_format_options[key.substr(std::string_view("key.").size())] = it->second;
     } else {
       return InvalidArgument("kafka: unknown option '{}'", key);
     }

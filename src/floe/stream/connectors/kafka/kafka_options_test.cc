@@ -94,6 +94,57 @@ TEST(KafkaOptionsTest, RefusesWhatIsWrongNamingTheOption) {
   EXPECT_NE(ErrorOf(no_format).find("'format' is missing"), std::string::npos);
 }
 
+TEST(KafkaOptionsTest, KeyAndValueFormats) {
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      KafkaOptions parsed,
+      KafkaOptions::Parse(Base({{"key.format", "csv"},
+                                {"key.fields", "k_a; k_b"},
+                                {"key.fields-prefix", "k_"},
+                                {"key.csv.field-delimiter", "|"},
+                                {"value.fields-include", "EXCEPT_KEY"},
+                                {"value.json.ignore-parse-errors", "true"}})));
+  EXPECT_EQ(parsed.key_format, "csv");
+  EXPECT_EQ(parsed.key_fields, (std::vector<std::string>{"k_a", "k_b"}));
+  EXPECT_EQ(parsed.key_fields_prefix, "k_");
+  EXPECT_TRUE(parsed.value_except_key);
+  EXPECT_EQ(parsed.key_format_options,
+            (std::map<std::string, std::string>{{"csv.field-delimiter", "|"}}));
+  EXPECT_EQ(parsed.format_options,
+            (std::map<std::string, std::string>{{"json.ignore-parse-errors", "true"}}));
+
+  EXPECT_NE(ErrorOf(Base({{"key.fields", "a"}})).find("needs 'key.format'"), std::string::npos);
+  EXPECT_NE(ErrorOf(Base({{"key.format", "debezium-json"}, {"key.fields", "a"}}))
+                .find("changelog format"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(Base({{"value.fields-include", "SOME"}})).find("ALL or EXCEPT_KEY"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(Base({{"value.fields-include", "EXCEPT_KEY"}})).find("needs key columns"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(Base({{"key.format", "raw"}, {"key.fields", "a"}, {"key.fields-prefix", "k_"}}))
+                .find("EXCEPT_KEY"),
+            std::string::npos);
+}
+
+TEST(KafkaOptionsTest, UpsertKafkaKeyIsThePrimaryKey) {
+  FLOE_ASSERT_OK_AND_ASSIGN(KafkaOptions parsed,
+                            KafkaOptions::Parse(Base({{"key.format", "json"}}), true, {"id"}));
+  EXPECT_TRUE(parsed.upsert);
+  EXPECT_EQ(parsed.key_fields, std::vector<std::string>{"id"});
+  EXPECT_EQ(parsed.startup.mode, KafkaOffsetSpec::Mode::kEarliest);
+  auto no_key = KafkaOptions::Parse(Base({{"key.format", "json"}}), true, {});
+  ASSERT_FALSE(no_key);
+  EXPECT_NE(no_key.error().message().find("PRIMARY KEY"), std::string::npos);
+  auto fields = KafkaOptions::Parse(Base({{"key.format", "json"}, {"key.fields", "id"}}), true,
+                                    {"id"});
+  ASSERT_FALSE(fields);
+  EXPECT_NE(fields.error().message().find("no 'key.fields'"), std::string::npos);
+  EXPECT_FALSE(KafkaOptions::Parse(Base(), true, {"id"}));  // no key.format
+  auto changelog =
+      KafkaOptions::Parse(Base({{"key.format", "json"}, {"format", "debezium-json"}}), true, {"id"});
+  ASSERT_FALSE(changelog);
+  EXPECT_NE(changelog.error().message().find("changelog"), std::string::npos);
+}
+
 TEST(KafkaOptionsTest, ConsumerGroupAssignment) {
   const Options group = {{"properties.group.id", "g"},
                          {"scan.partition-assignment", "consumer-group"}};

@@ -10,9 +10,9 @@
 #include <map>
 
 #include "floe/stream/connectors/kafka/kafka_client_internal.h"
+#include "floe/stream/connectors/kafka/kafka_rows_internal.h"
 #include "floe/stream/connectors/kafka/kafka_source_internal.h"
 #include "floe/stream/connectors/kafka/kafka_split_internal.h"
-#include "floe/stream/connectors/record_decoder.h"
 #include "floe/stream/metrics.h"
 #include "floe/stream/source_offsets.h"
 
@@ -51,8 +51,7 @@ class KafkaReader : public SourceReader {
     metrics_ = context.metrics;
     skipped_metric_ =
         fmt::format("{}.{}.recordsSkipped", context.operator_name, context.subtask_index);
-    FLOE_ASSIGN_OR_RETURN(decoder_, RecordDecoder::Make(options_.format, source_->schema(),
-                                                        options_.format_options));
+    FLOE_ASSIGN_OR_RETURN(rows_, KafkaRows::Make(source_->schema(), options_, source_->table()));
     if (options_.consumer_group) {
       // The table, not the checkpoint, says where each partition resumes.
       FLOE_ASSIGN_OR_RETURN(consumer_,
@@ -130,11 +129,11 @@ class KafkaReader : public SourceReader {
   Status Decode(Output& output) {
     for (KafkaMessage& message : messages_) FLOE_RETURN_IF_ERROR(Handle(*message));
     messages_.clear();
-    if (metrics_ != nullptr && decoder_->skipped() != skipped_reported_) {
-      metrics_->Add(skipped_metric_, decoder_->skipped() - skipped_reported_);
-      skipped_reported_ = decoder_->skipped();
+    if (metrics_ != nullptr && rows_->skipped() != skipped_reported_) {
+      metrics_->Add(skipped_metric_, rows_->skipped() - skipped_reported_);
+      skipped_reported_ = rows_->skipped();
     }
-    FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, decoder_->Finish());
+    FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, rows_->Finish());
     if (batch) FLOE_RETURN_IF_ERROR(output.Emit(std::move(*batch)));
     return Ok();
   }
@@ -318,11 +317,7 @@ class KafkaReader : public SourceReader {
       Finished(*split);
       return Ok();
     }
-    std::optional<std::string_view> value;
-    if (message.payload != nullptr) {
-      value = std::string_view(static_cast<const char*>(message.payload), message.len);
-    }
-    Status decoded = decoder_->Decode(value);
+    Status decoded = rows_->Decode(message);
     if (!decoded) {
       return InvalidArgument("kafka {} offset {}: {}", Describe(split->partition), message.offset,
                              decoded.error().message());
@@ -343,7 +338,7 @@ class KafkaReader : public SourceReader {
   std::string skipped_metric_;
   int64_t skipped_reported_ = 0;
   std::unique_ptr<KafkaConsumer> consumer_;
-  std::unique_ptr<RecordDecoder> decoder_;
+  std::unique_ptr<KafkaRows> rows_;
   std::vector<KafkaSplit> splits_;  // in partition order
   size_t unfinished_ = 0;
   KafkaSplit* last_ = nullptr;  // the split of the last message, and its topic name's pointer

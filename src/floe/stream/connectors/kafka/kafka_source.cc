@@ -1,7 +1,7 @@
 #include "floe/stream/connectors/kafka/kafka_source.h"
 
 #include "floe/stream/connectors/kafka/kafka_source_internal.h"
-#include "floe/stream/connectors/record_decoder.h"
+#include "floe/stream/connectors/kafka/kafka_rows_internal.h"
 
 namespace floe::stream {
 
@@ -40,17 +40,29 @@ KafkaSource::Builder& KafkaSource::Builder::Set(std::string key, std::string val
   return *this;
 }
 
+KafkaSource::Builder& KafkaSource::Builder::Upsert(std::vector<std::string> primary_key) {
+  table_.upsert = true;
+  table_.primary_key = std::move(primary_key);
+  return *this;
+}
+
+KafkaSource::Builder& KafkaSource::Builder::Metadata(std::string column, std::string key) {
+  table_.metadata[std::move(column)] = std::move(key);
+  return *this;
+}
+
 Result<std::shared_ptr<KafkaSource>> KafkaSource::Builder::Build(BatchSchemaPtr schema) const {
-  return KafkaSource::Make(std::move(schema), options_);
+  return KafkaSource::Make(std::move(schema), options_, table_);
 }
 
 Result<std::shared_ptr<KafkaSource>> KafkaSource::Make(
-    BatchSchemaPtr schema, const std::map<std::string, std::string>& options) {
+    BatchSchemaPtr schema, const std::map<std::string, std::string>& options, KafkaTable table) {
   if (schema == nullptr || schema->num_fields() == 0) {
     return InvalidArgument("kafka source: no columns");
   }
   auto source = std::shared_ptr<KafkaSource>(new KafkaSource());
-  FLOE_ASSIGN_OR_RETURN(source->options_, KafkaOptions::Parse(options));
+  FLOE_ASSIGN_OR_RETURN(source->options_,
+                        KafkaOptions::Parse(options, table.upsert, table.primary_key));
   const KafkaOptions& parsed = source->options_;
   for (const KafkaOffsetSpec* spec : {&parsed.startup, &parsed.bounded}) {
     if (spec->mode == KafkaOffsetSpec::Mode::kGroup && !parsed.group_id) {
@@ -59,9 +71,10 @@ Result<std::shared_ptr<KafkaSource>> KafkaSource::Make(
           "unless set)");
     }
   }
-  // The decoder is made once here to check the format and its options.
-  FLOE_RETURN_IF_ERROR(RecordDecoder::Make(parsed.format, schema, parsed.format_options));
+  // The decoders are made once here to check the formats, their options and the columns.
+  FLOE_RETURN_IF_ERROR(KafkaRows::Make(schema, parsed, table));
   source->schema_ = std::move(schema);
+  source->table_ = std::move(table);
   return source;
 }
 

@@ -36,6 +36,13 @@
 // properties.group.id, when it is set, for lag monitoring: they are never read back, except by
 // scan.startup.mode group-offsets.
 //
+// A table's columns come from the record's value (format), or some from its key (key.format and
+// key.fields; upsert-kafka: the primary key), and metadata columns from the message:
+//
+//   topic STRING, partition INT, offset BIGINT, timestamp TIMESTAMP_LTZ(3) (null when the
+//   message has none), timestamp-type STRING (NoTimestampType, CreateTime, LogAppendTime),
+//   headers MAP<STRING, BYTES>
+//
 // Errors: Build fails with kInvalidArgument naming the option (kafka_options.h,
 // record_decoder.h). Reading fails on a record that does not decode (naming topic, partition and
 // offset and the reason, unless the format ignores parse errors: then the record is skipped and
@@ -54,6 +61,13 @@
 
 namespace floe::stream {
 
+// What a Kafka table says beside its options.
+struct KafkaTable {
+  bool upsert = false;                         // the upsert-kafka connector
+  std::vector<std::string> primary_key;        // upsert-kafka: the key's columns
+  std::map<std::string, std::string> metadata;  // metadata column -> its key (above)
+};
+
 class KafkaSource : public Source,
                     public ResumesFromCommittedOffsets,
                     public std::enable_shared_from_this<KafkaSource> {
@@ -70,14 +84,20 @@ class KafkaSource : public Source,
     Builder& Format(std::string format);
     // Any option of kafka_options.h, properties.* and format options included.
     Builder& Set(std::string key, std::string value);
+    // upsert-kafka: the key (key.format) holds these columns, a null value deletes the key.
+    Builder& Upsert(std::vector<std::string> primary_key);
+    // The column holds the message's metadata `key` (topic, partition, offset...).
+    Builder& Metadata(std::string column, std::string key);
     Result<std::shared_ptr<KafkaSource>> Build(BatchSchemaPtr schema) const;
 
    private:
     std::map<std::string, std::string> options_;
+    KafkaTable table_;
   };
 
   static Result<std::shared_ptr<KafkaSource>> Make(
-      BatchSchemaPtr schema, const std::map<std::string, std::string>& options);
+      BatchSchemaPtr schema, const std::map<std::string, std::string>& options,
+      KafkaTable table = {});
 
   BatchSchemaPtr schema() const override { return schema_; }
   bool bounded() const override {
@@ -93,6 +113,7 @@ class KafkaSource : public Source,
   }
 
   const KafkaOptions& options() const { return options_; }
+  const KafkaTable& table() const { return table_; }
   const CommittedPositions& committed() const { return committed_; }
   const CommittedOffsets& committed_offsets() const { return committed_offsets_; }
 
@@ -101,6 +122,7 @@ class KafkaSource : public Source,
 
   BatchSchemaPtr schema_;
   KafkaOptions options_;
+  KafkaTable table_;
   CommittedPositions committed_;
   CommittedOffsets committed_offsets_;
 };
