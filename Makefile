@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= true
 
-.PHONY: all release asan fuzzers test test-asan test-tsan test-fuzz demo bootstrap peers format clean
+.PHONY: all release asan fuzzers test test-asan test-tsan test-fuzz fuzz-long demo bootstrap peers format clean
 
 all: release
 
@@ -22,7 +22,8 @@ build/asan/build.ninja: | bootstrap
 build/tsan/build.ninja: | bootstrap
 	@cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=thread -DFLOE_BUILD_BENCH=OFF -DFLOE_SHARED=OFF >/dev/null
 
-# libFuzzer targets, built with the sanitizers in their own folder; only what they link is compiled.
+# Fuzz targets (docs/fuzzing.md): g++ with ASan, UBSan and trace-pc edge coverage, run by AFL++, in
+# their own folder; only what they link is compiled.
 # -O1 with line tables: fast enough to fuzz, and much quicker to compile than -O2 -g on two cores.
 build/fuzz/build.ninja: | bootstrap
 	@cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -45,9 +46,16 @@ test: release peers fuzzers
 	@scripts/run-tests build/release
 	@scripts/run-tests build/fuzz -L fuzz
 
-# Each fuzzer for FLOE_FUZZ_SECONDS (20 by default; set it with cmake -D in build/fuzz).
+# Each target over its seeds, then fuzzed for FLOE_FUZZ_SECONDS (8 by default; cmake -D in build/fuzz).
 test-fuzz: fuzzers
 	@scripts/run-tests build/fuzz -L fuzz
+
+# Before a release: each target for FUZZ_SECONDS, from its seeds and the corpus saved in
+# build/fuzz/corpus by earlier runs, into which what it finds is merged.
+FUZZ_SECONDS ?= 600
+fuzz-long: fuzzers
+	@FLOE_FUZZ_SECONDS=$(FUZZ_SECONDS) FLOE_FUZZ_CORPUS=$(CURDIR)/build/fuzz/corpus \
+	  scripts/run-tests build/fuzz -L fuzz --timeout $$(($(FUZZ_SECONDS) + 600))
 
 test-asan: asan peers
 	@scripts/run-tests build/asan

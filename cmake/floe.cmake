@@ -28,43 +28,57 @@ function(floe_layer name)
   endif()
 endfunction()
 
-# floe_add_fuzzer(NAME SOURCE LIBRARY [SEEDS dir...]): a libFuzzer binary over LIBRARY (see the
-# top-level FLOE_BUILD_FUZZ), part of the floe_fuzzers target. With FLOE_BUILD_TESTS it is also a
-# ctest test labelled "fuzz" that fuzzes for FLOE_FUZZ_SECONDS, starting from the SEEDS folders
-# (read only: new inputs go to a corpus folder in the build tree). A crash, a sanitizer report, a
-# leak or an input slower than 10 s fails the test and leaves the input in the build folder.
-set(FLOE_FUZZ_SECONDS 20 CACHE STRING "How long each fuzzer runs as a test")
+# floe_add_fuzzer(NAME SOURCE LIBRARY [SEEDS dir...]): a fuzz target over LIBRARY, part of the
+# floe_fuzzers target: the LLVMFuzzerTestOneInput harness SOURCE (say foo/bar_fuzz.cc), linked with
+# AFL++'s libFuzzer-compatible driver and runtime and the trace-pc hook that gives afl-fuzz g++'s
+# edges (see the top-level FLOE_BUILD_FUZZ and docs/fuzzing.md). Beside the harness live its seeds
+# (foo/fuzz/bar/seeds/), the inputs of its past findings (foo/fuzz/bar/regressions/) and its
+# dictionary (foo/fuzz/bar.dict); SEEDS adds more seed folders. With FLOE_BUILD_TESTS it is also
+# two ctest tests labelled "fuzz" (scripts/fuzz): fuzz_seeds_NAME runs every seed and regression
+# input once, and fuzz_NAME fuzzes for FLOE_FUZZ_SECONDS from them with the dictionary. A crash, a
+# sanitizer report, a hang or a run that reaches no edges fails them.
+set(FLOE_FUZZ_SECONDS 8 CACHE STRING "How long each fuzz target runs as a test")
 if(FLOE_BUILD_FUZZ AND NOT TARGET floe_fuzzers)
   add_custom_target(floe_fuzzers)
+  find_file(FLOE_AFL_DRIVER libAFLDriver.a PATHS /usr/lib/afl REQUIRED)
+  find_file(FLOE_AFL_RUNTIME afl-compiler-rt.o PATHS /usr/lib/afl REQUIRED)
 endif()
+# floe_fuzz_library(NAME DEPS... SOURCES file...): a static library of a few files of a layer, for
+# fuzz targets whose parser needs only them, so that the fuzz build does not compile the whole layer
+# and everything below it.
+function(floe_fuzz_library name)
+  cmake_parse_arguments(PARSE_ARGV 1 LIB "" "" "DEPS;SOURCES")
+  add_library(${name} STATIC ${LIB_SOURCES})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(${name} PUBLIC ${LIB_DEPS})
+endfunction()
+
 function(floe_add_fuzzer name source library)
   cmake_parse_arguments(PARSE_ARGV 3 FUZZ "" "" "SEEDS")
-  add_executable(${name} ${source})
-  target_link_libraries(${name} PRIVATE ${library})
-  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
-    target_link_options(${name} PRIVATE -fsanitize=fuzzer)
-  else()
-    file(GLOB candidates /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a)
-    set(FLOE_LIBFUZZER "${candidates}" CACHE STRING "clang's libFuzzer runtime, for g++-built fuzzers")
-    list(GET FLOE_LIBFUZZER 0 runtime)
-    target_sources(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src/floe/testing/gcc_coverage_fuzz.cc)
-    target_link_libraries(${name} PRIVATE ${runtime})
-  endif()
+  add_executable(${name} ${source} ${PROJECT_SOURCE_DIR}/src/floe/testing/afl_edge_coverage_fuzz.cc)
+  target_link_libraries(${name} PRIVATE ${library} ${FLOE_AFL_DRIVER} ${FLOE_AFL_RUNTIME})
   add_dependencies(floe_fuzzers ${name})
   if(FLOE_BUILD_TESTS)
-    set(corpus ${CMAKE_CURRENT_BINARY_DIR}/${name}_corpus)
-    set(artifacts ${CMAKE_CURRENT_BINARY_DIR}/${name}_artifacts)
-    file(MAKE_DIRECTORY ${corpus} ${artifacts})
+    get_filename_component(folder ${CMAKE_CURRENT_SOURCE_DIR}/${source} DIRECTORY)
+    get_filename_component(stem ${source} NAME_WE)
+    string(REGEX REPLACE "_fuzz$" "" stem ${stem})
     set(seeds)
-    foreach(dir ${FUZZ_SEEDS})
+    foreach(dir ${folder}/fuzz/${stem}/seeds ${folder}/fuzz/${stem}/regressions ${FUZZ_SEEDS})
       if(EXISTS ${dir})
         list(APPEND seeds ${dir})
       endif()
     endforeach()
+    set(dict)
+    if(EXISTS ${folder}/fuzz/${stem}.dict)
+      set(dict ${folder}/fuzz/${stem}.dict)
+    endif()
+    set(run ${PROJECT_SOURCE_DIR}/scripts/fuzz)
+    add_test(NAME fuzz_seeds_${name} COMMAND ${run} seeds $<TARGET_FILE:${name}> ${seeds})
     add_test(NAME fuzz_${name}
-             COMMAND ${name} -max_total_time=${FLOE_FUZZ_SECONDS} -use_value_profile=1 -timeout=10
-                     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=${artifacts}/
-                     ${corpus} ${seeds})
-    set_tests_properties(fuzz_${name} PROPERTIES LABELS fuzz)
+             COMMAND ${run} fuzz $<TARGET_FILE:${name}> ${FLOE_FUZZ_SECONDS}
+                     ${CMAKE_CURRENT_BINARY_DIR}/${name}_out "${dict}" ${seeds})
+    set_tests_properties(fuzz_seeds_${name} fuzz_${name} PROPERTIES LABELS fuzz)
+    # Each fuzz run takes a core for its whole time: one at a time.
+    set_tests_properties(fuzz_${name} PROPERTIES RUN_SERIAL ON)
   endif()
 endfunction()
