@@ -44,3 +44,12 @@ def clickhouse(sql):
     out = subprocess.run([CH, sql, "JSONEachRow"], check=True, capture_output=True, text=True,
                          timeout=300)
     return out.stdout
+
+
+def child_env():
+    """This process's environment for a child Python that runs in another folder: PYTHONPATH
+    made absolute."""
+    env = dict(os.environ)
+    paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in paths)
+    return env
