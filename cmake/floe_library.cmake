@@ -6,7 +6,7 @@
 # config under lib/cmake/floe/, so that find_package(floe) gives floe::floe (shared; static when
 # built without FLOE_SHARED) and floe::floe_static. The public headers are every header under
 # src/floe except those named *_internal.h, test helpers (names holding "test", or including
-# GoogleTest) and the folders cli/ and testing/ (docs/architecture.md, "Public API").
+# GoogleTest) and the folders cli/, python/ and testing/ (docs/architecture.md, "Public API").
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -48,7 +48,7 @@ install(TARGETS ${floe_library_targets} EXPORT floeTargets
 
 file(GLOB_RECURSE floe_headers CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR}/src/floe
      ${PROJECT_SOURCE_DIR}/src/floe/*.h)
-list(FILTER floe_headers EXCLUDE REGEX "(^(cli|testing)/|_internal\\.h$|test[^/]*\\.h$)")
+list(FILTER floe_headers EXCLUDE REGEX "(^(cli|python|testing)/|_internal\\.h$|test[^/]*\\.h$)")
 foreach(header ${floe_headers})
   set(path ${PROJECT_SOURCE_DIR}/src/floe/${header})
   file(STRINGS ${path} gtest REGEX "^#include <(gtest|gmock)/" LIMIT_COUNT 1)
