@@ -20,7 +20,10 @@ using testing::RunCommand;
 // The rule of docs/architecture.md ("Public API"), applied to a header below src/floe.
 bool IsPublicHeader(const fs::path& root, const std::string& relative) {
   if (!relative.ends_with(".h")) return false;
-  if (relative.starts_with("cli/") || relative.starts_with("testing/")) return false;
+  if (relative.starts_with("cli/") || relative.starts_with("python/") ||
+      relative.starts_with("testing/")) {
+    return false;
+  }
   if (relative.ends_with("_internal.h")) return false;
   if (fs::path(relative).filename().string().find("test") != std::string::npos) return false;
   static const std::regex kGoogleTest("(^|\n)#include <(gtest|gmock)/");
