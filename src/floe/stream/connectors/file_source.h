@@ -12,8 +12,8 @@
 //                     renamed in): a file is read once, as it is when its turn comes.
 //   batch-size        rows per emitted batch (default 4096)
 //   split-size        bytes: Parquet files larger than this are read as several splits of
-//                     this many bytes each (default 128 MB, Iceberg's read.split.target-size),
-//                     so that parallel readers share a large file
+//                     this many bytes each (default 32 MB), so that parallel readers share a
+//                     large file evenly (splits are handed out as readers ask)
 //   csv.header        true: the first record of every CSV file is a header and skipped
 //
 // The columns are the given schema for CSV (by position) and JSON lines (by key; other keys are
@@ -81,7 +81,7 @@ class FileSource : public Source, public std::enable_shared_from_this<FileSource
   Format format_ = Format::kCsv;
   std::optional<int64_t> monitor_interval_ms_;
   int64_t batch_size_ = 4096;
-  int64_t split_size_ = int64_t{128} << 20;
+  int64_t split_size_ = int64_t{32} << 20;
   bool csv_header_ = false;
 };
 
