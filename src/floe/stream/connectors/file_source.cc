@@ -71,6 +71,15 @@ Result<int64_t> ParseInterval(std::string_view text) {
   return value * scale;
 }
 
+Result<int64_t> ParsePositive(std::string_view key, std::string_view text) {
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 1) {
+    return InvalidArgument("file source option '{}': '{}' is not a positive number", key, text);
+  }
+  return value;
+}
+
 class FileEnumerator : public SplitEnumerator {
  public:
   explicit FileEnumerator(std::shared_ptr<const FileSource> source) : source_(std::move(source)) {}
@@ -338,21 +347,9 @@ Result<std::shared_ptr<FileSource>> FileSource::Make(
     } else if (key == "monitor-interval") {
       FLOE_ASSIGN_OR_RETURN(source->monitor_interval_ms_, ParseInterval(value));
     } else if (key == "batch-size") {
-      int64_t size = 0;
-      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), size);
-      if (ec != std::errc() || end != value.data() + value.size() || size < 1) {
-        return InvalidArgument("file source option 'batch-size': '{}' is not a positive number",
-                               value);
-      }
-      source->batch_size_ = size;
+      FLOE_ASSIGN_OR_RETURN(source->batch_size_, ParsePositive(key, value));
     } else if (key == "split-size") {
-      int64_t size = 0;
-      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), size);
-      if (ec != std::errc() || end != value.data() + value.size() || size < 1) {
-        return InvalidArgument("file source option 'split-size': '{}' is not a positive number",
-                               value);
-      }
-      source->split_size_ = size;
+      FLOE_ASSIGN_OR_RETURN(source->split_size_, ParsePositive(key, value));
     } else if (key == "csv.header") {
       if (value != "true" && value != "false") {
         return InvalidArgument("file source option 'csv.header': '{}' is not true or false", value);
