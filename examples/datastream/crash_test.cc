@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "example_test_support.h"
+#include "floe/catalog/rest/server/rest_server.h"
 #include "floe/stream/connectors/datagen_source.h"
 #include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
@@ -127,6 +128,34 @@ TEST(CrashTest, UpsertSurvivesKillsWithTheLatestRowPerKey) {
     start = end + 1;
   }
   EXPECT_EQ(Sorted(lines), expected);
+}
+
+// The append job on a REST catalog (floe's server, in this process, over a SQLite catalog): each
+// restart finds the table, and the offsets of its checkpoints, through the REST protocol.
+TEST(CrashTest, AppendOnARestCatalogSurvivesKillsWithEveryRowOnce) {
+  floe::testing::TempDir dir;
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      std::shared_ptr<catalog::Catalog> served,
+      catalog::CreateCatalog("served", {{"catalog-type", "sql"},
+                                        {"uri", "jdbc:sqlite:" + dir.path().string() + "/cat.db"},
+                                        {"warehouse", dir.path().string() + "/wh"},
+                                        {"cache-enabled", "false"}}));
+  auto service = std::make_shared<const catalog::rest::RestService>(
+      std::move(served), dir.path().string() + "/wh", StringMap{});
+  FLOE_ASSERT_OK_AND_ASSIGN(auto server, catalog::rest::RestServer::Start(service, {.port = 0}));
+  const StringMap rest = {{"catalog-type", "rest"}, {"uri", server->uri()}};
+  const int64_t rows = Rows();
+  int landed = KillAndRestartUntilDone(
+      {"--table", "db.append", "--catalog", "catalog-type=rest", "--catalog",
+       "uri=" + server->uri(), "--checkpoint-dir", dir.path().string() + "/checkpoints", "--rows",
+       std::to_string(rows), "--rate", Rate(), "--parallelism", "2", "--checkpoint-interval",
+       Interval(), "--seed", "5"},
+      Kills(), 4);
+  EXPECT_GT(landed, 0);
+  std::vector<std::string> read = TableRows(stream::TableLoader::FromCatalog(
+      "lake", rest, catalog::TableIdentifier{catalog::Namespace{{"db"}}, "append"}));
+  EXPECT_EQ(read, Expected(rows, rows, 5));
+  Report("append on REST", rows, rows, landed, read.size());
 }
 
 // write_rows (WriteRows into twelve tables by region and kind) killed and restarted until done:
