@@ -130,19 +130,24 @@ TEST(CrashTest, UpsertSurvivesKillsWithTheLatestRowPerKey) {
   EXPECT_EQ(Sorted(lines), expected);
 }
 
-// The append job on a REST catalog (floe's server, in this process, over a SQLite catalog): each
-// restart finds the table, and the offsets of its checkpoints, through the REST protocol.
-TEST(CrashTest, AppendOnARestCatalogSurvivesKillsWithEveryRowOnce) {
-  floe::testing::TempDir dir;
-  FLOE_ASSERT_OK_AND_ASSIGN(
+// floe's REST server, in this process, over a SQLite catalog whose warehouse is folder/wh.
+Result<std::unique_ptr<catalog::rest::RestServer>> ServeSqlCatalog(const std::string& folder) {
+  FLOE_ASSIGN_OR_RETURN(
       std::shared_ptr<catalog::Catalog> served,
       catalog::CreateCatalog("served", {{"catalog-type", "sql"},
-                                        {"uri", "jdbc:sqlite:" + dir.path().string() + "/cat.db"},
-                                        {"warehouse", dir.path().string() + "/wh"},
+                                        {"uri", "jdbc:sqlite:" + folder + "/cat.db"},
+                                        {"warehouse", folder + "/wh"},
                                         {"cache-enabled", "false"}}));
-  auto service = std::make_shared<const catalog::rest::RestService>(
-      std::move(served), dir.path().string() + "/wh", StringMap{});
-  FLOE_ASSERT_OK_AND_ASSIGN(auto server, catalog::rest::RestServer::Start(service, {.port = 0}));
+  auto service = std::make_shared<const catalog::rest::RestService>(std::move(served),
+                                                                    folder + "/wh", StringMap{});
+  return catalog::rest::RestServer::Start(service, {.port = 0});
+}
+
+// The append job on a REST catalog: each restart finds the table, and the offsets of its
+// checkpoints, through the REST protocol.
+TEST(CrashTest, AppendOnARestCatalogSurvivesKillsWithEveryRowOnce) {
+  floe::testing::TempDir dir;
+  FLOE_ASSERT_OK_AND_ASSIGN(auto server, ServeSqlCatalog(dir.path().string()));
   const StringMap rest = {{"catalog-type", "rest"}, {"uri", server->uri()}};
   const int64_t rows = Rows();
   int landed = KillAndRestartUntilDone(
@@ -160,14 +165,22 @@ TEST(CrashTest, AppendOnARestCatalogSurvivesKillsWithEveryRowOnce) {
 
 // write_rows (WriteRows into twelve tables by region and kind) killed and restarted until done:
 // ClickHouse finds every generated id exactly once over all the tables.
-TEST(CrashTest, WriteRowsSurvivesKillsWithEveryRowOnceAcrossTables) {
+// On a hadoop catalog, and on a REST catalog (whose SQLite catalog places the tables as the
+// hadoop one does).
+class WriteRowsCrashTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(WriteRowsCrashTest, SurvivesKillsWithEveryRowOnceAcrossTables) {
   if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
   floe::testing::TempDir dir;
   const std::string warehouse = dir.path().string() + "/wh";
+  std::unique_ptr<catalog::rest::RestServer> server;
+  if (GetParam()) {
+    FLOE_ASSERT_OK_AND_ASSIGN(server, ServeSqlCatalog(dir.path().string()));
+  }
   const int64_t rows = Rows();
-  int landed = KillAndRestartUntilDone(
-      {warehouse, std::to_string(rows), dir.path().string() + "/checkpoints", Rate(), Interval()},
-      Kills(), 3, "write_rows");
+  int landed = KillAndRestartUntilDone({server ? server->uri() : warehouse, std::to_string(rows),
+                                        dir.path().string() + "/checkpoints", Rate(), Interval()},
+                                       Kills(), 3, "write_rows");
   EXPECT_GT(landed, 0);
   std::string sql = "SELECT count(), uniqExact(id), min(id), max(id) FROM (";
   for (int region = 0; region < 4; ++region) {
@@ -182,9 +195,12 @@ TEST(CrashTest, WriteRowsSurvivesKillsWithEveryRowOnceAcrossTables) {
   ASSERT_TRUE(out.has_value()) << out.error().message();
   EXPECT_EQ(*out, std::to_string(rows) + "\t" + std::to_string(rows) + "\t0\t" +
                       std::to_string(rows - 1) + "\n");
-  std::cout << "write_rows: " << rows << " rows over 12 tables, " << landed
-            << " SIGKILLs landed before completion\n";
+  std::cout << "write_rows" << (server ? " on REST" : "") << ": " << rows
+            << " rows over 12 tables, " << landed << " SIGKILLs landed before completion\n";
 }
+
+INSTANTIATE_TEST_SUITE_P(Catalogs, WriteRowsCrashTest, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "Rest" : "Hadoop"; });
 
 }  // namespace
 }  // namespace floe::examples::test
