@@ -13,7 +13,10 @@
 #include <thread>
 
 #include "example_test_support.h"
+#include "floe/catalog/glue/glue_test_support.h"
 #include "floe/catalog/rest/server/rest_server.h"
+#include "floe/io/s3/s3_client.h"
+#include "floe/io/s3/s3_test_support.h"
 #include "floe/stream/connectors/datagen_source.h"
 #include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
@@ -143,25 +146,57 @@ Result<std::unique_ptr<catalog::rest::RestServer>> ServeSqlCatalog(const std::st
   return catalog::rest::RestServer::Start(service, {.port = 0});
 }
 
-// The append job on a REST catalog: each restart finds the table, and the offsets of its
-// checkpoints, through the REST protocol.
-TEST(CrashTest, AppendOnARestCatalogSurvivesKillsWithEveryRowOnce) {
+// The append job on a catalog service: a REST catalog (floe's server over SQLite), and AWS Glue
+// (moto's, the table in moto's S3). Each restart finds the table, and the offsets of its
+// checkpoints, through the service.
+class CatalogServiceCrashTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CatalogServiceCrashTest, AppendSurvivesKillsWithEveryRowOnce) {
   floe::testing::TempDir dir;
-  FLOE_ASSERT_OK_AND_ASSIGN(auto server, ServeSqlCatalog(dir.path().string()));
-  const StringMap rest = {{"catalog-type", "rest"}, {"uri", server->uri()}};
-  const int64_t rows = Rows();
-  int landed = KillAndRestartUntilDone(
-      {"--table", "db.append", "--catalog", "catalog-type=rest", "--catalog",
-       "uri=" + server->uri(), "--checkpoint-dir", dir.path().string() + "/checkpoints", "--rows",
-       std::to_string(rows), "--rate", Rate(), "--parallelism", "2", "--checkpoint-interval",
-       Interval(), "--seed", "5"},
-      Kills(), 4);
+  std::unique_ptr<catalog::rest::RestServer> server;
+  StringMap properties;
+  std::string db = "db";
+  if (GetParam() == "Rest") {
+    FLOE_ASSERT_OK_AND_ASSIGN(server, ServeSqlCatalog(dir.path().string()));
+    properties = {{"catalog-type", "rest"}, {"uri", server->uri()}};
+  } else {
+    FLOE_REQUIRE_S3_SERVER();
+    io::S3Client s3(io::TestS3Options());
+    FLOE_ASSERT_OK_AND_ASSIGN(std::string bucket, io::NewTestBucket(s3, "crash"));
+    const std::string& moto = floe::testing::S3Server::Get().endpoint();
+    properties = catalog::gluetest::MotoProperties(moto, bucket);
+    properties["catalog-type"] = "glue";
+    db = catalog::gluetest::UniqueDatabase("crash");
+  }
+  std::vector<std::string> args = {"--table",
+                                   db + ".append",
+                                   "--checkpoint-dir",
+                                   dir.path().string() + "/checkpoints",
+                                   "--rows",
+                                   std::to_string(Rows()),
+                                   "--rate",
+                                   Rate(),
+                                   "--parallelism",
+                                   "2",
+                                   "--checkpoint-interval",
+                                   Interval(),
+                                   "--seed",
+                                   "5"};
+  for (const auto& [key, value] : properties) {
+    args.push_back("--catalog");
+    args.push_back(key + "=" + value);
+  }
+  const int landed = KillAndRestartUntilDone(args, Kills(), 4);
   EXPECT_GT(landed, 0);
   std::vector<std::string> read = TableRows(stream::TableLoader::FromCatalog(
-      "lake", rest, catalog::TableIdentifier{catalog::Namespace{{"db"}}, "append"}));
-  EXPECT_EQ(read, Expected(rows, rows, 5));
-  Report("append on REST", rows, rows, landed, read.size());
+      "lake", properties, catalog::TableIdentifier{catalog::Namespace{{db}}, "append"}));
+  EXPECT_EQ(read, Expected(Rows(), Rows(), 5));
+  Report(GetParam() == "Rest" ? "append on REST" : "append on Glue", Rows(), Rows(), landed,
+         read.size());
 }
+
+INSTANTIATE_TEST_SUITE_P(Services, CatalogServiceCrashTest, ::testing::Values("Rest", "Glue"),
+                         [](const auto& info) { return info.param; });
 
 // write_rows (WriteRows into twelve tables by region and kind) killed and restarted until done:
 // ClickHouse finds every generated id exactly once over all the tables.

@@ -14,8 +14,6 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-#include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -192,9 +190,7 @@ TEST_P(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
   } else {
     io::S3Client s3(io::TestS3Options());
     FLOE_ASSERT_OK_AND_ASSIGN(std::string bucket, io::NewTestBucket(s3, "kafka"));
-    db = bucket;
-    std::ranges::replace_if(
-        db, [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+    db = catalog::gluetest::UniqueDatabase("kafka");
     const std::string& moto = floe::testing::S3Server::Get().endpoint();
     std::string with;
     for (const auto& [key, value] : catalog::gluetest::MotoProperties(moto, bucket)) {
