@@ -77,6 +77,16 @@ struct StreamGuard {
   }
 };
 
+// get_next fails with `code`, leaves its array released, and get_last_error holds `text`.
+void ExpectNextFails(ArrowArrayStream& stream, int code, const char* text) {
+  ArrowArray array{};
+  EXPECT_EQ(stream.get_next(&stream, &array), code);
+  EXPECT_EQ(array.release, nullptr);
+  const char* message = stream.get_last_error(&stream);
+  ASSERT_NE(message, nullptr);
+  EXPECT_NE(std::strstr(message, text), nullptr) << message;
+}
+
 TEST(ArrowCStreamTest, SchemaHasOneChildPerColumn) {
   StreamGuard guard;
   ExportBatchStream(Schema(), Over(std::make_shared<Batches>()), &guard.stream);
@@ -229,12 +239,7 @@ TEST(ArrowCStreamTest, ProducerErrorsAreEioWithTheMessage) {
   array.release(&array);
   EXPECT_EQ(guard.stream.get_last_error(&guard.stream), nullptr);
 
-  ArrowArray failed{};
-  EXPECT_EQ(guard.stream.get_next(&guard.stream, &failed), EIO);
-  EXPECT_EQ(failed.release, nullptr);
-  const char* message = guard.stream.get_last_error(&guard.stream);
-  ASSERT_NE(message, nullptr);
-  EXPECT_NE(std::strstr(message, "the disk went away at file f.parquet"), nullptr) << message;
+  ExpectNextFails(guard.stream, EIO, "the disk went away at file f.parquet");
 }
 
 TEST(ArrowCStreamTest, ABatchOfAnotherSchemaIsEinval) {
@@ -246,12 +251,7 @@ TEST(ArrowCStreamTest, ABatchOfAnotherSchemaIsEinval) {
   state->batches = {*other};
   StreamGuard guard;
   ExportBatchStream(Schema(), Over(state), &guard.stream);
-  ArrowArray array{};
-  EXPECT_EQ(guard.stream.get_next(&guard.stream, &array), EINVAL);
-  EXPECT_EQ(array.release, nullptr);
-  const char* message = guard.stream.get_last_error(&guard.stream);
-  ASSERT_NE(message, nullptr);
-  EXPECT_NE(std::strstr(message, "a batch of schema (id: int32"), nullptr) << message;
+  ExpectNextFails(guard.stream, EINVAL, "a batch of schema (id: int32");
 }
 
 TEST(ArrowCStreamTest, ImportReadsWhatExportWroteAndReleasesTheStream) {
