@@ -31,6 +31,7 @@ void AddCommands(CLI::App& app, int& exit_code) {
   AddInspectMetadata(*inspect, exit_code);
   AddInspectManifest(*inspect, exit_code);
   AddInspectParquet(*inspect, exit_code);
+  AddInspectOrc(*inspect, exit_code);
   AddConvertCommand(app, exit_code);
   // Tables: scan and inspect.
   AddScanCommand(app, exit_code);

@@ -27,8 +27,9 @@ void AddCommands(CLI::App& app, int& exit_code);
 // `inspect metadata PATH [--json]`, registered on the `inspect` command (inspect_metadata.cc).
 void AddInspectMetadata(CLI::App& inspect, int& exit_code);
 
-// `inspect parquet FILE`, registered on the `inspect` command.
+// `inspect parquet FILE` and `inspect orc FILE`, registered on the `inspect` command.
 void AddInspectParquet(CLI::App& inspect, int& exit_code);
+void AddInspectOrc(CLI::App& inspect, int& exit_code);
 
 // `convert IN OUT`: CSV or JSON lines into Parquet.
 void AddConvertCommand(CLI::App& app, int& exit_code);
