@@ -124,17 +124,9 @@ std::string Norm(const Json& j) {
 
 std::vector<std::string> NormLines(const std::string& text) {
   std::vector<std::string> rows;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    std::string_view line(text.data() + start, end - start);
-    if (!line.empty()) {
-      auto json = Json::Parse(line);
-      rows.push_back(json ? Norm(*json) : "unparsable: " + std::string(line));
-    }
-    start = end + 1;
-  }
+  auto lines = testing::ParseJsonLines(text);
+  if (!lines) return {"unparsable: " + lines.error().message()};
+  for (const Json& line : *lines) rows.push_back(Norm(line));
   return rows;
 }
 
@@ -205,7 +197,8 @@ constexpr const char* kWrittenColumns =
     " toFixedString(toString(number % 10), 1) AS fs,"
     " toDecimal32(number / 100, 2) AS d32, toDecimal64(number * 1.001 - 500, 6) AS d64,"
     " toDecimal128(number * 12345.6789 - 1e6, 20) AS d128,"
-    " toDate('2020-01-01') + number % 10000 AS dt, toDate32('1900-01-01') + number % 5000 * 13 AS dt32,"
+    " toDate('2020-01-01') + number % 10000 AS dt, toDate32('1900-01-01') + number % 5000 * 13 AS "
+    "dt32,"
     " toDateTime64('2020-06-01 00:00:00', 3, 'UTC') + toIntervalMillisecond(number * 1234567) AS "
     "ts3,"
     " toDateTime64('1969-12-31 23:00:00', 6, 'UTC') + toIntervalMicrosecond(number * 987654321) AS "

@@ -89,6 +89,21 @@ Status CheckRun(const ByteStream& in, int64_t run, int64_t left) {
   return Ok();
 }
 
+// The control byte of a byte RLE or RLE v1 run: `length` repeats (of a byte, or of a base with a
+// delta), or `length` literal values.
+struct Control {
+  bool repeat;
+  int64_t length;
+};
+
+Result<Control> ReadControl(ByteStream& in, int64_t left) {
+  FLOE_ASSIGN_OR_RETURN(uint8_t byte, in.Byte());
+  const auto header = static_cast<int8_t>(byte);
+  const Control control{header >= 0, header >= 0 ? header + 3 : -static_cast<int64_t>(header)};
+  FLOE_RETURN_IF_ERROR(CheckRun(in, control.length, left));
+  return control;
+}
+
 // RLE v2's 5-bit width codes.
 int DecodeWidth(uint32_t code) {
   static constexpr int kWidths[32] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
@@ -110,23 +125,18 @@ int ClosestFixedBits(int bits) {
 Status DecodeV1(ByteStream& in, bool is_signed, int64_t count, int64_t* out) {
   int64_t done = 0;
   while (done < count) {
-    FLOE_ASSIGN_OR_RETURN(uint8_t control, in.Byte());
-    const auto header = static_cast<int8_t>(control);
-    if (header >= 0) {
-      const int64_t run = header + 3;
-      FLOE_RETURN_IF_ERROR(CheckRun(in, run, count - done));
+    FLOE_ASSIGN_OR_RETURN(Control control, ReadControl(in, count - done));
+    if (control.repeat) {
       FLOE_ASSIGN_OR_RETURN(uint8_t delta_byte, in.Byte());
       const auto delta = static_cast<int8_t>(delta_byte);
       FLOE_ASSIGN_OR_RETURN(uint64_t raw, in.Varint());
       uint64_t value = is_signed ? static_cast<uint64_t>(UnZigZag(raw)) : raw;
-      for (int64_t i = 0; i < run; ++i) {
+      for (int64_t i = 0; i < control.length; ++i) {
         out[done++] = static_cast<int64_t>(value);
         value += static_cast<uint64_t>(static_cast<int64_t>(delta));
       }
     } else {
-      const int64_t run = -static_cast<int64_t>(header);
-      FLOE_RETURN_IF_ERROR(CheckRun(in, run, count - done));
-      for (int64_t i = 0; i < run; ++i) {
+      for (int64_t i = 0; i < control.length; ++i) {
         FLOE_ASSIGN_OR_RETURN(uint64_t raw, in.Varint());
         out[done++] = is_signed ? UnZigZag(raw) : static_cast<int64_t>(raw);
       }
@@ -221,20 +231,14 @@ Status DecodeByteRle(std::span<const std::byte> bytes, int64_t count, uint8_t* o
   ByteStream in(bytes);
   int64_t done = 0;
   while (done < count) {
-    FLOE_ASSIGN_OR_RETURN(uint8_t control, in.Byte());
-    const auto header = static_cast<int8_t>(control);
-    if (header >= 0) {
-      const int64_t run = header + 3;
-      FLOE_RETURN_IF_ERROR(CheckRun(in, run, count - done));
+    FLOE_ASSIGN_OR_RETURN(Control control, ReadControl(in, count - done));
+    if (control.repeat) {
       FLOE_ASSIGN_OR_RETURN(uint8_t value, in.Byte());
-      std::memset(out + done, value, run);
-      done += run;
+      std::memset(out + done, value, control.length);
     } else {
-      const int64_t run = -static_cast<int64_t>(header);
-      FLOE_RETURN_IF_ERROR(CheckRun(in, run, count - done));
-      FLOE_RETURN_IF_ERROR(in.Copy(out + done, run));
-      done += run;
+      FLOE_RETURN_IF_ERROR(in.Copy(out + done, control.length));
     }
+    done += control.length;
   }
   return Ok();
 }
