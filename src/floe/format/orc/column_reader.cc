@@ -257,6 +257,7 @@ Result<Array> ReadDictionaryBytes(const StripeStreams& stripe, uint32_t column,
   data.ResizeUninitialized(total);
   int64_t at = 0;
   for (int64_t id : ids) {
+    if (lengths[id] == 0) continue;  // an empty dictionary has no memory to copy from or to
     std::memcpy(data.mutable_data() + at, blob.data() + starts[id], lengths[id]);
     at += lengths[id];
   }
