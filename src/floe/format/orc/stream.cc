@@ -58,6 +58,12 @@ Result<StreamBytes> DecompressStream(const Compression& compression, std::span<c
       out.owned.insert(out.owned.end(), chunk.begin(), chunk.end());
     } else {
       const size_t limit = std::min<uint64_t>(compression.block_size, room);
+      // Grow by doubling: the codec reserves only what one chunk needs, which would copy the
+      // stream once per chunk.
+      const size_t needed = out.owned.size() + limit;
+      if (needed > out.owned.capacity()) {
+        out.owned.reserve(std::min(max_output, std::max(needed, 2 * out.owned.capacity())));
+      }
       auto status = compression::Decompress(codec, chunk, limit, out.owned);
       if (!status) {
         Error error = std::move(status).error();
