@@ -11,6 +11,7 @@
 #include "floe/format/compression/codec.h"
 #include "floe/format/orc/batch_reader.h"
 #include "floe/format/orc/stream_internal.h"
+#include "floe/format/orc/time_zone_internal.h"
 #include "floe/format/parquet/source.h"
 #include "floe/testing/testing.h"
 
@@ -131,6 +132,14 @@ TEST(OrcBadInput, DecompressionIsBoundedByTheBlockSizeAndTheStreamLimit) {
                               std::span(chunk).first(chunk.size() - 1), 1 << 20);
   ASSERT_FALSE(cut);
   EXPECT_NE(cut.error().message().find("runs past the stream"), std::string::npos);
+}
+
+TEST(OrcBadInput, AnUnknownWriterTimeZoneIsRefusedClearly) {
+  EXPECT_TRUE(TimeZone::Load("UTC"));
+  auto unknown = TimeZone::Load("Mars/Olympus_Mons");
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().kind(), ErrorKind::kUnsupported);
+  EXPECT_FALSE(TimeZone::Load("../../etc/passwd"));
 }
 
 }  // namespace

@@ -301,14 +301,22 @@ Result<Array> ReadDates(const StripeStreams& stripe, uint32_t column, const Data
   return ReadIntegers<int32_t>(stripe, column, type, p);
 }
 
+// local: a TIMESTAMP (the writer's wall clock), not a TIMESTAMP_INSTANT.
 Result<Array> ReadTimestamps(const StripeStreams& stripe, uint32_t column, const DataTypePtr& type,
-                             const Presence& p) {
+                             const Presence& p, bool local) {
   FLOE_ASSIGN_OR_RETURN(auto seconds, ReadInts(stripe, column, StreamKind::kData, p.present, true));
   FLOE_ASSIGN_OR_RETURN(auto nanos,
                         ReadInts(stripe, column, StreamKind::kSecondary, p.present, false));
   static constexpr int64_t kPow10[] = {1,      10,      100,      1000,      10000,
                                        100000, 1000000, 10000000, 100000000, 1000000000};
   const bool micros = type->unit() == TimeUnit::kMicro;
+  // A TIMESTAMP counts from 2015-01-01 00:00:00 in the writer's zone, the instant `epoch`; its
+  // value is the wall clock there, the instant plus the zone's offset at it.
+  const TimeZone& zone = stripe.writer_zone;
+  const bool shift = local && !zone.is_utc();
+  const int64_t epoch =
+      shift ? kOrcEpochSeconds - zone.OffsetAt(kOrcEpochSeconds - zone.OffsetAt(kOrcEpochSeconds))
+            : kOrcEpochSeconds;
   std::vector<int64_t> values(static_cast<size_t>(p.present));
   for (int64_t j = 0; j < p.present; ++j) {
     // The low 3 bits say how many trailing decimal zeros (beyond one) were dropped. The spec's
@@ -323,13 +331,16 @@ Result<Array> ReadTimestamps(const StripeStreams& stripe, uint32_t column, const
       return CorruptData("{} holds {} nanoseconds", Where(column, StreamKind::kSecondary), nano);
     }
     int64_t second = 0;
-    if (__builtin_add_overflow(seconds[j], kOrcEpochSeconds, &second)) {
+    if (__builtin_add_overflow(seconds[j], epoch, &second)) {
       return CorruptData("{}: timestamp seconds out of range", Where(column, StreamKind::kData));
     }
     // Java writers truncated the seconds of times before 1970 toward zero, yet wrote the positive
     // fraction below them: such a second is one too high when the fraction is a millisecond or
     // more (the Java reader's rule).
     if (second < 0 && nano > 999999) --second;
+    if (shift && __builtin_add_overflow(second, zone.OffsetAt(second), &second)) {
+      return CorruptData("{}: timestamp seconds out of range", Where(column, StreamKind::kData));
+    }
     // Sub-unit digits are floored, negative fractions too.
     const int64_t fraction = micros ? (nano >= 0 ? nano / 1000 : -((999 - nano) / 1000)) : nano;
     int64_t value = 0;
@@ -381,7 +392,7 @@ Result<Array> ReadColumn(const StripeStreams& stripe, uint32_t column, const Dat
       return ReadDates(stripe, column, type, p);
     case TypeKind::kTimestamp:
     case TypeKind::kTimestampInstant:
-      return ReadTimestamps(stripe, column, type, p);
+      return ReadTimestamps(stripe, column, type, p, orc_type.kind == TypeKind::kTimestamp);
     case TypeKind::kStruct: {
       std::vector<Array> children;
       const uint8_t* valid = p.validity ? p.validity.data() : nullptr;

@@ -17,6 +17,7 @@
 #include "floe/batch/data_type.h"
 #include "floe/format/orc/metadata.h"
 #include "floe/format/orc/stream_internal.h"
+#include "floe/format/orc/time_zone_internal.h"
 #include "floe/util/error.h"
 
 namespace floe::orc {
@@ -26,6 +27,8 @@ struct StripeStreams {
   std::vector<ColumnEncoding> encodings;                         // by column id
   std::map<std::pair<uint32_t, uint32_t>, StreamBytes> streams;  // by (column, stream kind)
   TimeUnit timestamp_unit = TimeUnit::kMicro;
+  // The stripe's writer time zone: TIMESTAMP values are its wall clock.
+  TimeZone writer_zone;
 
   const StreamBytes* Find(uint32_t column, StreamKind kind) const {
     auto it = streams.find({column, static_cast<uint32_t>(kind)});

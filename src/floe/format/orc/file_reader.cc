@@ -219,6 +219,16 @@ Result<RecordBatch> OrcFileReader::ReadStripe(size_t stripe, std::span<const int
   streams.types = &footer_.types;
   streams.encodings = footer.columns;
   streams.timestamp_unit = options_.timestamp_unit;
+  bool wants_local_time = false;
+  for (uint32_t c = 0; c < wanted.size(); ++c) {
+    wants_local_time =
+        wants_local_time || (wanted[c] && footer_.types[c].kind == TypeKind::kTimestamp);
+  }
+  if (wants_local_time) {
+    auto zone = TimeZone::Load(footer.writer_timezone);
+    if (!zone) return fail(std::move(zone).error());
+    streams.writer_zone = std::move(*zone);
+  }
   const Compression compression{postscript_.compression, postscript_.compression_block_size};
   const uint64_t stripe_end = s.offset + s.index_length + s.data_length;
   uint64_t offset = s.offset;

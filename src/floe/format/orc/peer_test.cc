@@ -239,6 +239,27 @@ TEST(OrcPeers, ClickHouseFilesOfEveryCodecReadEqual) {
   }
 }
 
+// A TIMESTAMP is the writer's wall clock, counted from 2015-01-01 in its zone: stripes written in
+// zones with daylight saving time (and one with a half-hour offset), over 1960..2030.
+TEST(OrcPeers, TimestampsOfEveryWriterTimeZoneReadEqual) {
+  if (!testing::PeerInstalled("chdb"))
+    GTEST_SKIP() << "ClickHouse peer not installed (run peers/setup)";
+  testing::TempDir dir;
+  for (const char* zone : {"America/New_York", "Europe/Budapest", "Asia/Kolkata", "UTC"}) {
+    SCOPED_TRACE(zone);
+    const fs::path path = dir.path() / "zone.orc";
+    fs::remove(path);
+    auto written = testing::RunPeer(
+        "ch", {"INSERT INTO FUNCTION file('" + path.string() +
+               "', 'ORC') SELECT toDateTime64('1960-01-01 00:00:00', 6, 'UTC') + "
+               "toIntervalSecond(number * 86413 * 7 + number % 1000) AS ts FROM numbers(3600) "
+               "SETTINGS output_format_orc_writer_time_zone_name = '" +
+               std::string(zone) + "'"});
+    ASSERT_TRUE(written) << written.error().ToString();
+    ExpectSameRows(path);
+  }
+}
+
 TEST(OrcPeers, ClickHouseDictionaryAndBinaryColumnsReadEqual) {
   if (!testing::PeerInstalled("chdb"))
     GTEST_SKIP() << "ClickHouse peer not installed (run peers/setup)";
