@@ -2,8 +2,8 @@
 // each stripe's footer, in readable form.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
 
@@ -81,8 +81,7 @@ Status Inspect(const std::string& path) {
   FLOE_ASSIGN_OR_RETURN(auto file, OrcFileReader::OpenPath(path));
   const PostScript& ps = file->postscript();
   const Footer& footer = file->footer();
-  std::string version;
-  for (uint64_t v : ps.version) version += (version.empty() ? "" : ".") + std::to_string(v);
+  const std::string version = fmt::format("{}", fmt::join(ps.version, "."));
   fmt::print("file: {} ({} bytes)\n", path, file->file_size());
   fmt::print("version: {}  writer version: {}  writer: {}  software: {}\n",
              version.empty() ? "(none)" : version, ps.writer_version,
@@ -119,7 +118,7 @@ Status Inspect(const std::string& path) {
         line += fmt::format(" dictionary_size={}", e.dictionary_size);
       }
       if (i < stripe_stats.size() && c < stripe_stats[i].size()) {
-        line += " " + StatisticsText(stripe_stats[i][c]);
+        line += fmt::format(" {}", StatisticsText(stripe_stats[i][c]));
       }
       std::puts(line.c_str());
     }
@@ -136,20 +135,9 @@ Status Inspect(const std::string& path) {
 }  // namespace
 
 void AddInspectOrc(CLI::App& inspect, int& exit_code) {
-  auto* command = inspect.add_subcommand(
-      "orc", "Print an ORC file's types, statistics, stripes, encodings and streams");
-  auto path = std::make_shared<std::string>();
-  command->add_option("FILE", *path, "The ORC file")->required();
-  command->callback([path, &exit_code] {
-    std::fflush(stdout);
-    Status status = Inspect(*path);
-    if (!status) {
-      std::fflush(stdout);
-      // Every error names the file already.
-      fmt::print(stderr, "floe inspect orc: {}\n", status.error().ToString());
-      exit_code = kExitBadInput;
-    }
-  });
+  AddInspectFileCommand(inspect, "orc",
+                        "Print an ORC file's types, statistics, stripes, encodings and streams",
+                        "The ORC file", Inspect, exit_code);
 }
 
 }  // namespace floe::cli
