@@ -5,22 +5,20 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <vector>
 
 #include "floe/format/orc/batch_reader.h"
 #include "floe/format/parquet/source.h"
+#include "floe/testing/fuzz_input.h"
 
 namespace {
 
 void ReadAll(const uint8_t* data, size_t size, floe::orc::ReadOptions options, bool tail) {
-  std::vector<std::byte> bytes(size);
-  if (size > 0) std::memcpy(bytes.data(), data, size);
   // Limits well below the defaults, so that the fuzzer's allocation limit is never what stops it.
   options.file.max_tail_bytes = 16 << 20;
   options.file.max_stream_bytes = 64 << 20;
   auto file = floe::orc::OrcFileReader::Open(
-      floe::parquet::MakeMemorySource(std::move(bytes), "fuzz.orc"), options.file);
+      floe::parquet::MakeMemorySource(floe::testing::FuzzBytes(data, size), "fuzz.orc"),
+      options.file);
   if (!file) return;
   if (tail) {
     (void)(*file)->ReadStripeStatistics();
@@ -28,11 +26,7 @@ void ReadAll(const uint8_t* data, size_t size, floe::orc::ReadOptions options, b
       (void)(*file)->ReadStripeFooter(i);
   }
   auto reader = floe::orc::OrcBatchReader::Open(std::move(*file), std::move(options));
-  if (!reader) return;
-  for (int i = 0; i < 1000; ++i) {
-    auto batch = (*reader)->Next();
-    if (!batch || !*batch) break;
-  }
+  if (reader) floe::testing::ReadBatches(**reader);
 }
 
 }  // namespace
