@@ -2,9 +2,10 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
-#include "floe/cli/cat_parquet.h"
+#include "floe/cli/cat_files.h"
 #include "floe/cli/command_line_io.h"
 #include "floe/cli/commands.h"
 #include "floe/format/avro/container.h"
@@ -14,11 +15,26 @@
 namespace floe::cli {
 namespace {
 
+// Whether the file starts with ORC's magic: data files of Hive and Impala tables have names like
+// 000000_0, without an extension.
+bool StartsAsOrc(const std::string& path) {
+  auto input = CommandLineFileIO()->NewInputFile(path);
+  if (!input) return false;
+  std::byte magic[3];
+  auto read = (*input)->ReadAt(0, magic);
+  return read && std::memcmp(magic, "ORC", 3) == 0;
+}
+
 Status Cat(const std::string& path, bool schema_only, std::FILE* out) {
   if (path.ends_with(".parquet")) {
     if (schema_only)
       return InvalidArgument("{}: --schema is for Avro files; try floe inspect parquet", path);
     return CatParquet(path, out);
+  }
+  if (path.ends_with(".orc") || StartsAsOrc(path)) {
+    if (schema_only)
+      return InvalidArgument("{}: --schema is for Avro files; try floe inspect orc", path);
+    return CatOrc(path, out);
   }
   // Errors start with the file, as every message of this command does.
   Result<std::string> bytes = CommandLineFileIO()->ReadFile(path);
@@ -61,10 +77,11 @@ int RunCat(const std::string& path, bool schema_only, std::FILE* out, std::FILE*
 
 void AddCatCommand(CLI::App& app, int& exit_code) {
   CLI::App* cat =
-      app.add_subcommand("cat", "Print the rows of an Avro or Parquet file as JSON lines");
+      app.add_subcommand("cat", "Print the rows of an Avro, Parquet or ORC file as JSON lines");
   auto path = std::make_shared<std::string>();
   auto schema_only = std::make_shared<bool>(false);
-  cat->add_option("file", *path, "An Avro object container file or a .parquet file")->required();
+  cat->add_option("file", *path, "An Avro object container file, a .parquet file or an ORC file")
+      ->required();
   cat->add_flag("--schema", *schema_only, "Print the writer schema instead of the records");
   cat->callback(
       [path, schema_only, &exit_code] { exit_code = RunCat(*path, *schema_only, stdout, stderr); });

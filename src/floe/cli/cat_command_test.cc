@@ -87,5 +87,37 @@ TEST(CatCommandTest, BadInputIsOneLineAndExitCodeTwo) {
   }
 }
 
+std::string ImpalaOrcFile(const std::string& relative) {
+  return (floe::testing::TestDataDir() / "impala/testdata/data/iceberg_test" / relative).string();
+}
+
+// The rows ClickHouse reads from this file (`SELECT * FROM file(..., 'ORC')`), its UTC zone
+// suffix dropped: the column is an ORC timestamp, a local date-time.
+TEST(CatCommandTest, OrcFilesPrintTheRowsClickHouseReads) {
+  Output o = RunCapture(
+      ImpalaOrcFile("hadoop_catalog/ice/iceberg_v2_partitioned_position_deletes_orc/data/"
+                    "action=click/00000-0-data-boroknagyz_20220830173852_560d6f0e-8508-42d6-95a7-"
+                    "67bfa860a28c-job_16618645111571_0006-00001.orc"),
+      false);
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  std::string expected;
+  for (int id : {3, 12, 9, 18, 13, 10}) {
+    expected += "{\"id\":" + std::to_string(id) +
+                ",\"user\":\"Alan\",\"action\":\"click\",\"event_time\":\"2020-01-01T10:00:00."
+                "000000000\"}\n";
+  }
+  EXPECT_EQ(o.out, expected);
+}
+
+// Hive's and Impala's data files have no extension: the magic tells them.
+TEST(CatCommandTest, OrcFilesWithoutAnExtensionAreKnownByTheirMagic) {
+  Output o = RunCapture(ImpalaOrcFile("iceberg_migrated_alter_test_orc/000000_0"), false);
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("\"int_col\""), std::string::npos) << o.out;
+  Output schema = RunCapture(ImpalaOrcFile("iceberg_migrated_alter_test_orc/000000_0"), true);
+  EXPECT_EQ(schema.code, kExitBadInput);
+  EXPECT_NE(schema.err.find("try floe inspect orc"), std::string::npos) << schema.err;
+}
+
 }  // namespace
 }  // namespace floe::cli

@@ -13,6 +13,24 @@
 
 namespace floe::cli {
 
+void AddInspectFileCommand(CLI::App& inspect, const std::string& name,
+                           const std::string& description, const std::string& file_help,
+                           std::function<Status(const std::string&)> print, int& exit_code) {
+  auto* command = inspect.add_subcommand(name, description);
+  auto path = std::make_shared<std::string>();
+  command->add_option("FILE", *path, file_help)->required();
+  command->callback([name, path, print = std::move(print), &exit_code] {
+    std::fflush(stdout);
+    Status status = print(*path);
+    if (!status) {
+      std::fflush(stdout);
+      // Every error names the file already.
+      fmt::print(stderr, "floe inspect {}: {}\n", name, status.error().ToString());
+      exit_code = kExitBadInput;
+    }
+  });
+}
+
 int ReportBadInput(std::FILE* err, std::string_view command, const Error& error) {
   std::string message = error.message();
   for (char& c : message) {
@@ -31,6 +49,7 @@ void AddCommands(CLI::App& app, int& exit_code) {
   AddInspectMetadata(*inspect, exit_code);
   AddInspectManifest(*inspect, exit_code);
   AddInspectParquet(*inspect, exit_code);
+  AddInspectOrc(*inspect, exit_code);
   AddConvertCommand(app, exit_code);
   // Tables: scan and inspect.
   AddScanCommand(app, exit_code);

@@ -3,6 +3,8 @@
 // The floe command line: each command adds itself to the application here.
 
 #include <cstdio>
+#include <functional>
+#include <string>
 #include <string_view>
 
 #include "floe/util/error.h"
@@ -27,8 +29,15 @@ void AddCommands(CLI::App& app, int& exit_code);
 // `inspect metadata PATH [--json]`, registered on the `inspect` command (inspect_metadata.cc).
 void AddInspectMetadata(CLI::App& inspect, int& exit_code);
 
-// `inspect parquet FILE`, registered on the `inspect` command.
+// Registers `inspect NAME FILE` on the `inspect` command: print(FILE) writes to stdout, and its
+// error (which names the file) goes to stderr as "floe inspect NAME: ..." with kExitBadInput.
+void AddInspectFileCommand(CLI::App& inspect, const std::string& name,
+                           const std::string& description, const std::string& file_help,
+                           std::function<Status(const std::string&)> print, int& exit_code);
+
+// `inspect parquet FILE` and `inspect orc FILE`, registered on the `inspect` command.
 void AddInspectParquet(CLI::App& inspect, int& exit_code);
+void AddInspectOrc(CLI::App& inspect, int& exit_code);
 
 // `convert IN OUT`: CSV or JSON lines into Parquet.
 void AddConvertCommand(CLI::App& app, int& exit_code);

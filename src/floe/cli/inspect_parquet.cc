@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
 
@@ -143,20 +142,9 @@ Status Inspect(const std::string& path) {
 }  // namespace
 
 void AddInspectParquet(CLI::App& inspect, int& exit_code) {
-  auto* command = inspect.add_subcommand(
-      "parquet", "Print a Parquet file's schema, row groups, column chunks and statistics");
-  auto path = std::make_shared<std::string>();
-  command->add_option("FILE", *path, "The Parquet file")->required();
-  command->callback([path, &exit_code] {
-    std::fflush(stdout);
-    Status status = Inspect(*path);
-    if (!status) {
-      std::fflush(stdout);
-      // Every error names the file already.
-      fmt::print(stderr, "floe inspect parquet: {}\n", status.error().ToString());
-      exit_code = kExitBadInput;
-    }
-  });
+  AddInspectFileCommand(inspect, "parquet",
+                        "Print a Parquet file's schema, row groups, column chunks and statistics",
+                        "The Parquet file", Inspect, exit_code);
 }
 
 }  // namespace floe::cli

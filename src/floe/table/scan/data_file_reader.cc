@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "floe/format/orc/batch_reader.h"
 #include "floe/format/parquet/file_reader.h"
 #include "floe/format/parquet/reader/batch_reader.h"
 #include "floe/format/parquet/reader/input_file_source.h"
@@ -40,6 +41,11 @@ Result<std::unique_ptr<DataFileReader>> DataFileReader::Open(io::FileIO& io,
   }
   if (kind == "avro") {
     auto opened = reader->OpenAvro(io);
+    if (!opened) return std::unexpected(std::move(opened.error().AddContext(location)));
+    return reader;
+  }
+  if (kind == "orc") {
+    auto opened = reader->OpenOrc(io);
     if (!opened) return std::unexpected(std::move(opened.error().AddContext(location)));
     return reader;
   }
@@ -83,6 +89,63 @@ Result<std::optional<DataFileReader::Batch>> DataFileReader::NextAvro() {
   return Batch{std::move(*batch), first};
 }
 
+bool DataFileReader::HasIds(const std::vector<Field>& fields) {
+  return std::any_of(fields.begin(), fields.end(), [](const Field& f) { return f.field_id; });
+}
+
+std::vector<Field> DataFileReader::MappedFields(std::vector<Field> fields, bool has_ids) const {
+  if (has_ids) return fields;
+  const NameMapping fallback = options_.name_mapping ? NameMapping{} : NameMappingOf(*read_schema_);
+  const NameMapping& mapping = options_.name_mapping ? *options_.name_mapping : fallback;
+  for (Field& field : fields) field = ApplyNameMapping(field, mapping);
+  return fields;
+}
+
+std::vector<Field> DataFileReader::SelectFields(const std::vector<Field>& file_fields,
+                                                bool has_ids) {
+  std::vector<Field> select;
+  for (const NestedField& wanted : read_schema_->fields()) {
+    const Field* found = nullptr;
+    for (const Field& f : file_fields) {
+      if (f.field_id == wanted.id) {
+        found = &f;
+        break;
+      }
+    }
+    if (found) {
+      source_columns_.push_back(static_cast<int>(select.size()));
+      // Select by the file's own name: ids may come from the mapping, not the file.
+      select.push_back(Field{found->name, nullptr, true, has_ids ? found->field_id : std::nullopt});
+      sources_.push_back(*found);
+    } else {
+      source_columns_.push_back(-1);
+      sources_.push_back(std::nullopt);
+    }
+  }
+  if (select.empty()) {
+    // Only missing columns: read one real column to learn the row counts.
+    select.push_back(file_fields.empty() ? Field{"", nullptr, true, std::nullopt}
+                                         : Field{file_fields[0].name, nullptr, true,
+                                                 has_ids ? file_fields[0].field_id : std::nullopt});
+  }
+  return select;
+}
+
+Status DataFileReader::OpenOrc(io::FileIO& io) {
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<io::InputFile> input, OpenInput(io));
+  FLOE_ASSIGN_OR_RETURN(
+      auto source, parquet::MakeInputFileSource(std::shared_ptr<io::InputFile>(std::move(input))));
+  FLOE_ASSIGN_OR_RETURN(auto file, orc::OrcFileReader::Open(std::move(source)));
+  const bool has_ids = HasIds(file->schema()->fields());
+  const std::vector<Field> file_fields = MappedFields(file->schema()->fields(), has_ids);
+  orc::ReadOptions read;
+  read.batch_rows = options_.batch_rows;
+  read.byte_range = options_.byte_range;
+  read.select = SelectFields(file_fields, has_ids);
+  FLOE_ASSIGN_OR_RETURN(orc_, orc::OrcBatchReader::Open(std::move(file), read));
+  return Ok();
+}
+
 Status DataFileReader::OpenParquet(io::FileIO& io) {
   FLOE_ASSIGN_OR_RETURN(std::unique_ptr<io::InputFile> input, OpenInput(io));
   FLOE_ASSIGN_OR_RETURN(
@@ -90,17 +153,10 @@ Status DataFileReader::OpenParquet(io::FileIO& io) {
   FLOE_ASSIGN_OR_RETURN(auto file, parquet::FileReader::Open(std::move(source)));
   FLOE_ASSIGN_OR_RETURN(std::vector<parquet::ReadNode> nodes,
                         parquet::MapSchema(file->schema(), parquet::MappingOptions{}));
-  const bool has_ids = std::any_of(nodes.begin(), nodes.end(),
-                                   [](const parquet::ReadNode& n) { return n.field.field_id; });
-  std::vector<Field> file_fields;
-  if (has_ids) {
-    for (const auto& node : nodes) file_fields.push_back(node.field);
-  } else {
-    const NameMapping fallback =
-        options_.name_mapping ? NameMapping{} : NameMappingOf(*read_schema_);
-    const NameMapping& mapping = options_.name_mapping ? *options_.name_mapping : fallback;
-    for (const auto& node : nodes) file_fields.push_back(ApplyNameMapping(node.field, mapping));
-  }
+  std::vector<Field> fields;
+  for (const auto& node : nodes) fields.push_back(node.field);
+  const bool has_ids = HasIds(fields);
+  const std::vector<Field> file_fields = MappedFields(std::move(fields), has_ids);
   parquet::ReadOptions read;
   read.batch_rows = options_.batch_rows;
   read.byte_range = options_.byte_range;
@@ -117,32 +173,7 @@ Status DataFileReader::OpenParquet(io::FileIO& io) {
     }
     read.predicates = ToParquetPredicates(*options_.filter, columns);
   }
-  for (const NestedField& wanted : read_schema_->fields()) {
-    const Field* found = nullptr;
-    for (const Field& f : file_fields) {
-      if (f.field_id == wanted.id) {
-        found = &f;
-        break;
-      }
-    }
-    if (found) {
-      source_columns_.push_back(static_cast<int>(read.select.size()));
-      // Select by the file's own name: ids may come from the mapping, not the file.
-      read.select.push_back(
-          Field{found->name, nullptr, true, has_ids ? found->field_id : std::nullopt});
-      sources_.push_back(*found);
-    } else {
-      source_columns_.push_back(-1);
-      sources_.push_back(std::nullopt);
-    }
-  }
-  if (read.select.empty()) {
-    // Only missing columns: read one real column to learn the row counts.
-    read.select.push_back(file_fields.empty()
-                              ? Field{"", nullptr, true, std::nullopt}
-                              : Field{file_fields[0].name, nullptr, true,
-                                      has_ids ? file_fields[0].field_id : std::nullopt});
-  }
+  read.select = SelectFields(file_fields, has_ids);
   FLOE_ASSIGN_OR_RETURN(parquet_, parquet::ParquetBatchReader::Open(std::move(file), read));
   return Ok();
 }
@@ -157,7 +188,7 @@ int64_t DataFileReader::rows_skipped_by_page_index() const {
 
 Result<std::optional<DataFileReader::Batch>> DataFileReader::Next() {
   if (avro_) return NextAvro();
-  auto next = parquet_->Next();
+  auto next = orc_ ? orc_->Next() : parquet_->Next();
   if (!next) return std::unexpected(std::move(next.error().AddContext(location_)));
   if (!*next) return std::nullopt;
   const RecordBatch& raw = **next;
@@ -179,7 +210,8 @@ Result<std::optional<DataFileReader::Batch>> DataFileReader::Next() {
   }
   auto batch = RecordBatch::Make(schema_, std::move(columns), rows);
   if (!batch) return std::unexpected(std::move(batch.error().AddContext(location_)));
-  return Batch{std::move(*batch), parquet_->batch_row_position()};
+  return Batch{std::move(*batch),
+               orc_ ? orc_->batch_row_position() : parquet_->batch_row_position()};
 }
 
 }  // namespace floe::table

@@ -1,12 +1,13 @@
 #pragma once
 
 // Reads one data or delete file as batches of a given Iceberg schema: the file format's reader
-// (Parquet now) picks the top-level columns by field id (or, for files written without ids, by the
-// name mapping), and schema_projection.h turns what the file holds into the schema's types. Each
-// batch comes with the file position of its first row, which position deletes refer to.
+// (Parquet, ORC, Avro) picks the top-level columns by field id (Parquet's field ids, ORC's
+// `iceberg.id` attributes or, for files written without ids, the name mapping), and
+// schema_projection.h turns what the file holds into the schema's types. Each batch comes with the
+// file position of its first row, which position deletes refer to.
 //
-// Errors name the file: kUnsupported for formats floe cannot read (ORC), the format reader's
-// errors, and projection errors.
+// Errors name the file: kUnsupported for formats floe cannot read, the format reader's errors, and
+// projection errors.
 
 #include <cstdint>
 #include <memory>
@@ -31,12 +32,16 @@ class ParquetBatchReader;
 namespace floe::manifest {
 class AvroDataReader;
 }
+namespace floe::orc {
+class OrcBatchReader;
+}
 
 namespace floe::table {
 
 struct DataFileReadOptions {
   int64_t batch_rows = 8192;
-  // Parquet row groups starting in [first, first + second) only (a split of the file).
+  // Parquet row groups (ORC stripes) starting in [first, first + second) only (a split of the
+  // file).
   std::optional<std::pair<int64_t, int64_t>> byte_range;
   // Ids for files written without them; when null such files map by the schema's own names.
   const NameMapping* name_mapping = nullptr;
@@ -75,7 +80,14 @@ class DataFileReader {
 
  private:
   Result<std::unique_ptr<io::InputFile>> OpenInput(io::FileIO& io) const;
+  static bool HasIds(const std::vector<Field>& fields);
+  // The file's top-level fields with ids: their own, or the name mapping's when the file has none.
+  std::vector<Field> MappedFields(std::vector<Field> fields, bool has_ids) const;
+  // The format reader's selection of file_fields for the read schema; fills sources_ and
+  // source_columns_.
+  std::vector<Field> SelectFields(const std::vector<Field>& file_fields, bool has_ids);
   Status OpenParquet(io::FileIO& io);
+  Status OpenOrc(io::FileIO& io);
   Status OpenAvro(io::FileIO& io);
   Result<std::optional<Batch>> NextAvro();
 
@@ -84,6 +96,7 @@ class DataFileReader {
   DataFileReadOptions options_;
   BatchSchemaPtr schema_;
   std::unique_ptr<parquet::ParquetBatchReader> parquet_;
+  std::unique_ptr<orc::OrcBatchReader> orc_;
   std::unique_ptr<io::InputFile> avro_file_;
   std::unique_ptr<manifest::AvroDataReader> avro_;
   int64_t avro_position_ = 0;

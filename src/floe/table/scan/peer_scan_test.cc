@@ -4,7 +4,7 @@
 // manifests and position delete files rewritten to the copy's place) while floe reads the
 // original through a location mapping. Rows are compared as sorted multisets after normalizing
 // the value forms of both engines per Iceberg type. Tables that ClickHouse cannot read are skipped
-// with the reason printed; tables floe cannot read (ORC, Avro data files) are listed too.
+// with the reason printed; tables floe cannot read are listed too.
 
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>

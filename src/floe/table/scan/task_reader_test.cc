@@ -296,12 +296,20 @@ TEST_F(TaskReaderTest, AvroDataFileWithPositionDeletes) {
 
 TEST_F(TaskReaderTest, UnsupportedFormatIsAClearError) {
   DataFilePtr data = WriteData();
-  auto orc = std::make_shared<manifest::DataFile>(*data);
-  orc->file_format = "ORC";
+  auto unknown = std::make_shared<manifest::DataFile>(*data);
+  unknown->file_format = "LANCE";
   TaskReader reader(io_, Evolved(), Evolved());
-  auto status = reader.Read(Task(orc), [](RecordBatch) { return Ok(); });
+  auto status = reader.Read(Task(unknown), [](RecordBatch) { return Ok(); });
   ASSERT_FALSE(status);
   EXPECT_EQ(status.error().kind(), ErrorKind::kUnsupported);
+  // A Parquet file the manifest calls ORC: the ORC reader refuses it, naming the file.
+  auto mislabeled = std::make_shared<manifest::DataFile>(*data);
+  mislabeled->file_format = "ORC";
+  auto read = reader.Read(Task(mislabeled), [](RecordBatch) { return Ok(); });
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().kind(), ErrorKind::kCorruptData);
+  EXPECT_NE(read.error().message().find(data->file_path), std::string::npos)
+      << read.error().message();
 }
 
 }  // namespace

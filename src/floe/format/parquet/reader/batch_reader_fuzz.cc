@@ -11,21 +11,16 @@
 
 #include "floe/format/parquet/file_reader.h"
 #include "floe/format/parquet/reader/batch_reader.h"
+#include "floe/testing/fuzz_input.h"
 
 namespace {
 
 void ReadAll(const uint8_t* data, size_t size, floe::parquet::ReadOptions options) {
-  std::vector<std::byte> bytes(size);
-  if (size > 0) std::memcpy(bytes.data(), data, size);
   auto file = floe::parquet::FileReader::Open(
-      floe::parquet::MakeMemorySource(std::move(bytes), "fuzz.parquet"));
+      floe::parquet::MakeMemorySource(floe::testing::FuzzBytes(data, size), "fuzz.parquet"));
   if (!file) return;
   auto reader = floe::parquet::ParquetBatchReader::Open(std::move(*file), std::move(options));
-  if (!reader) return;
-  for (int i = 0; i < 1000; ++i) {
-    auto batch = (*reader)->Next();
-    if (!batch || !*batch) break;
-  }
+  if (reader) floe::testing::ReadBatches(**reader);
 }
 
 }  // namespace
