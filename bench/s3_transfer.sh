@@ -26,7 +26,10 @@ columns='id BIGINT, ts TIMESTAMP(6), category STRING, `value` DOUBLE, payload ST
 source_table="CREATE TABLE default_catalog.default_database.events_src (id BIGINT, ts TIMESTAMP(6),
   category STRING, \`value\` DECIMAL(21, 1), payload STRING)
   WITH ('connector' = 'filesystem', 'path' = '$inputs/events.parquet', 'format' = 'parquet');"
+# One writer a core (the source's byte-range splits share the one input file): aws s3 cp sends 10
+# requests at once.
 ingest="CREATE TABLE IF NOT EXISTS db.events ($columns) WITH ('write.parquet.compression-codec' = 'zstd');
+SET 'parallelism.default' = '$(nproc)';
 INSERT INTO db.events SELECT id, ts, category, CAST(\`value\` AS DOUBLE), payload
   FROM default_catalog.default_database.events_src;"
 declare -A sql

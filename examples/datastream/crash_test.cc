@@ -13,6 +13,10 @@
 #include <thread>
 
 #include "example_test_support.h"
+#include "floe/catalog/glue/glue_test_support.h"
+#include "floe/catalog/rest/server/rest_server.h"
+#include "floe/io/s3/s3_client.h"
+#include "floe/io/s3/s3_test_support.h"
 #include "floe/stream/connectors/datagen_source.h"
 #include "floe/testing/peers.h"
 #include "floe/testing/testing.h"
@@ -129,16 +133,89 @@ TEST(CrashTest, UpsertSurvivesKillsWithTheLatestRowPerKey) {
   EXPECT_EQ(Sorted(lines), expected);
 }
 
+// floe's REST server, in this process, over a SQLite catalog whose warehouse is folder/wh.
+Result<std::unique_ptr<catalog::rest::RestServer>> ServeSqlCatalog(const std::string& folder) {
+  FLOE_ASSIGN_OR_RETURN(
+      std::shared_ptr<catalog::Catalog> served,
+      catalog::CreateCatalog("served", {{"catalog-type", "sql"},
+                                        {"uri", "jdbc:sqlite:" + folder + "/cat.db"},
+                                        {"warehouse", folder + "/wh"},
+                                        {"cache-enabled", "false"}}));
+  auto service = std::make_shared<const catalog::rest::RestService>(std::move(served),
+                                                                    folder + "/wh", StringMap{});
+  return catalog::rest::RestServer::Start(service, {.port = 0});
+}
+
+// The append job on a catalog service: a REST catalog (floe's server over SQLite), and AWS Glue
+// (moto's, the table in moto's S3). Each restart finds the table, and the offsets of its
+// checkpoints, through the service.
+class CatalogServiceCrashTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CatalogServiceCrashTest, AppendSurvivesKillsWithEveryRowOnce) {
+  floe::testing::TempDir dir;
+  std::unique_ptr<catalog::rest::RestServer> server;
+  StringMap properties;
+  std::string db = "db";
+  if (GetParam() == "Rest") {
+    FLOE_ASSERT_OK_AND_ASSIGN(server, ServeSqlCatalog(dir.path().string()));
+    properties = {{"catalog-type", "rest"}, {"uri", server->uri()}};
+  } else {
+    FLOE_REQUIRE_S3_SERVER();
+    io::S3Client s3(io::TestS3Options());
+    FLOE_ASSERT_OK_AND_ASSIGN(std::string bucket, io::NewTestBucket(s3, "crash"));
+    const std::string& moto = floe::testing::S3Server::Get().endpoint();
+    properties = catalog::gluetest::MotoProperties(moto, bucket);
+    properties["catalog-type"] = "glue";
+    db = catalog::gluetest::UniqueDatabase("crash");
+  }
+  std::vector<std::string> args = {"--table",
+                                   db + ".append",
+                                   "--checkpoint-dir",
+                                   dir.path().string() + "/checkpoints",
+                                   "--rows",
+                                   std::to_string(Rows()),
+                                   "--rate",
+                                   Rate(),
+                                   "--parallelism",
+                                   "2",
+                                   "--checkpoint-interval",
+                                   Interval(),
+                                   "--seed",
+                                   "5"};
+  for (const auto& [key, value] : properties) {
+    args.push_back("--catalog");
+    args.push_back(key + "=" + value);
+  }
+  const int landed = KillAndRestartUntilDone(args, Kills(), 4);
+  EXPECT_GT(landed, 0);
+  std::vector<std::string> read = TableRows(stream::TableLoader::FromCatalog(
+      "lake", properties, catalog::TableIdentifier{catalog::Namespace{{db}}, "append"}));
+  EXPECT_EQ(read, Expected(Rows(), Rows(), 5));
+  Report(GetParam() == "Rest" ? "append on REST" : "append on Glue", Rows(), Rows(), landed,
+         read.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(Services, CatalogServiceCrashTest, ::testing::Values("Rest", "Glue"),
+                         [](const auto& info) { return info.param; });
+
 // write_rows (WriteRows into twelve tables by region and kind) killed and restarted until done:
 // ClickHouse finds every generated id exactly once over all the tables.
-TEST(CrashTest, WriteRowsSurvivesKillsWithEveryRowOnceAcrossTables) {
+// On a hadoop catalog, and on a REST catalog (whose SQLite catalog places the tables as the
+// hadoop one does).
+class WriteRowsCrashTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(WriteRowsCrashTest, SurvivesKillsWithEveryRowOnceAcrossTables) {
   if (!floe::testing::PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
   floe::testing::TempDir dir;
   const std::string warehouse = dir.path().string() + "/wh";
+  std::unique_ptr<catalog::rest::RestServer> server;
+  if (GetParam()) {
+    FLOE_ASSERT_OK_AND_ASSIGN(server, ServeSqlCatalog(dir.path().string()));
+  }
   const int64_t rows = Rows();
-  int landed = KillAndRestartUntilDone(
-      {warehouse, std::to_string(rows), dir.path().string() + "/checkpoints", Rate(), Interval()},
-      Kills(), 3, "write_rows");
+  int landed = KillAndRestartUntilDone({server ? server->uri() : warehouse, std::to_string(rows),
+                                        dir.path().string() + "/checkpoints", Rate(), Interval()},
+                                       Kills(), 3, "write_rows");
   EXPECT_GT(landed, 0);
   std::string sql = "SELECT count(), uniqExact(id), min(id), max(id) FROM (";
   for (int region = 0; region < 4; ++region) {
@@ -153,9 +230,12 @@ TEST(CrashTest, WriteRowsSurvivesKillsWithEveryRowOnceAcrossTables) {
   ASSERT_TRUE(out.has_value()) << out.error().message();
   EXPECT_EQ(*out, std::to_string(rows) + "\t" + std::to_string(rows) + "\t0\t" +
                       std::to_string(rows - 1) + "\n");
-  std::cout << "write_rows: " << rows << " rows over 12 tables, " << landed
-            << " SIGKILLs landed before completion\n";
+  std::cout << "write_rows" << (server ? " on REST" : "") << ": " << rows
+            << " rows over 12 tables, " << landed << " SIGKILLs landed before completion\n";
 }
+
+INSTANTIATE_TEST_SUITE_P(Catalogs, WriteRowsCrashTest, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "Rest" : "Hadoop"; });
 
 }  // namespace
 }  // namespace floe::examples::test

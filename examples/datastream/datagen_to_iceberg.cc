@@ -4,12 +4,15 @@
 //
 //   datagen_to_iceberg --table DIR --rows N --rate R --checkpoint-interval MS [--upsert]
 //                      [--keys K] [--parallelism P] [--checkpoint-dir D] [--seed S]
+//                      [--catalog k=v ...]
 //
 // Row i (0 <= i < N) is (id, seq, data) with seq = i, id = i % K (K defaults to N: every row its
 // own key) and data the datagen's random string for (seed, "data", i). The table (hadoop folder
 // layout, format v2, id its identifier field) is created when missing. With --upsert the table
 // ends with the latest row of each id; K must then be a multiple of P, so that every row of one
-// id comes from one reader, in generation order.
+// id comes from one reader, in generation order. With --catalog (each a catalog property, as
+// `floe --catalog` takes them: catalog-type=rest, uri=...), --table is db.table in that catalog,
+// and --checkpoint-dir is required.
 
 #include <charconv>
 #include <iostream>
@@ -40,6 +43,7 @@ struct Args {
   int parallelism = 1;
   std::string checkpoint_dir;
   int64_t seed = 0;
+  StringMap catalog;  // --catalog k=v; empty: --table is a folder
 };
 
 Result<int64_t> ParseNumber(const std::string& flag, const std::string& text) {
@@ -65,6 +69,12 @@ Result<Args> ParseArgs(int argc, char** argv) {
       args.table = value;
     } else if (flag == "--checkpoint-dir") {
       args.checkpoint_dir = value;
+    } else if (flag == "--catalog") {
+      const size_t equals = value.find('=');
+      if (equals == std::string::npos || equals == 0) {
+        return InvalidArgument("--catalog wants key=value, got '{}'", value);
+      }
+      args.catalog[value.substr(0, equals)] = value.substr(equals + 1);
     } else {
       FLOE_ASSIGN_OR_RETURN(int64_t number, ParseNumber(flag, value));
       if (flag == "--rows") {
@@ -93,14 +103,40 @@ Result<Args> ParseArgs(int argc, char** argv) {
     return InvalidArgument("--keys {} must be a multiple of --parallelism {} with --upsert",
                            args.keys, args.parallelism);
   }
+  if (!args.catalog.empty() && (args.checkpoint_dir.empty() || args.table.find('.') == 0 ||
+                                args.table.find('.') == std::string::npos)) {
+    return InvalidArgument("with --catalog, --table is db.table and --checkpoint-dir is required");
+  }
   if (args.checkpoint_dir.empty()) args.checkpoint_dir = args.table + ".checkpoints";
   return args;
 }
 
-Status CreateTableIfMissing(const std::string& folder) {
-  FLOE_ASSIGN_OR_RETURN(catalog::FolderTable table, catalog::OpenTableFolder(folder));
-  if (TableLoader::FromFolder(folder).Load()) return {};
-  Status ns = table.catalog->CreateNamespace(table.ident.ns, {});
+// db.table of --table with --catalog.
+catalog::TableIdentifier CatalogIdent(const Args& args) {
+  const size_t dot = args.table.rfind('.');
+  return {catalog::Namespace{{args.table.substr(0, dot)}}, args.table.substr(dot + 1)};
+}
+
+// The table of --table: a folder, or db.table in the --catalog catalog.
+TableLoader Loader(const Args& args) {
+  if (args.catalog.empty()) return TableLoader::FromFolder(args.table);
+  return TableLoader::FromCatalog("lake", args.catalog, CatalogIdent(args));
+}
+
+Status CreateTableIfMissing(const Args& args) {
+  const TableLoader loader = Loader(args);
+  if (loader.Load()) return {};
+  std::shared_ptr<catalog::Catalog> catalog;
+  catalog::TableIdentifier ident;
+  if (args.catalog.empty()) {
+    FLOE_ASSIGN_OR_RETURN(catalog::FolderTable table, catalog::OpenTableFolder(args.table));
+    catalog = std::move(table.catalog);
+    ident = std::move(table.ident);
+  } else {
+    FLOE_ASSIGN_OR_RETURN(catalog, loader.LoadCatalog());
+    ident = CatalogIdent(args);
+  }
+  Status ns = catalog->CreateNamespace(ident.ns, {});
   if (!ns && ns.error().kind() != ErrorKind::kAlreadyExists) return ns;
   catalog::CreateTableRequest request;
   using namespace floe::types;
@@ -109,7 +145,7 @@ Status CreateTableIfMissing(const std::string& folder) {
                                Optional(3, "data", String())},
       0, std::vector<int32_t>{1});
   request.properties.emplace("format-version", "2");
-  auto created = table.catalog->CreateTable(table.ident, request);
+  auto created = catalog->CreateTable(ident, request);
   if (!created && created.error().kind() != ErrorKind::kAlreadyExists) {
     return std::unexpected(created.error());
   }
@@ -144,7 +180,7 @@ class KeyRows : public Operator {
 };
 
 Status Run(const Args& args) {
-  FLOE_RETURN_IF_ERROR(CreateTableIfMissing(args.table));
+  FLOE_RETURN_IF_ERROR(CreateTableIfMissing(args));
   StreamEnvironment env({.parallelism = args.parallelism,
                          .checkpoint_interval_ms = args.checkpoint_interval_ms,
                          .checkpoint_dir = args.checkpoint_dir});
@@ -167,7 +203,7 @@ Status Run(const Args& args) {
       "key", TableRowSchema(),
       [keys](int) -> Result<std::unique_ptr<Operator>> { return std::make_unique<KeyRows>(keys); });
   IcebergSink::Builder sink = IcebergSink::ForRows(keyed);
-  sink.TableLoader(TableLoader::FromFolder(args.table));
+  sink.TableLoader(Loader(args));
   if (args.upsert) sink.Upsert(true).EqualityFieldColumns({"id"});
   FLOE_RETURN_IF_ERROR(sink.Append());
   FLOE_ASSIGN_OR_RETURN(JobResult result, env.Execute("datagen_to_iceberg"));

@@ -80,10 +80,10 @@ inline Ran RunExample(const std::string& name, const std::vector<std::string>& a
 }
 
 // Every live row of the table as its column values joined by '|', sorted.
-inline std::vector<std::string> TableRows(const std::string& folder) {
+inline std::vector<std::string> TableRows(const stream::TableLoader& loader) {
   std::vector<std::string> rows;
-  auto table = stream::TableLoader::FromFolder(folder).Load();
-  EXPECT_TRUE(table.has_value()) << folder;
+  auto table = loader.Load();
+  EXPECT_TRUE(table.has_value()) << loader.ToString();
   if (!table) return rows;
   table::TableScan scan((*table)->metadata(), (*table)->io());
   auto tasks = scan.PlanTasks();
@@ -113,6 +113,10 @@ inline std::vector<std::string> TableRows(const std::string& folder) {
   }
   std::sort(rows.begin(), rows.end());
   return rows;
+}
+
+inline std::vector<std::string> TableRows(const std::string& folder) {
+  return TableRows(stream::TableLoader::FromFolder(folder));
 }
 
 inline std::vector<std::string> Sorted(std::vector<std::string> lines) {

@@ -4,6 +4,9 @@
 //
 //   write_rows WAREHOUSE_DIR [ROWS [CHECKPOINT_DIR [ROWS_PER_SECOND [CHECKPOINT_MS]]]]
 //
+// WAREHOUSE_DIR may instead be the http:// or https:// URI of a REST catalog (`floe serve`), whose
+// tables then take the places it gives them; CHECKPOINT_DIR is required then.
+//
 // Without ROWS the stream is unbounded (stop it with Ctrl-C); with ROWS it is bounded, which
 // commits at every checkpoint and at the end (a triggering frequency is for unbounded input only).
 // Run again with the same arguments after a crash, it resumes from its latest checkpoint.
@@ -25,7 +28,11 @@ int main(int argc, char** argv) {
                           argv[0]);
   }
   const std::string warehouse = argv[1];
+  const bool rest = warehouse.starts_with("http://") || warehouse.starts_with("https://");
   const bool bounded = argc > 2;
+  if (rest && argc < 4) {
+    return examples::Fail(InvalidArgument("a REST catalog needs a CHECKPOINT_DIR"), argv[0]);
+  }
   auto schema = std::make_shared<const BatchSchema>(std::vector<Field>{
       Field{"id", DataType::Int64(), false}, Field{"region", DataType::Int32(), false},
       Field{"kind", DataType::Int32(), false}, Field{"amount", DataType::Float64(), true}});
@@ -45,7 +52,9 @@ int main(int argc, char** argv) {
                          .checkpoint_dir = argc > 3 ? argv[3] : warehouse + "/_checkpoints"});
   DataStream events = env.FromSource(*source, "events");
   WriteRows write = WriteRows::Of(events);
-  write.Catalog("lake", {{"catalog-type", "hadoop"}, {"warehouse", warehouse}})
+  write
+      .Catalog("lake", rest ? StringMap{{"catalog-type", "rest"}, {"uri", warehouse}}
+                            : StringMap{{"catalog-type", "hadoop"}, {"warehouse", warehouse}})
       .To(std::string("db.events_{region}_{kind}"))
       .PartitionFields({"bucket(id, 4)"})
       .WithDistributionMode(DistributionMode::kHash)

@@ -58,12 +58,24 @@ class ResultKind(_enum.Enum):
 
 
 class Row(tuple):
-    """One result row: a tuple of the column values, also readable by column name (row.id,
-    row["id"]), with its RowKind (get_row_kind()). Each result makes its own subclasses, which
-    carry the column names and the kind, so a row costs no more than a tuple."""
+    """One result row, or a ROW value: a tuple of the values, also readable by field name
+    (row.id, row["id"]), with its RowKind (get_row_kind()). Each result makes its own
+    subclasses, which carry the names and the kind, so a row costs no more than a tuple.
+    Row(id=1, name="a") makes one by names, as PyFlink's Row does (write_rows writes it as a
+    ROW); Row(1, "a") one without names."""
     __slots__ = ()
     _fields = ()
     _kind = RowKind.INSERT
+
+    def __new__(cls, *values, **named):
+        if named:
+            if values:
+                raise TypeError("Row takes values or name=value pairs, not both")
+            return _named_row(tuple(named), tuple(named.values()))
+        return tuple.__new__(cls, values)
+
+    def __getnewargs__(self):
+        return tuple(self)
 
     def get_row_kind(self):
         return self._kind
@@ -98,6 +110,20 @@ def _row_classes(names):
     fields = tuple(names)
     return tuple(type("Row", (Row,), {"__slots__": (), "_fields": fields, "_kind": kind})
                  for kind in RowKind)
+
+
+_named_row_classes = {}
+
+
+def _named_row(names, values):
+    """A Row of these field names (a tuple) and values: ROW values from floe, Row(name=...)."""
+    row_class = _named_row_classes.get(names)
+    if row_class is None:
+        row_class = _named_row_classes.setdefault(names, _row_classes(names)[0])
+    return tuple.__new__(row_class, values)
+
+
+_floe.set_row_factory(_named_row)
 
 
 class _RowIterator:
@@ -163,12 +189,13 @@ class JobClient:
     def get_job_status(self):
         return self._session.job_status(self._job_id)["state"] if self._job_id else "FINISHED"
 
-    def wait(self):
-        """Waits for the job's end (Ctrl-C stops it); raises floe.Error when it failed or was
+    def wait(self, timeout_ms=None):
+        """Waits for the job's end (Ctrl-C stops it), or at most timeout_ms milliseconds: then
+        raises TimeoutError and the job runs on. Raises floe.Error when the job failed or was
         cancelled. Returns the job's status: id, name, state, error and summary."""
         if not self._job_id:
             return {"state": "FINISHED"}
-        return self._session.wait_job(self._job_id)
+        return self._session.wait_job(self._job_id, _milliseconds(timeout_ms))
 
     def cancel(self):
         if self._job_id:
@@ -222,12 +249,10 @@ class TableResult:
         return None
 
     def wait(self, timeout_ms=None):
-        """Waits for the statement's job, if it started one (timeout_ms is not supported: the
-        wait ends with the job or Ctrl-C)."""
-        if timeout_ms is not None:
-            raise UnsupportedError("TableResult.wait(timeout_ms): waits end with the job only")
+        """Waits for the statement's job, if it started one, as JobClient.wait: to its end, or
+        at most timeout_ms milliseconds (then TimeoutError, the job still running)."""
         client = self.get_job_client()
-        return client.wait() if client is not None else None
+        return client.wait(timeout_ms) if client is not None else None
 
     def collect(self):
         """An iterator of Rows; a streaming query's never ends by itself: close() it, or press
@@ -249,12 +274,12 @@ class TableResult:
     def __arrow_c_stream__(self, requested_schema=None):
         """The rows as an Arrow C stream (the Arrow PyCapsule protocol), zero-copy: what
         pyarrow.RecordBatchReader.from_stream, polars.from_arrow and DuckDB take. Row kinds are
-        not part of Arrow and are left out."""
-        if requested_schema is not None:
-            raise UnsupportedError("the Arrow stream is exported in floe's own schema only")
+        not part of Arrow and are left out. A requested_schema (an "arrow_schema" capsule) is
+        best-effort, as the protocol allows: the stream keeps floe's own types, and a request
+        for other columns raises InvalidArgumentError."""
         if self._native.kind != "rows":
             raise InvalidArgumentError("the statement returned no rows to export")
-        return self._native.arrow_stream()
+        return self._native.arrow_stream(requested_schema)
 
     to_arrow_stream = __arrow_c_stream__
 
@@ -298,6 +323,14 @@ class Table:
 
     def to_pandas(self):
         return self.execute().to_pandas()
+
+
+def _milliseconds(timeout_ms):
+    if timeout_ms is None:
+        return None
+    if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int) or timeout_ms < 0:
+        raise InvalidArgumentError(f"timeout_ms must be a non-negative int, not {timeout_ms!r}")
+    return timeout_ms
 
 
 _WRITE_OPTIONS = {

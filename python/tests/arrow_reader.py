@@ -64,7 +64,32 @@ _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
 _capsule_pointer.restype = ctypes.c_void_p
 _capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
 
+_capsule_new = ctypes.pythonapi.PyCapsule_New
+_capsule_new.restype = ctypes.py_object
+_capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+_SCHEMA_CAPSULE = b"arrow_schema"
+
 FLAG_NULLABLE = 2
+
+
+@ArrowSchema._fields_[7][1]
+def _release_requested(schema):
+    schema.contents.release = ArrowSchema._fields_[7][1]()
+
+
+class RequestedSchema:
+    """A consumer's ArrowSchema, for a requested_schema: a struct of nullable children of the
+    given formats, in an "arrow_schema" capsule (the structs live as long as this object)."""
+
+    def __init__(self, formats):
+        self.children = [ArrowSchema(format=f.encode(), name=f"c{i}".encode(),
+                                     flags=FLAG_NULLABLE, release=_release_requested)
+                         for i, f in enumerate(formats)]
+        self.pointers = (ctypes.POINTER(ArrowSchema) * len(formats))(
+            *[ctypes.pointer(c) for c in self.children])
+        self.top = ArrowSchema(format=b"+s", name=b"", n_children=len(formats),
+                               children=self.pointers, release=_release_requested)
+        self.capsule = _capsule_new(ctypes.addressof(self.top), _SCHEMA_CAPSULE, None)
 
 
 class Field:

@@ -7,7 +7,7 @@ import decimal
 import unittest
 
 import floe
-from arrow_reader import read_stream
+from arrow_reader import RequestedSchema, read_stream
 from support import TempDirTest
 
 
@@ -60,6 +60,38 @@ class ArrowExportTest(TempDirTest):
     def test_a_statement_without_rows_has_no_stream(self):
         with self.assertRaises(floe.InvalidArgumentError):
             self.t_env.execute_sql("CREATE DATABASE other").__arrow_c_stream__()
+
+    def test_a_requested_schema_is_best_effort(self):
+        # The PyCapsule protocol: the producer tries the requested representation and may keep
+        # its own; a request that does not describe the same columns is an error.
+        expected = self.rows("SELECT id, s FROM t ORDER BY id")
+        wider = RequestedSchema(["l", "U"])  # large strings asked: floe's are "u"
+        result = self.t_env.execute_sql("SELECT id, s FROM t ORDER BY id")
+        _, formats, rows, _ = read_stream(result.__arrow_c_stream__(wider.capsule), self.check)
+        self.assertEqual(formats, ["l", "u"])
+        self.assertEqual(rows, expected)
+        result = self.t_env.execute_sql("SELECT id, s FROM t ORDER BY id")
+        narrower = RequestedSchema(["l"])
+        with self.assertRaisesRegex(floe.InvalidArgumentError,
+                                    r"requested Arrow schema \(\+s with 1 children\) does not "
+                                    "describe this result's 2 columns"):
+            result.__arrow_c_stream__(narrower.capsule)
+        _, _, rows, _ = read_stream(result.__arrow_c_stream__(), self.check)  # still unread
+        self.assertEqual(rows, expected)
+        with self.assertRaises(ValueError):  # not an arrow_schema capsule
+            self.t_env.execute_sql("SELECT id FROM t").__arrow_c_stream__(wider)
+
+    def test_nanoseconds_are_exact_in_arrow_and_cut_to_microseconds_in_python(self):
+        sql = ("SELECT CAST('1969-12-31 23:59:59.999999999' AS TIMESTAMP(9)) AS a, "
+               "CAST('2026-01-01 00:00:00.123456789' AS TIMESTAMP(9)) AS b")
+        _, formats, rows, _ = read_stream(self.t_env.execute_sql(sql).__arrow_c_stream__(),
+                                          self.check)
+        self.assertEqual(formats, ["tsn:", "tsn:"])
+        # Nanoseconds since the epoch, by hand: 2026-01-01 is 1767225600 s after it.
+        self.assertEqual(rows, [(-1, 1767225600 * 10 ** 9 + 123456789)])
+        # Python's datetime holds microseconds: the value is cut (floored) to them.
+        self.assertEqual(self.rows(sql), [(datetime.datetime(1969, 12, 31, 23, 59, 59, 999999),
+                                           datetime.datetime(2026, 1, 1, 0, 0, 0, 123456))])
 
     def test_write_rows_takes_an_arrow_stream(self):
         source = self.t_env.execute_sql("SELECT id, s FROM t WHERE id <> 2")

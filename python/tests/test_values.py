@@ -2,6 +2,7 @@
 ClickHouse (an independent Iceberg reader) reads them: rows written by SQL INSERT and read with
 collect(), and Python values written with write_rows."""
 
+import collections
 import datetime
 import decimal
 import json
@@ -9,6 +10,7 @@ import os
 import unittest
 import uuid
 
+import floe
 from support import TempDirTest, clickhouse
 
 COLUMNS = ("id INT, b BOOLEAN, l BIGINT, f FLOAT, d DOUBLE, dec DECIMAL(38,10), s STRING, "
@@ -86,9 +88,6 @@ class ValuesTest(TempDirTest):
                 clickhouse(CH_SELECT.format(os.path.join(self.warehouse, "db", "v"))).splitlines()]
         self.assertEqual([as_clickhouse(r) for r in rows], peer)
 
-    # Lists and maps are left out: WriteRows compares a nested column's type with the table's
-    # field ids included, so writing a list or map column fails once its table exists, even in
-    # the write that created it (docs/python.md).
     def test_python_values_written_with_write_rows(self):
         tz = datetime.timezone(datetime.timedelta(hours=2))
         values = [
@@ -121,6 +120,93 @@ class ValuesTest(TempDirTest):
                                    "tz": "2026-01-01 00:00:00.000000"})
         self.assertEqual(peer[1]["dec"], "-0.001")
         self.assertIsNone(peer[1]["u"])
+
+
+Point = collections.namedtuple("Point", ["a", "b"])
+NESTED = [
+    {"id": 1, "arr": [1, None, -3], "m": {"x": 1, "y": None}, "r": floe.Row(a=7, b="seven"),
+     "ra": [Point(1, "p"), Point(2, None)]},
+    {"id": 2, "arr": [], "m": {}, "r": floe.Row(a=None, b="none"), "ra": []},
+    {"id": 3, "arr": None, "m": None, "r": None, "ra": None},
+]
+MORE_NESTED = [{"id": 4, "arr": [4], "m": {"z": 4}, "r": floe.Row(a=4, b="four"),
+                "ra": [Point(4, "q")]}]
+
+
+def nested_as_clickhouse(row):
+    """A NESTED row as CH_NESTED gives it (ClickHouse reads a null array or map as empty, a
+    null struct as a tuple of nulls, a named tuple as an object)."""
+    r = row["r"] or floe.Row(a=None, b=None)
+    return {"id": row["id"], "arr": row["arr"] or [], "m": row["m"] or {}, "ra": [
+        {"a": p.a, "b": p.b} for p in row["ra"] or []], "r_a": r.a, "r_b": r.b}
+
+
+CH_NESTED = ("SELECT id, arr, m, ra, r.a AS r_a, r.b AS r_b FROM icebergLocal('{}') "
+             "ORDER BY id")
+
+
+class NestedValuesTest(TempDirTest):
+    """Lists, maps and rows (floe.Row by names, a namedtuple) from Python through write_rows,
+    into a table write_rows makes and into one SQL made (its own field ids), back through
+    collect() and as ClickHouse reads them."""
+
+    def setUp(self):
+        super().setUp()
+        self.warehouse = self.hadoop_catalog()
+        self.t_env.get_config().set("execution.runtime-mode", "batch")
+
+    def check_table(self, name, rows):
+        back = [r.as_dict() for r in self.t_env.execute_sql(
+            f"SELECT id, arr, m, r, ra FROM {name} ORDER BY id").collect()]
+        self.assertEqual(back, [dict(row) for row in rows])
+        first = back[0]
+        self.assertIsInstance(first["r"], floe.Row)
+        self.assertEqual((first["r"].a, first["r"]["b"]), (7, "seven"))
+        self.assertEqual(first["r"].as_dict(), rows[0]["r"].as_dict())
+        self.assertEqual([p.as_dict() for p in first["ra"]],
+                         [{"a": 1, "b": "p"}, {"a": 2, "b": None}])
+        self.assertEqual(self.rows(f"SELECT r.b, ra[1].a FROM {name} WHERE id = 1"),
+                         [("seven", 1)])
+        peer = [json.loads(line) for line in clickhouse(CH_NESTED.format(
+            os.path.join(self.warehouse, "db", name))).splitlines()]
+        self.assertEqual(peer, [nested_as_clickhouse(row) for row in rows])
+
+    def test_into_a_table_write_rows_makes(self):
+        self.t_env.write_rows("made", NESTED)
+        self.t_env.write_rows("made", MORE_NESTED)
+        self.assertEqual(self.t_env.execute_sql("SELECT * FROM made").get_table_schema()
+                         .get_field_data_types(),
+                         ["BIGINT", "ARRAY<BIGINT>", "MAP<STRING, BIGINT>",
+                          "ROW<a BIGINT, b STRING>", "ARRAY<ROW<a BIGINT, b STRING>>"])
+        self.check_table("made", NESTED + MORE_NESTED)
+
+    def test_into_a_table_sql_made(self):
+        self.t_env.execute_sql(
+            "CREATE TABLE n (id BIGINT, ra ARRAY<ROW<b STRING, a BIGINT>>, r ROW<b STRING, "
+            "a BIGINT, c DOUBLE>, m MAP<STRING, BIGINT>, arr ARRAY<BIGINT>)")
+        # Fields by name: columns and struct fields in another order than the table's, the
+        # table's c left null.
+        self.t_env.write_rows("n", NESTED + MORE_NESTED)
+        self.assertEqual(self.rows("SELECT r.c FROM n"), [(None,)] * 4)
+        self.check_table("n", [dict(row, r=row["r"] and floe.Row(b=row["r"].b, a=row["r"].a,
+                                                                  c=None),
+                                    ra=row["ra"] and [floe.Row(b=p.b, a=p.a) for p in row["ra"]])
+                               for row in NESTED + MORE_NESTED])
+
+    def test_rows_that_do_not_fit_are_refused(self):
+        self.t_env.write_rows("made", NESTED)
+        with self.assertRaisesRegex(floe.InvalidArgumentError,
+                                    "'r' is struct<.*the table has no field 'z'"):
+            self.t_env.write_rows("made", [{"id": 5, "r": floe.Row(a=1, z="x")}])
+        with self.assertRaisesRegex(floe.InvalidArgumentError,
+                                    "'arr.element' is long in the table, the rows hold string"):
+            self.t_env.write_rows("made", [{"id": 5, "arr": ["x"]}])
+        with self.assertRaisesRegex(floe.InvalidArgumentError,
+                                    r"row 1, column 'r': a row of fields \(a, c\) in a column "
+                                    r"of rows of fields \(a, b\)"):
+            self.t_env.write_rows("made", [{"r": floe.Row(a=1, b="x")},
+                                           {"r": floe.Row(a=1, c="x")}])
+        self.assertEqual(len(self.rows("SELECT * FROM made")), 3)  # nothing more committed
 
 
 if __name__ == "__main__":

@@ -2,10 +2,10 @@
 // (ids 0..Rows()-1, spread over 8 partitions, produced by kcat and kafkajs) is copied by a
 // `floe run` script's streaming INSERT (checkpoints every 100 ms, two source subtasks) into a
 // table of a hadoop catalog, and of a Glue catalog (moto's Glue, the table in moto's S3). The job's
-// process is killed with SIGKILL at random moments and started again: from its checkpoints, and
-// once with its checkpoint folder deleted, so that the source resumes from the offsets the table's
-// commits carry. Then floe and ClickHouse (icebergLocal or icebergS3, an independent reader) each
-// count exactly Rows() rows and Rows() distinct ids.
+// process is killed with SIGKILL at random moments of its progress and started again: from its
+// checkpoints, and once with its checkpoint folder deleted, so that the source resumes from the
+// offsets the table's commits carry. Then floe and ClickHouse (icebergLocal or icebergS3, an
+// independent reader) each count exactly Rows() rows and Rows() distinct ids.
 //
 // `make test` runs 100k records and 4 kills (a minute); the full run, 1M records and 20
 // kills, is FLOE_KAFKA_EXACTLY_ONCE_ROWS=1000000 FLOE_KAFKA_EXACTLY_ONCE_KILLS=20.
@@ -89,24 +89,59 @@ std::map<int64_t, std::string> IdData(std::string_view out) {
   return rows;
 }
 
-// Starts `floe run script` in dir, SIGKILLs it after a random min_ms..max_ms, Kills() times (the
-// second time deleting its checkpoints too), then runs it to its end: the kills that happened
-// (fewer when the job ended first).
+// The highest id among the complete checkpoints under cp (docs/formats/checkpoint.md: a checkpoint
+// exists when its chk-<id> folder holds _checkpoint), 0 when there is none.
+int64_t NewestCheckpoint(const std::filesystem::path& cp) {
+  int64_t newest = 0;
+  std::error_code error;
+  for (auto job = std::filesystem::directory_iterator(cp, error);
+       !error && job != std::filesystem::directory_iterator(); job.increment(error)) {
+    std::error_code inner;
+    for (auto chk = std::filesystem::directory_iterator(job->path(), inner);
+         !inner && chk != std::filesystem::directory_iterator(); chk.increment(inner)) {
+      const std::string name = chk->path().filename().string();
+      if (!name.starts_with("chk-") || !std::filesystem::exists(chk->path() / "_checkpoint")) {
+        continue;
+      }
+      newest = std::max<int64_t>(newest, std::atoll(name.c_str() + 4));
+    }
+  }
+  return newest;
+}
+
+// Starts `floe run script` in dir and SIGKILLs it, Kills() times (the second time deleting its
+// checkpoints too), then runs it to its end: the kills that happened (fewer when the job ended
+// first). Each kill comes at a random moment of the job's progress rather than of the clock, so
+// that a fast machine cannot finish the job first: after 1 to 3 more checkpoints than the attempt
+// started from, and then a random 0..jitter_ms more (between a checkpoint and its commit, or in
+// the middle of the next one).
 int KillAndFinish(const std::filesystem::path& dir, const std::string& script, unsigned seed,
-                  int min_ms = 100, int max_ms = 900) {
+                  int jitter_ms = 100) {
   auto start = [&] {
     return testing::StartFloe(dir, "run " + Quote(script) + " --warehouse wh --checkpoint-dir cp");
   };
   std::mt19937 random(seed);
-  std::uniform_int_distribution<int> wait_ms(min_ms, max_ms);
+  std::uniform_int_distribution<int> checkpoints(1, 3);
+  std::uniform_int_distribution<int> jitter(0, jitter_ms);
   int kills = 0;
   for (int attempt = 0; attempt < Kills(); ++attempt) {
+    const int64_t target = NewestCheckpoint(dir / "cp") + checkpoints(random);
     pid_t pid = start();
     EXPECT_GT(pid, 0);
     if (pid <= 0) return kills;
-    std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms(random)));
     int status = 0;
-    if (waitpid(pid, &status, WNOHANG) == pid) break;  // done before the kill
+    bool ended = false;
+    // A job that stops checkpointing is killed after a minute all the same.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+    while (!(ended = waitpid(pid, &status, WNOHANG) == pid) &&
+           NewestCheckpoint(dir / "cp") < target && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    if (!ended) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(jitter(random)));
+      ended = waitpid(pid, &status, WNOHANG) == pid;
+    }
+    if (ended) break;  // done before the kill
     kill(pid, SIGKILL);
     testing::WaitFloe(pid);
     ++kills;
@@ -144,6 +179,8 @@ TEST_P(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
   std::string catalog;
   // Where ClickHouse reads the table.
   std::string clickhouse_table;
+  // The table's database: one of its own in moto's Glue, which outlives the test.
+  std::string db = "db";
   if (GetParam() == Lake::kHadoop) {
     catalog = fmt::format(
         "CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='hadoop', 'warehouse'='{}');\n",
@@ -153,6 +190,7 @@ TEST_P(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
   } else {
     io::S3Client s3(io::TestS3Options());
     FLOE_ASSERT_OK_AND_ASSIGN(std::string bucket, io::NewTestBucket(s3, "kafka"));
+    db = catalog::gluetest::UniqueDatabase("kafka");
     const std::string& moto = floe::testing::S3Server::Get().endpoint();
     std::string with;
     for (const auto& [key, value] : catalog::gluetest::MotoProperties(moto, bucket)) {
@@ -160,13 +198,16 @@ TEST_P(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
     }
     catalog = fmt::format("CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='glue'{});\n",
                           with);
-    clickhouse_table =
-        fmt::format("icebergS3('{}/{}/wh/db.db/events/', 'test-key', 'test-secret')", moto, bucket);
+    clickhouse_table = fmt::format("icebergS3('{}/{}/wh/{}.db/events/', 'test-key', 'test-secret')",
+                                   moto, bucket, db);
   }
   const std::string script = (dir.path() / "pipeline.sql").string();
   std::ofstream(script) << catalog
-                        << "CREATE DATABASE IF NOT EXISTS lake.db;\n"
-                           "CREATE TABLE IF NOT EXISTS lake.db.events (id BIGINT, data STRING);\n"
+                        << fmt::format(
+                               "CREATE DATABASE IF NOT EXISTS lake.{0};\n"
+                               "CREATE TABLE IF NOT EXISTS lake.{0}.events (id BIGINT, data "
+                               "STRING);\n",
+                               db)
                         << fmt::format(
                                "CREATE TABLE default_catalog.default_database.k (id BIGINT, data "
                                "STRING) WITH ('connector'='kafka', 'topic'='{}', "
@@ -178,8 +219,8 @@ TEST_P(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
                                topic, kafka.bootstrap())
                         << "SET 'execution.checkpointing.interval' = '100ms';\n"
                            "SET 'parallelism.default' = '2';\n"
-                           "INSERT INTO lake.db.events SELECT * FROM "
-                           "default_catalog.default_database.k;\n";
+                        << "INSERT INTO lake." << db
+                        << ".events SELECT * FROM default_catalog.default_database.k;\n";
   const unsigned seed = std::random_device()();
   const int kills = KillAndFinish(dir.path(), script, seed);
   EXPECT_GT(kills, 0) << "the job ended before any kill (seed " << seed << ")";
@@ -191,7 +232,7 @@ TEST_P(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
                     Quote(catalog +
                           "SET 'execution.runtime-mode' = 'batch'; "
                           "SET 'sql-client.execution.result-mode' = 'jsonl'; " +
-                          count + "lake.db.events;") +
+                          count + "lake." + db + ".events;") +
                     " </dev/null");
   ASSERT_EQ(floe_count.exit_code, 0) << floe_count.err;
   std::map<std::string, int64_t> expected = {
@@ -274,7 +315,7 @@ TEST(KafkaExactlyOnceCdcTest, KilledAndRestartedUpsertJobEndsInTheProducersState
                            "INSERT INTO lake.db.users SELECT * FROM "
                            "default_catalog.default_database.cdc;\n";
   // An upsert job of these events ends sooner than the append job: killed sooner.
-  const int kills = KillAndFinish(dir.path(), script, seed, 50, 400);
+  const int kills = KillAndFinish(dir.path(), script, seed, 30);
   EXPECT_GT(kills, 0) << "the job ended before any kill (seed " << seed << ")";
 
   floe::testing::CommandRun floe_rows =

@@ -170,6 +170,20 @@ TEST_F(S3WarehouseTest, PathCommandsOnS3Locations) {
   ASSERT_EQ(cat.exit_code, 0) << cat.err;
   EXPECT_EQ(std::count(cat.out.begin(), cat.out.end(), '\n'), 8) << cat.out;
 
+  // The filesystem connector reads it there too, with the environment's settings (the file's 8
+  // ids are 0..7, as DuckDB reads them from the original).
+  floe::testing::CommandRun selected =
+      floe("sql -e " +
+           Quote(fmt::format("SET 'sql-client.execution.result-mode' = 'jsonl'; "
+                             "CREATE TABLE default_catalog.default_database.f (id INT) WITH "
+                             "('connector'='filesystem', 'path'='{}', "
+                             "'format'='parquet'); SELECT count(*) AS n, sum(id) AS s FROM "
+                             "default_catalog.default_database.f;",
+                             converted)) +
+           " </dev/null");
+  ASSERT_EQ(selected.exit_code, 0) << selected.err;
+  EXPECT_NE(selected.out.find(R"("n":8,"s":28})"), std::string::npos) << selected.out;
+
   // A missing object: one line naming the operation, the object and the store's code; exit 2.
   floe::testing::CommandRun missing =
       floe("cat " + Quote(fmt::format("s3://{}/files/none.avro", bucket_)));

@@ -70,13 +70,6 @@ int RunServe(const ServeArgs& args, std::FILE* out, std::FILE* err) {
   for (const auto& [key, value] : *properties) {
     if (IsStorageProperty(key)) table_config[key] = value;
   }
-  // The endpoint is vended with a trailing '/': ClickHouse's REST catalog client (26.7) finds the
-  // metadata file inside the table's location only then, and otherwise asks for the location
-  // twice over (bucket/wh/db/t/bucket/wh/db/t/metadata/...). floe's S3 client takes either form.
-  if (auto it = table_config.find("s3.endpoint");
-      it != table_config.end() && !it->second.empty() && !it->second.ends_with('/')) {
-    it->second += '/';
-  }
   auto service = std::make_shared<const catalog::rest::RestService>(
       std::move(*catalog), std::move(warehouse), std::move(table_config));
 

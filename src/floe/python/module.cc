@@ -23,6 +23,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -214,15 +215,32 @@ class NativeResult {
   }
 
   // The rest of the rows as an ArrowArrayStream in a PyCapsule (the Arrow PyCapsule protocol).
-  py::object ArrowStream() {
+  // A requested schema (an "arrow_schema" capsule, which stays its owner's) is best-effort, as
+  // the protocol allows: the rows keep floe's representation, but a request for other columns
+  // (not a struct of as many fields) is refused.
+  py::object ArrowStream(const py::object& requested_schema) {
     if (rows_ == nullptr) throw py::value_error("this result's rows were already taken");
+    if (!requested_schema.is_none()) {
+      auto* requested =
+          static_cast<ArrowSchema*>(PyCapsule_GetPointer(requested_schema.ptr(), "arrow_schema"));
+      if (requested == nullptr) throw py::error_already_set();
+      const int64_t columns = result_.schema->num_fields();
+      if (requested->format == nullptr || std::string_view(requested->format) != "+s" ||
+          requested->n_children != columns) {
+        Raise(Error(ErrorKind::kInvalidArgument,
+                    fmt::format("the requested Arrow schema ({} with {} children) does not "
+                                "describe this result's {} columns",
+                                requested->format != nullptr ? requested->format : "no format",
+                                requested->n_children, columns)));
+      }
+    }
     auto* stream = new ArrowArrayStream{};
     std::shared_ptr<sql::RowStream> rows = std::move(rows_);
     SessionPtr session = session_;  // the rows may need the session's catalogs
-    ExportBatchStream(result_.schema, [rows, session]() { return rows->Next(); }, stream);
+    ExportBatchStream(
+        result_.schema, [rows, session]() { return rows->Next(); }, stream);
     PyObject* capsule = PyCapsule_New(stream, "arrow_array_stream", [](PyObject* object) {
-      auto* s = static_cast<ArrowArrayStream*>(
-          PyCapsule_GetPointer(object, "arrow_array_stream"));
+      auto* s = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(object, "arrow_array_stream"));
       if (s == nullptr) {
         PyErr_Clear();
         return;
@@ -305,24 +323,44 @@ class NativeSession {
   std::unique_ptr<NativeResult> ExecuteSql(const std::string& statement) {
     sql::Session& session = *session_;
     const std::set<std::string> before = JobIds(session);
-    Result<sql::StatementResult> result = Interruptible(
-        [&] { return session.ExecuteSql(statement); },
-        [&] {
-          // Stop the jobs this statement started (a batch INSERT waits for its job).
-          for (const sql::JobStatus& job : session.jobs().List()) {
-            if (!before.contains(job.id) && job.state == sql::JobState::kRunning) {
-              (void)session.jobs().Stop(job.id, false);
-            }
-          }
-        });
+    Result<sql::StatementResult> result =
+        Interruptible([&] { return session.ExecuteSql(statement); },
+                      [&] {
+                        // Stop the jobs this statement started (a batch INSERT waits for its job).
+                        for (const sql::JobStatus& job : session.jobs().List()) {
+                          if (!before.contains(job.id) && job.state == sql::JobState::kRunning) {
+                            (void)session.jobs().Stop(job.id, false);
+                          }
+                        }
+                      });
     return std::make_unique<NativeResult>(session_, Unwrap(std::move(result)));
   }
 
-  py::dict WaitJob(const std::string& id) {
+  // Waits for the job's end, or at most timeout_ms (then raises TimeoutError, the job still
+  // running); Ctrl-C stops the job.
+  py::dict WaitJob(const std::string& id, std::optional<int64_t> timeout_ms) {
     sql::JobManager& jobs = session_->jobs();
     Result<sql::JobStatus> status = Interruptible(
-        [&] { return jobs.Wait(id); }, [&] { (void)jobs.Stop(id, false); });
+        [&]() -> Result<sql::JobStatus> {
+          if (!timeout_ms) return jobs.Wait(id);
+          const auto deadline =
+              std::chrono::steady_clock::now() + std::chrono::milliseconds(*timeout_ms);
+          while (true) {
+            FLOE_ASSIGN_OR_RETURN(sql::JobStatus now, jobs.Get(id));
+            if (now.state != sql::JobState::kRunning ||
+                std::chrono::steady_clock::now() >= deadline) {
+              return now;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+          }
+        },
+        [&] { (void)jobs.Stop(id, false); });
     sql::JobStatus done = Unwrap(std::move(status));
+    if (done.state == sql::JobState::kRunning) {
+      PyErr_Format(PyExc_TimeoutError, "job %s (%s) is still running after %lld ms",
+                   done.name.c_str(), done.id.c_str(), static_cast<long long>(*timeout_ms));
+      throw py::error_already_set();
+    }
     if (done.state == sql::JobState::kFailed || done.state == sql::JobState::kCanceled) {
       Raise(Error(done.state == sql::JobState::kCanceled ? ErrorKind::kCancelled : done.error_kind,
                   fmt::format("job {} ({}) {}: {}", done.name, done.id,
@@ -436,8 +474,9 @@ class NativeSession {
     Result<stream::JobResult> ran =
         Interruptible([&] { return run.Execute("write-rows_" + target); }, [&] { run.Cancel(); });
     Unwrap(std::move(ran));
-    sql::StatementResult result = sql::StatementResult::Rows(
-        stream::CommittedSnapshotSchema(), std::make_unique<sql::InMemoryRows>(collected->batches()));
+    sql::StatementResult result =
+        sql::StatementResult::Rows(stream::CommittedSnapshotSchema(),
+                                   std::make_unique<sql::InMemoryRows>(collected->batches()));
     return std::make_unique<NativeResult>(session_, std::move(result));
   }
 
@@ -453,6 +492,9 @@ PYBIND11_MODULE(_floe, m) {
   using floe::ErrorKind;
   m.doc() = "The native part of floe's Python API; use the `floe` package.";
   if (!InitRowConversion()) throw py::error_already_set();
+  m.def(
+      "set_row_factory", [](py::object factory) { SetRowFactory(factory.ptr()); },
+      py::arg("factory"), "Sets the factory(names, values) of ROW values (the package does).");
 
   error_base = PyErr_NewExceptionWithDoc("floe.Error", "An error floe reported.", nullptr, nullptr);
   m.add_object("Error", py::handle(error_base));
@@ -479,8 +521,8 @@ PYBIND11_MODULE(_floe, m) {
     py::tuple bases = kind.extra_base != nullptr
                           ? py::make_tuple(py::handle(error_base), py::handle(kind.extra_base))
                           : py::make_tuple(py::handle(error_base));
-    PyObject* type = PyErr_NewException((std::string("floe.") + kind.name).c_str(), bases.ptr(),
-                                        nullptr);
+    PyObject* type =
+        PyErr_NewException((std::string("floe.") + kind.name).c_str(), bases.ptr(), nullptr);
     if (type == nullptr) throw py::error_already_set();
     error_types[static_cast<size_t>(kind.kind)] = type;
     m.add_object(kind.name, py::handle(type));
@@ -495,7 +537,7 @@ PYBIND11_MODULE(_floe, m) {
       .def("column_types", &NativeResult::column_types)
       .def("next_rows", &NativeResult::NextRows, py::arg("row_classes"))
       .def("print", &NativeResult::Print, py::arg("write"))
-      .def("arrow_stream", &NativeResult::ArrowStream)
+      .def("arrow_stream", &NativeResult::ArrowStream, py::arg("requested_schema"))
       .def("close", &NativeResult::Close);
 
   py::class_<NativeSession>(m, "NativeSession")
@@ -503,7 +545,7 @@ PYBIND11_MODULE(_floe, m) {
            py::arg("checkpoint_root"))
       .def("notes", &NativeSession::notes)
       .def("execute_sql", &NativeSession::ExecuteSql, py::arg("statement"))
-      .def("wait_job", &NativeSession::WaitJob, py::arg("job_id"))
+      .def("wait_job", &NativeSession::WaitJob, py::arg("job_id"), py::arg("timeout_ms"))
       .def("job_status", &NativeSession::JobStatus, py::arg("job_id"))
       .def("cancel_job", &NativeSession::CancelJob, py::arg("job_id"))
       .def("catalogs", &NativeSession::Catalogs)

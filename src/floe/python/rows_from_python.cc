@@ -1,8 +1,10 @@
 #include "floe/python/rows_from_python.h"
 
 #include <datetime.h>
+#include <fmt/ranges.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,8 +79,8 @@ Result<DecimalParts> SplitDecimal(PyObject* object) {
   if (sign == nullptr || digits == nullptr || exponent == nullptr || !PyLong_Check(exponent)) {
     Py_DECREF(parts);
     PyErr_Clear();
-    return InvalidArgument("the decimal {} is not finite", std::string(PyUnicode_AsUTF8(
-                                                               PyObject_Str(object))));
+    return InvalidArgument("the decimal {} is not finite",
+                           std::string(PyUnicode_AsUTF8(PyObject_Str(object))));
   }
   DecimalParts out;
   const Py_ssize_t n = PyTuple_Size(digits);
@@ -96,6 +98,44 @@ Result<DecimalParts> SplitDecimal(PyObject* object) {
 }
 
 Result<DataTypePtr> InferType(const std::vector<PyObject*>& values, const std::string& column);
+
+// The field names of a named tuple (a floe.Row, a collections.namedtuple: a tuple with a tuple
+// of str `_fields`, one per item), or nullopt for anything else.
+std::optional<std::vector<std::string>> TupleFieldNames(PyObject* object) {
+  if (!PyTuple_Check(object)) return std::nullopt;
+  PyObject* fields = PyObject_GetAttrString(object, "_fields");
+  if (fields == nullptr) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  std::optional<std::vector<std::string>> names;
+  if (PyTuple_Check(fields) && PyTuple_GET_SIZE(fields) == PyTuple_GET_SIZE(object)) {
+    names.emplace();
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fields); ++i) {
+      PyObject* name = PyTuple_GET_ITEM(fields, i);
+      const char* text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : nullptr;
+      if (text == nullptr) {
+        PyErr_Clear();
+        names.reset();
+        break;
+      }
+      names->emplace_back(text);
+    }
+  }
+  Py_DECREF(fields);
+  return names;
+}
+
+// The items at `index` of the named tuples among `values` (a struct column's field).
+std::vector<PyObject*> TupleItems(const std::vector<PyObject*>& values, Py_ssize_t index) {
+  std::vector<PyObject*> out;
+  for (PyObject* value : values) {
+    if (PyTuple_Check(value) && index < PyTuple_GET_SIZE(value)) {
+      out.push_back(PyTuple_GET_ITEM(value, index));
+    }
+  }
+  return out;
+}
 
 // The elements of every list, or the keys or values of every dict, among `values`.
 std::vector<PyObject*> Members(const std::vector<PyObject*>& values, int which) {
@@ -154,6 +194,16 @@ Result<DataTypePtr> InferType(const std::vector<PyObject*>& values, const std::s
     }
     return DataType::Decimal128(kDecimalPrecision, static_cast<int32_t>(scale));
   }
+  if (std::optional<std::vector<std::string>> names = TupleFieldNames(first)) {
+    std::vector<Field> fields;
+    for (size_t f = 0; f < names->size(); ++f) {
+      FLOE_ASSIGN_OR_RETURN(
+          DataTypePtr type,
+          InferType(TupleItems(values, static_cast<Py_ssize_t>(f)), column + "." + (*names)[f]));
+      fields.push_back(Field{(*names)[f], std::move(type), true});
+    }
+    return DataType::Struct(std::move(fields));
+  }
   if (PyList_Check(first) || PyTuple_Check(first)) {
     FLOE_ASSIGN_OR_RETURN(DataTypePtr element, InferType(Members(values, 0), column + "[]"));
     return DataType::List(element);
@@ -201,8 +251,8 @@ Result<Value> ToValue(PyObject* object, const DataType& type) {
     }
     case TypeKind::kBinary:
       if (PyBytes_Check(object)) {
-        return Value(BinaryValue{std::string(PyBytes_AS_STRING(object),
-                                             static_cast<size_t>(PyBytes_GET_SIZE(object)))});
+        return Value(BinaryValue{
+            std::string(PyBytes_AS_STRING(object), static_cast<size_t>(PyBytes_GET_SIZE(object)))});
       }
       if (PyByteArray_Check(object)) {
         return Value(BinaryValue{std::string(PyByteArray_AS_STRING(object),
@@ -212,9 +262,10 @@ Result<Value> ToValue(PyObject* object, const DataType& type) {
     case TypeKind::kFixedSizeBinary: {
       if (!IsUuid(object)) return mismatch();
       PyObject* bytes = PyObject_GetAttrString(object, "bytes");
-      if (bytes == nullptr || !PyBytes_Check(bytes)) return std::unexpected(PythonError("UUID.bytes"));
-      Value value(BinaryValue{std::string(PyBytes_AS_STRING(bytes),
-                                          static_cast<size_t>(PyBytes_GET_SIZE(bytes)))});
+      if (bytes == nullptr || !PyBytes_Check(bytes))
+        return std::unexpected(PythonError("UUID.bytes"));
+      Value value(BinaryValue{
+          std::string(PyBytes_AS_STRING(bytes), static_cast<size_t>(PyBytes_GET_SIZE(bytes)))});
       Py_DECREF(bytes);
       return value;
     }
@@ -256,10 +307,10 @@ Result<Value> ToValue(PyObject* object, const DataType& type) {
               kMicrosPerSecond +
           PyDateTime_DATE_GET_MICROSECOND(object);
       if (aware) {
-        micros -= (PyDateTime_DELTA_GET_DAYS(offset) * 86'400LL +
-                   PyDateTime_DELTA_GET_SECONDS(offset)) *
-                      kMicrosPerSecond +
-                  PyDateTime_DELTA_GET_MICROSECONDS(offset);
+        micros -=
+            (PyDateTime_DELTA_GET_DAYS(offset) * 86'400LL + PyDateTime_DELTA_GET_SECONDS(offset)) *
+                kMicrosPerSecond +
+            PyDateTime_DELTA_GET_MICROSECONDS(offset);
       }
       Py_DECREF(offset);
       return Value(TimestampValue{micros, TimeUnit::kMicro, type.utc()});
@@ -278,6 +329,23 @@ Result<Value> ToValue(PyObject* object, const DataType& type) {
       }
       Py_DECREF(fast);
       return Value(std::move(list));
+    }
+    case TypeKind::kStruct: {
+      std::optional<std::vector<std::string>> names = TupleFieldNames(object);
+      if (!names) return mismatch();
+      std::vector<std::string> expected;
+      for (const Field& field : type.fields()) expected.push_back(field.name);
+      if (*names != expected) {
+        return InvalidArgument("a row of fields ({}) in a column of rows of fields ({})",
+                               fmt::join(*names, ", "), fmt::join(expected, ", "));
+      }
+      StructValue record;
+      for (int f = 0; f < type.num_fields(); ++f) {
+        FLOE_ASSIGN_OR_RETURN(Value value,
+                              ToValue(PyTuple_GET_ITEM(object, f), *type.field(f).type));
+        record.fields.emplace_back(expected[static_cast<size_t>(f)], std::move(value));
+      }
+      return Value(std::move(record));
     }
     case TypeKind::kMap: {
       if (!PyDict_Check(object)) return mismatch();

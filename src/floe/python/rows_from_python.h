@@ -6,7 +6,8 @@
 // DECIMAL(38, s) with s the largest exponent's scale of the column, datetime.datetime
 // TIMESTAMP (TIMESTAMP_LTZ when it has a tzinfo: stored as UTC), datetime.date DATE,
 // datetime.time TIME, uuid.UUID BINARY(16) (Flink's form of Iceberg's uuid), list ARRAY of
-// the first element's type, dict MAP of the first entry's types.
+// the first element's type, dict MAP of the first entry's types, a named tuple (floe.Row(x=...,
+// y=...), collections.namedtuple) ROW of its fields, each typed from the column's values.
 //
 // Needs the GIL. kInvalidArgument names the row and column of a value that does not fit its
 // column's type, a row that is not a dict or has other keys than the first, a column with only

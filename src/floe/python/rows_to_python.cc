@@ -14,6 +14,7 @@ namespace floe::python {
 namespace {
 
 PyObject* decimal_type = nullptr;  // decimal.Decimal, owned for the module's life
+PyObject* row_factory = nullptr;   // the package's factory of ROW values, owned likewise
 
 constexpr int64_t kMicrosPerSecond = 1'000'000;
 constexpr int64_t kMicrosPerDay = 86'400 * kMicrosPerSecond;
@@ -24,8 +25,8 @@ int64_t ToMicros(int64_t value, TimeUnit unit) {
 
 PyObject* DecimalObject(__int128 unscaled, int32_t scale) {
   const bool negative = unscaled < 0;
-  unsigned __int128 magnitude =
-      negative ? -static_cast<unsigned __int128>(unscaled) : static_cast<unsigned __int128>(unscaled);
+  unsigned __int128 magnitude = negative ? -static_cast<unsigned __int128>(unscaled)
+                                         : static_cast<unsigned __int128>(unscaled);
   std::string digits;
   do {
     digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
@@ -64,7 +65,8 @@ PyObject* TimeObject(int64_t micros) {
   micros = FloorMod(micros, kMicrosPerDay);
   int64_t seconds = micros / kMicrosPerSecond;
   return PyTime_FromTime(static_cast<int>(seconds / 3600), static_cast<int>(seconds / 60 % 60),
-                         static_cast<int>(seconds % 60), static_cast<int>(micros % kMicrosPerSecond));
+                         static_cast<int>(seconds % 60),
+                         static_cast<int>(micros % kMicrosPerSecond));
 }
 
 PyObject* TimestampObject(int64_t micros, bool utc) {
@@ -86,9 +88,9 @@ PyObject* TimestampObject(int64_t micros, bool utc) {
     return PyDateTime_FromDateAndTime(static_cast<int>(date.year), date.month, date.day, hour,
                                       minute, second, micro);
   }
-  return PyDateTimeAPI->DateTime_FromDateAndTime(static_cast<int>(date.year), date.month, date.day,
-                                                 hour, minute, second, micro,
-                                                 PyDateTime_TimeZone_UTC, PyDateTimeAPI->DateTimeType);
+  return PyDateTimeAPI->DateTime_FromDateAndTime(
+      static_cast<int>(date.year), date.month, date.day, hour, minute, second, micro,
+      PyDateTime_TimeZone_UTC, PyDateTimeAPI->DateTimeType);
 }
 
 PyObject* Bytes(std::string_view bytes) {
@@ -113,19 +115,28 @@ PyObject* ListObject(const Array& values, int64_t begin, int64_t end) {
 }
 
 PyObject* StructObject(const Array& array, int64_t i) {
-  PyObject* dict = PyDict_New();
-  if (dict == nullptr) return nullptr;
-  const DataType& type = *array.type();
-  for (int f = 0; f < type.num_fields(); ++f) {
-    PyObject* value = ValueObject(array.field(f), i);
-    if (value == nullptr || PyDict_SetItemString(dict, type.field(f).name.c_str(), value) != 0) {
-      Py_XDECREF(value);
-      Py_DECREF(dict);
-      return nullptr;
-    }
-    Py_DECREF(value);
+  if (row_factory == nullptr) {
+    PyErr_SetString(PyExc_RuntimeError, "floe's row factory is not set");
+    return nullptr;
   }
-  return dict;
+  const DataType& type = *array.type();
+  const auto n = static_cast<Py_ssize_t>(type.num_fields());
+  PyObject* names = PyTuple_New(n);
+  PyObject* values = names != nullptr ? PyTuple_New(n) : nullptr;
+  bool filled = values != nullptr;
+  for (Py_ssize_t f = 0; filled && f < n; ++f) {
+    const std::string& name = type.field(static_cast<size_t>(f)).name;
+    PyObject* key = PyUnicode_FromStringAndSize(name.data(), static_cast<Py_ssize_t>(name.size()));
+    PyObject* value = key != nullptr ? ValueObject(array.field(static_cast<int>(f)), i) : nullptr;
+    filled = value != nullptr;
+    if (key != nullptr) PyTuple_SET_ITEM(names, f, key);  // steals the references
+    if (value != nullptr) PyTuple_SET_ITEM(values, f, value);
+  }
+  PyObject* row =
+      filled ? PyObject_CallFunctionObjArgs(row_factory, names, values, nullptr) : nullptr;
+  Py_XDECREF(names);
+  Py_XDECREF(values);
+  return row;
 }
 
 PyObject* MapObject(const Array& array, int64_t i) {
@@ -274,6 +285,13 @@ bool InitRowConversion() {
   decimal_type = PyObject_GetAttrString(module, "Decimal");
   Py_DECREF(module);
   return decimal_type != nullptr;
+}
+
+void SetRowFactory(PyObject* factory) {
+  Py_XINCREF(factory);
+  PyObject* old = row_factory;
+  row_factory = factory;
+  Py_XDECREF(old);
 }
 
 bool AppendRows(const RecordBatch& batch, PyObject* row_classes, PyObject* out) {

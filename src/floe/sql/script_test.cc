@@ -38,16 +38,21 @@
 // plain Avro binary encoding by avsc.
 //
 // ${LAKE} is a folder for warehouses and ${LAKE_OPTIONS} what a catalog there needs after its
-// other options (", 's3.endpoint' = ..."). A file using ${LAKE} runs twice: on the local disk
-// (Scripts/...) and with the lake in an S3 bucket of the test server (ScriptsOnS3/..., skipped
-// without one). Its records
+// other options (", 's3.endpoint' = ..."); ${LAKE_CATALOG} is the options of a shared catalog
+// whose warehouse is ${LAKE}/hive ("'catalog-type' = 'sql', ..."). A file using ${LAKE} runs
+// twice: on the local disk (Scripts/...) and with the lake in an S3 bucket of the test server
+// (ScriptsOnS3/..., skipped without one); one using ${LAKE_CATALOG} a third time, with that
+// catalog a REST catalog served by floe's server in this process over the same SQL catalog
+// (ScriptsOnRestS3/...), which vends the bucket's settings in LoadTable's config. Its records
 //
 //   clickhouse rowsort hive/default/sample   <- a table's folder under ${LAKE}
 //   SELECT id, data FROM {table}              {table}: ClickHouse's reader of that table
 //   ----
 //   1 | a
 //
-// check what ClickHouse reads from the same files (skipped, with a note, without ClickHouse).
+// check what ClickHouse reads from the same files (skipped, with a note, without ClickHouse):
+// through icebergLocal or icebergS3, and on REST through its DataLakeCatalog of the served
+// catalog (a table of hive/<db>/<table> being `<db>.<table>` there).
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -60,6 +65,9 @@
 #include <string>
 #include <vector>
 
+#include "floe/catalog/caching_catalog.h"
+#include "floe/catalog/catalog.h"
+#include "floe/catalog/rest/server/rest_server.h"
 #include "floe/io/s3/s3_client.h"
 #include "floe/io/s3/s3_test_support.h"
 #include "floe/sql/scalar/result_format.h"
@@ -210,20 +218,39 @@ Result<std::vector<std::string>> ResultLines(StatementResult& result, bool chang
   return lines;
 }
 
+// Where a script's lake is.
+enum class Place { kLocal, kS3, kRestS3 };
+
 struct Script {
   std::string name;
-  bool on_s3 = false;
+  Place place = Place::kLocal;
 };
+
+void PrintTo(const Script& script, std::ostream* out) { *out << script.name; }
 
 // Where ${LAKE} is, and how ClickHouse reads a table there.
 struct Lake {
   std::string location;
   std::string catalog_options;
-  std::string s3_url;  // http://endpoint/bucket/lake on S3, else empty
+  std::string s3_url;        // http://endpoint/bucket/lake on S3, else empty
+  std::string rest_uri;      // the served catalog's, on REST, else empty
+  std::string s3_warehouse;  // s3://bucket/lake/hive, on REST
 
-  std::string ClickHouseTable(const std::string& folder) const {
-    if (s3_url.empty()) return "icebergLocal('" + location + "/" + folder + "')";
-    return "icebergS3('" + s3_url + "/" + folder + "/', 'test-key', 'test-secret')";
+  // The query with {table} replaced by ClickHouse's reader of the table in folder, and what that
+  // reader needs first.
+  std::string ClickHouseQuery(const std::string& query, const std::string& folder) const {
+    if (!rest_uri.empty() && folder.starts_with("hive/")) {
+      std::string name = folder.substr(5);
+      std::replace(name.begin(), name.end(), '/', '.');
+      return fmt::format(
+          "SET allow_experimental_database_iceberg = 1; CREATE DATABASE lake ENGINE = "
+          "DataLakeCatalog('{}/v1') SETTINGS catalog_type = 'rest', warehouse = '{}'; {}",
+          rest_uri, s3_warehouse, Replace(query, "{table}", "lake.`" + name + "`"));
+    }
+    std::string table =
+        s3_url.empty() ? "icebergLocal('" + location + "/" + folder + "')"
+                       : "icebergS3('" + s3_url + "/" + folder + "/', 'test-key', 'test-secret')";
+    return Replace(query, "{table}", table);
   }
 };
 
@@ -247,18 +274,46 @@ TEST_P(ScriptTest, Runs) {
       {"${TMP}", dir.path().string()}, {"${SHARED}", testing::SharedDir().string()}};
   std::vector<Record> records = ReadRecords(path);
   Lake lake{.location = (dir.path() / "lake").string()};
-  if (GetParam().on_s3) {
+  StringMap storage;  // how the lake's files are reached
+  if (GetParam().place != Place::kLocal) {
     FLOE_REQUIRE_S3_SERVER();
     io::S3Client client(io::TestS3Options());
     FLOE_ASSERT_OK_AND_ASSIGN(std::string bucket, io::NewTestBucket(client, "script"));
     const std::string endpoint = floe::testing::S3Server::Get().endpoint();
+    storage = {{"s3.endpoint", endpoint},
+               {"s3.path-style-access", "true"},
+               {"s3.access-key-id", "test-key"},
+               {"s3.secret-access-key", "test-secret"}};
     lake.location = "s3://" + bucket + "/lake";
-    lake.catalog_options = fmt::format(
-        ", 's3.endpoint' = '{}', 's3.path-style-access' = 'true', 's3.access-key-id' = "
-        "'test-key', 's3.secret-access-key' = 'test-secret'",
-        endpoint);
+    for (const auto& [key, value] : storage) {
+      lake.catalog_options += fmt::format(", '{}' = '{}'", key, value);
+    }
     lake.s3_url = endpoint + "/" + bucket + "/lake";
   }
+  std::string shared_catalog = fmt::format(
+      "'catalog-type' = 'sql', 'uri' = 'jdbc:sqlite:{}/hive.db', 'warehouse' = '{}/hive'",
+      dir.path().string(), lake.location);
+  std::unique_ptr<catalog::rest::RestServer> server;
+  if (GetParam().place == Place::kRestS3) {
+    // The served catalog is the SQL one the other runs use directly; clients reach the bucket
+    // only through the settings LoadTable vends.
+    StringMap properties = storage;
+    properties["catalog-type"] = "sql";
+    properties["uri"] = "jdbc:sqlite:" + (dir.path() / "hive.db").string();
+    properties["warehouse"] = lake.location + "/hive";
+    properties[std::string(catalog::kCacheEnabledProperty)] = "false";
+    FLOE_ASSERT_OK_AND_ASSIGN(std::shared_ptr<catalog::Catalog> served,
+                              catalog::CreateCatalog("hive", properties));
+    auto service = std::make_shared<const catalog::rest::RestService>(
+        std::move(served), lake.location + "/hive", storage);
+    FLOE_ASSERT_OK_AND_ASSIGN(server, catalog::rest::RestServer::Start(service, {.port = 0}));
+    lake.rest_uri = server->uri();
+    lake.s3_warehouse = lake.location + "/hive";
+    shared_catalog = fmt::format("'catalog-type' = 'rest', 'uri' = '{}'", lake.rest_uri);
+  } else {
+    shared_catalog += lake.catalog_options;
+  }
+  variables.emplace_back("${LAKE_CATALOG}", shared_catalog);
   variables.emplace_back("${LAKE_OPTIONS}", lake.catalog_options);
   variables.emplace_back("${LAKE}", lake.location);
   bool kafka = std::ranges::any_of(records, [](const Record& record) {
@@ -303,7 +358,7 @@ TEST_P(ScriptTest, Runs) {
         continue;
       }
       ASSERT_FALSE(record.options.empty()) << where << ": clickhouse takes a table folder";
-      std::string query = Replace(sql, "{table}", lake.ClickHouseTable(record.options.back()));
+      std::string query = lake.ClickHouseQuery(sql, record.options.back());
       auto lines = ClickHouseLines(query);
       ASSERT_TRUE(lines.has_value()) << where << ": " << lines.error().message();
       std::vector<std::string> expected = record.expected;
@@ -360,23 +415,27 @@ TEST_P(ScriptTest, Runs) {
   }
 }
 
-// Every script, or (on_s3) those using ${LAKE}.
-std::vector<Script> Scripts(bool on_s3) {
+// The scripts that run at place: every one locally, those using ${LAKE} on S3, those using
+// ${LAKE_CATALOG} on REST.
+std::vector<Script> Scripts(Place place) {
   std::vector<Script> scripts;
   for (const auto& entry : std::filesystem::directory_iterator(kScriptDir)) {
     if (entry.path().extension() != ".test") continue;
     std::ifstream in(entry.path());
     std::string text(std::istreambuf_iterator<char>(in), {});
-    if (on_s3 && text.find("${LAKE}") == std::string::npos) continue;
-    scripts.push_back({entry.path().stem().string(), on_s3});
+    if (place == Place::kS3 && text.find("${LAKE") == std::string::npos) continue;
+    if (place == Place::kRestS3 && text.find("${LAKE_CATALOG}") == std::string::npos) continue;
+    scripts.push_back({entry.path().stem().string(), place});
   }
   std::ranges::sort(scripts, {}, &Script::name);
   return scripts;
 }
 
-INSTANTIATE_TEST_SUITE_P(Scripts, ScriptTest, ::testing::ValuesIn(Scripts(false)),
+INSTANTIATE_TEST_SUITE_P(Scripts, ScriptTest, ::testing::ValuesIn(Scripts(Place::kLocal)),
                          [](const auto& info) { return info.param.name; });
-INSTANTIATE_TEST_SUITE_P(ScriptsOnS3, ScriptTest, ::testing::ValuesIn(Scripts(true)),
+INSTANTIATE_TEST_SUITE_P(ScriptsOnS3, ScriptTest, ::testing::ValuesIn(Scripts(Place::kS3)),
+                         [](const auto& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(ScriptsOnRestS3, ScriptTest, ::testing::ValuesIn(Scripts(Place::kRestS3)),
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "floe/table/update/overwrite_files.h"
 #include "floe/table/update/replace_partitions.h"
 #include "floe/table/update/rewrite_files.h"
+#include "floe/table/update/rewrite_manifests.h"
 #include "floe/table/update/row_delta.h"
 #include "floe/table/update/transaction.h"
 #include "floe/table/update/update_properties.h"
@@ -85,6 +86,9 @@ std::unique_ptr<ReplacePartitions> Table::NewReplacePartitions() {
 std::unique_ptr<RowDelta> Table::NewRowDelta() { return std::make_unique<RowDelta>(*this); }
 std::unique_ptr<RewriteFiles> Table::NewRewriteFiles() {
   return std::make_unique<RewriteFiles>(*this);
+}
+std::unique_ptr<RewriteManifests> Table::NewRewriteManifests() {
+  return std::make_unique<RewriteManifests>(*this);
 }
 std::unique_ptr<DeleteFiles> Table::NewDeleteFiles() {
   return std::make_unique<DeleteFiles>(*this);

@@ -34,6 +34,7 @@ class OverwriteFiles;
 class ReplacePartitions;
 class RowDelta;
 class RewriteFiles;
+class RewriteManifests;
 class DeleteFiles;
 class CherryPick;
 class UpdateSchema;
@@ -76,6 +77,7 @@ class Table {
   std::unique_ptr<ReplacePartitions> NewReplacePartitions();
   std::unique_ptr<RowDelta> NewRowDelta();
   std::unique_ptr<RewriteFiles> NewRewriteFiles();
+  std::unique_ptr<RewriteManifests> NewRewriteManifests();
   std::unique_ptr<DeleteFiles> NewDeleteFiles();
   std::unique_ptr<CherryPick> NewCherryPick();
   std::unique_ptr<UpdateSchema> NewUpdateSchema();

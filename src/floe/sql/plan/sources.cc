@@ -5,7 +5,7 @@
 #include <charconv>
 #include <map>
 
-#include "floe/io/local_file_io.h"
+#include "floe/io/resolving_file_io.h"
 #include "floe/sql/plan/join_internal.h"
 #include "floe/sql/plan/select_internal.h"
 #include "floe/sql/plan/sources_internal.h"
@@ -222,7 +222,18 @@ Result<Relation> PlanConnectorTable(PlannerContext& context, const ResolvedName&
     if (!made.has_value()) return WithTable(made.error(), name);
     source = *made;
   } else if (connector == "filesystem") {
-    auto made = stream::FileSource::Make(std::make_shared<io::LocalFileIO>(), schema, options);
+    // Paths of any scheme floe serves; S3 settings as a catalog's (s3.*, client.*), else from
+    // the AWS environment.
+    io::Properties storage;
+    for (auto it = options.begin(); it != options.end();) {
+      if (it->first.starts_with("s3.") || it->first.starts_with("client.")) {
+        storage[it->first] = it->second;
+        it = options.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    auto made = stream::FileSource::Make(io::MakeFileIO(storage), schema, options);
     if (!made.has_value()) return WithTable(made.error(), name);
     source = *made;
   } else if (connector == "kafka" || connector == "upsert-kafka") {

@@ -13,7 +13,7 @@ const FunctionDef* FindFunction(std::string_view upper) {
   for (auto family :
        {StringFunctions(), MathFunctions(), DateTimeFunctions(), ConditionalFunctions(),
         ConstructorFunctions(), EncodingFunctions(), JsonFunctions(), CollectionFunctions(),
-        JsonConstructorFunctions()}) {
+        JsonConstructorFunctions(), UrlFunctions()}) {
     for (const FunctionDef& def : family) {
       if (def.name == upper) return &def;
     }

@@ -39,10 +39,11 @@ std::span<const FunctionDef> StringFunctions();
 std::span<const FunctionDef> MathFunctions();
 std::span<const FunctionDef> DateTimeFunctions();
 std::span<const FunctionDef> ConditionalFunctions();
-std::span<const FunctionDef> ConstructorFunctions();  // ARRAY[...], MAP[...]
-std::span<const FunctionDef> EncodingFunctions();     // hashes, base64, HEX, BIN
-std::span<const FunctionDef> JsonFunctions();         // JSON_EXISTS, JSON_VALUE, JSON_QUERY
-std::span<const FunctionDef> CollectionFunctions();   // CARDINALITY, ELEMENT, ARRAY_*, MAP_*
+std::span<const FunctionDef> ConstructorFunctions();      // ARRAY[...], MAP[...]
+std::span<const FunctionDef> EncodingFunctions();         // hashes, base64, HEX, BIN
+std::span<const FunctionDef> JsonFunctions();             // JSON_EXISTS, JSON_VALUE, JSON_QUERY
+std::span<const FunctionDef> CollectionFunctions();       // CARDINALITY, ELEMENT, ARRAY_*, MAP_*
 std::span<const FunctionDef> JsonConstructorFunctions();  // JSON_OBJECT, JSON_ARRAY
+std::span<const FunctionDef> UrlFunctions();              // URL_ENCODE, URL_DECODE, PARSE_URL
 
 }  // namespace floe::sql::scalar

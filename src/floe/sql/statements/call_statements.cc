@@ -16,6 +16,7 @@
 #include "floe/table/table.h"
 #include "floe/table/update/expire_snapshots.h"
 #include "floe/table/update/manage_snapshots.h"
+#include "floe/table/update/rewrite_manifests.h"
 #include "floe/util/calendar.h"
 
 namespace floe::sql {
@@ -314,6 +315,27 @@ Result<StatementResult> RemoveOrphanFiles(Session& session, const std::string& c
   return StringColumn("orphan_file_location", result.orphan_files);
 }
 
+// Spark's use_caching only chooses how Spark reads the manifests: accepted, and without effect.
+Result<StatementResult> RewriteManifests(Session& session, const std::string& catalog,
+                                         const Arguments& args) {
+  FLOE_ASSIGN_OR_RETURN(std::string name, args.String("table"));
+  FLOE_ASSIGN_OR_RETURN(auto table, LoadTable(session, catalog, name));
+  if (args.has("use_caching")) FLOE_RETURN_IF_ERROR(args.Bool("use_caching"));
+  auto rewrite = table->NewRewriteManifests();
+  if (args.has("spec_id")) {
+    FLOE_ASSIGN_OR_RETURN(int64_t spec_id, args.Long("spec_id"));
+    if (spec_id < 0 || spec_id > INT32_MAX || !table->metadata()->SpecById(spec_id)) {
+      return InvalidArgument("rewrite_manifests: table '{}' has no partition spec {}", name,
+                             spec_id);
+    }
+    rewrite->SpecId(static_cast<int32_t>(spec_id));
+  }
+  // Nothing to rewrite in a table without snapshots (Spark's action commits nothing then).
+  if (table->metadata()->current_snapshot() != nullptr) FLOE_RETURN_IF_ERROR(rewrite->Commit());
+  return OneRow({IntField("rewritten_manifests_count"), IntField("added_manifests_count")},
+                {rewrite->rewritten(), rewrite->added()});
+}
+
 // rollback_to_snapshot, rollback_to_timestamp and set_current_snapshot: one ManageSnapshots step.
 Result<StatementResult> MoveCurrent(Session& session, const std::string& catalog,
                                     const Arguments& args, std::string_view procedure) {
@@ -358,6 +380,7 @@ const std::vector<Procedure>& Procedures() {
         "snapshot_ids"},
        {"table"},
        ExpireSnapshots},
+      {"rewrite_manifests", {"table", "use_caching", "spec_id"}, {"table"}, RewriteManifests},
       {"remove_orphan_files",
        {"table", "older_than", "location", "dry_run"},
        {"table"},

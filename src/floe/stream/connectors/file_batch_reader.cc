@@ -138,8 +138,9 @@ class ParquetFileReader : public FileBatchReader {
 
 }  // namespace
 
-Result<std::unique_ptr<FileBatchReader>> OpenFileBatchReader(const FileSource& source,
-                                                             const std::string& location) {
+Result<std::unique_ptr<FileBatchReader>> OpenFileBatchReader(
+    const FileSource& source, const std::string& location,
+    std::optional<std::pair<int64_t, int64_t>> byte_range) {
   FLOE_ASSIGN_OR_RETURN(std::unique_ptr<io::InputFile> file, source.io().NewInputFile(location));
   switch (source.format()) {
     case FileSource::Format::kCsv: {
@@ -158,6 +159,7 @@ Result<std::unique_ptr<FileBatchReader>> OpenFileBatchReader(const FileSource& s
   parquet::ReadOptions options;
   options.batch_rows = source.batch_size();
   options.select = source.schema()->fields();
+  options.byte_range = byte_range;
   auto reader = parquet::ParquetBatchReader::Open(std::shared_ptr<io::InputFile>(std::move(file)),
                                                   std::move(options));
   if (!reader) return std::unexpected(std::move(reader.error().AddContext(location)));

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "floe/stream/connectors/file_source.h"
 
@@ -19,7 +20,10 @@ class FileBatchReader {
   virtual Result<std::optional<RecordBatch>> Next(int64_t max_rows) = 0;
 };
 
-Result<std::unique_ptr<FileBatchReader>> OpenFileBatchReader(const FileSource& source,
-                                                             const std::string& location);
+// byte_range (offset, length): only the Parquet row groups starting in it (a split of a large
+// file); the whole file when unset. Text files are always read whole.
+Result<std::unique_ptr<FileBatchReader>> OpenFileBatchReader(
+    const FileSource& source, const std::string& location,
+    std::optional<std::pair<int64_t, int64_t>> byte_range = std::nullopt);
 
 }  // namespace floe::stream

@@ -16,11 +16,48 @@
 namespace floe::stream {
 namespace {
 
-// A file to read, and how many of its rows were emitted before (after a restore).
+// A file to read, or a byte range of a Parquet file, and how many of its rows were emitted before
+// (after a restore).
 struct FileSplit {
   std::string location;
+  std::optional<std::pair<int64_t, int64_t>> byte_range;  // offset, length; unset: the whole file
   int64_t rows_done = 0;
 };
+
+// A split as JSON: {"file": ..., "offset": o, "length": n} (the range only for a range).
+Json SplitJson(const FileSplit& split) {
+  Json entry = Json::MakeObject();
+  entry.Set("file", split.location);
+  if (split.byte_range) {
+    entry.Set("offset", split.byte_range->first);
+    entry.Set("length", split.byte_range->second);
+  }
+  return entry;
+}
+
+// The split of SplitJson's form, or of a plain file name (the states of versions before ranges).
+Result<FileSplit> SplitFromJson(const Json& entry, std::string_view state) {
+  FileSplit split;
+  if (entry.is_string()) {
+    split.location = entry.as_string();
+    return split;
+  }
+  const Json* file = entry.is_object() ? entry.Find("file") : nullptr;
+  if (file == nullptr || !file->is_string()) return CorruptData("file source state: {}", state);
+  split.location = file->as_string();
+  const Json* offset = entry.Find("offset");
+  const Json* length = entry.Find("length");
+  if ((offset == nullptr) != (length == nullptr)) {
+    return CorruptData("file source state: {}", state);
+  }
+  if (offset != nullptr) {
+    if (!offset->is_int() || !length->is_int() || offset->as_int() < 0 || length->as_int() <= 0) {
+      return CorruptData("file source state: {}", state);
+    }
+    split.byte_range = std::pair{offset->as_int(), length->as_int()};
+  }
+  return split;
+}
 
 Result<int64_t> ParseInterval(std::string_view text) {
   int64_t value = 0;
@@ -34,6 +71,15 @@ Result<int64_t> ParseInterval(std::string_view text) {
   return value * scale;
 }
 
+Result<int64_t> ParsePositive(std::string_view key, std::string_view text) {
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 1) {
+    return InvalidArgument("file source option '{}': '{}' is not a positive number", key, text);
+  }
+  return value;
+}
+
 class FileEnumerator : public SplitEnumerator {
  public:
   explicit FileEnumerator(std::shared_ptr<const FileSource> source) : source_(std::move(source)) {}
@@ -43,7 +89,7 @@ class FileEnumerator : public SplitEnumerator {
     if (restored.has_value()) return Restore(*restored);
     if (source_->bounded()) {
       FLOE_ASSIGN_OR_RETURN(auto files, source_->ListFiles());
-      for (std::string& file : files) Discover(std::move(file));
+      for (io::FileEntry& file : files) Discover(std::move(file));
     }
     return Ok();
   }
@@ -56,7 +102,7 @@ class FileEnumerator : public SplitEnumerator {
     listed_ = true;
     last_listed_ms_ = now_ms;
     FLOE_ASSIGN_OR_RETURN(auto files, source_->ListFiles());
-    for (std::string& file : files) Discover(std::move(file));
+    for (io::FileEntry& file : files) Discover(std::move(file));
     return AssignToWaiting();
   }
 
@@ -65,7 +111,13 @@ class FileEnumerator : public SplitEnumerator {
     Json discovered = Json::MakeArray();
     for (const std::string& file : discovered_) discovered.Push(file);
     Json pending = Json::MakeArray();
-    for (const std::string& file : pending_) pending.Push(file);
+    for (const FileSplit& split : pending_) {
+      if (split.byte_range) {
+        pending.Push(SplitJson(split));
+      } else {
+        pending.Push(split.location);
+      }
+    }
     state.Set("discovered", std::move(discovered));
     state.Set("pending", std::move(pending));
     if (last_assigned_) state.Set("last-assigned", *last_assigned_);
@@ -73,29 +125,47 @@ class FileEnumerator : public SplitEnumerator {
   }
 
   // {"discovered": n, "pending": m, "last-assigned": "..."}: files are handed out in the order
-  // they were found (name order within a listing), so the first n - m of them are read or held
-  // by the readers (whose positions say how far), the last of those being last-assigned.
+  // they were found (name order within a listing), a file's ranges in their order, so the first
+  // n - m files are read or held by the readers (whose positions say how far), the last of those
+  // being last-assigned (the rest of whose ranges may still be pending).
   std::optional<std::string> Position() const override {
     if (discovered_.empty()) return std::nullopt;
+    int64_t pending_files = 0;
+    const std::string* previous = last_assigned_ ? &*last_assigned_ : nullptr;
+    for (const FileSplit& split : pending_) {
+      if (previous == nullptr || split.location != *previous) ++pending_files;
+      previous = &split.location;
+    }
     Json position = Json::MakeObject();
     position.Set("discovered", static_cast<int64_t>(discovered_.size()));
-    position.Set("pending", static_cast<int64_t>(pending_.size()));
+    position.Set("pending", pending_files);
     if (last_assigned_) position.Set("last-assigned", *last_assigned_);
     return position.Dump();
   }
 
  private:
-  void Discover(std::string file) {
-    if (discovered_.insert(file).second) pending_.push_back(std::move(file));
+  // A new file becomes one split, or ranges of split-size bytes when it is a larger Parquet file.
+  void Discover(io::FileEntry file) {
+    if (!discovered_.insert(file.location).second) return;
+    const int64_t split_size = source_->split_size();
+    if (source_->format() != FileSource::Format::kParquet || file.size <= split_size) {
+      pending_.push_back(FileSplit{.location = std::move(file.location)});
+      return;
+    }
+    for (int64_t offset = 0; offset < file.size; offset += split_size) {
+      pending_.push_back(
+          FileSplit{.location = file.location,
+                    .byte_range = std::pair{offset, std::min(split_size, file.size - offset)}});
+    }
   }
 
   Status AssignToWaiting() {
     for (int subtask : context_->WaitingReaders()) {
       if (!pending_.empty()) {
         std::vector<std::any> splits;
-        last_assigned_ = std::move(pending_.front());
+        last_assigned_ = pending_.front().location;
+        splits.emplace_back(std::move(pending_.front()));
         pending_.pop_front();
-        splits.emplace_back(FileSplit{*last_assigned_, 0});
         context_->AssignSplits(subtask, std::move(splits));
       } else if (source_->bounded()) {
         context_->SignalNoMoreSplits(subtask);
@@ -115,9 +185,9 @@ class FileEnumerator : public SplitEnumerator {
       if (!file.is_string()) return CorruptData("file source enumerator state: {}", text);
       discovered_.insert(file.as_string());
     }
-    for (const Json& file : *pending) {
-      if (!file.is_string()) return CorruptData("file source enumerator state: {}", text);
-      pending_.push_back(file.as_string());
+    for (const Json& entry : *pending) {
+      FLOE_ASSIGN_OR_RETURN(FileSplit split, SplitFromJson(entry, text));
+      pending_.push_back(std::move(split));
     }
     // Absent in the states of versions before source positions, and before any assignment.
     if (const Json* last = state->Find("last-assigned")) {
@@ -130,15 +200,15 @@ class FileEnumerator : public SplitEnumerator {
   std::shared_ptr<const FileSource> source_;
   SplitEnumeratorContext* context_ = nullptr;
   std::set<std::string> discovered_;
-  std::deque<std::string> pending_;
+  std::deque<FileSplit> pending_;
   std::optional<std::string> last_assigned_;
   bool listed_ = false;
   int64_t last_listed_ms_ = 0;
 };
 
+// A reader's entry: SplitJson's with "rows": n.
 std::string EncodeSplit(const FileSplit& split) {
-  Json entry = Json::MakeObject();
-  entry.Set("file", split.location);
+  Json entry = SplitJson(split);
   entry.Set("rows", split.rows_done);
   return entry.Dump();
 }
@@ -148,11 +218,9 @@ Result<FileSplit> DecodeSplit(const std::string& text) {
   if (!entry || !entry->is_object()) {
     return CorruptData("file source reader state is not a JSON object: {}", text);
   }
-  FileSplit split;
-  auto file = entry->GetString("file");
+  FLOE_ASSIGN_OR_RETURN(FileSplit split, SplitFromJson(*entry, text));
   auto rows = entry->GetInt("rows");
-  if (!file || !rows || *rows < 0) return CorruptData("file source reader state: {}", text);
-  split.location = std::move(*file);
+  if (!rows || *rows < 0) return CorruptData("file source reader state: {}", text);
   split.rows_done = *rows;
   return split;
 }
@@ -196,8 +264,12 @@ class FileReader : public SourceReader {
         }
         current_ = std::move(queue_.front());
         queue_.pop_front();
-        FLOE_ASSIGN_OR_RETURN(file_, OpenFileBatchReader(*source_, current_.location));
-        if (metrics_ != nullptr) metrics_->Add(files_read_metric_, 1);
+        FLOE_ASSIGN_OR_RETURN(
+            file_, OpenFileBatchReader(*source_, current_.location, current_.byte_range));
+        // A file read in ranges counts once, with its first.
+        if (metrics_ != nullptr && (!current_.byte_range || current_.byte_range->first == 0)) {
+          metrics_->Add(files_read_metric_, 1);
+        }
         FLOE_RETURN_IF_ERROR(SkipDone());
       }
       FLOE_ASSIGN_OR_RETURN(auto batch, file_->Next(source_->batch_size()));
@@ -212,7 +284,8 @@ class FileReader : public SourceReader {
     }
   }
 
-  // The file read last and the rows emitted from it: {"file": ..., "rows": n}.
+  // The split read last and the rows emitted from it: {"file": ..., "rows": n}, with "offset"
+  // and "length" for a range.
   std::optional<std::string> Position() const override {
     if (last_read_ == nullptr) return std::nullopt;
     return EncodeSplit(*last_read_);
@@ -233,8 +306,13 @@ class FileReader : public SourceReader {
     while (skipped < current_.rows_done) {
       FLOE_ASSIGN_OR_RETURN(auto batch, file_->Next(current_.rows_done - skipped));
       if (!batch) {
-        return CorruptData("{}: has {} rows, but {} were emitted from it before the restore",
-                           current_.location, skipped, current_.rows_done);
+        return CorruptData("{}: has {} rows{}, but {} were emitted from it before the restore",
+                           current_.location, skipped,
+                           current_.byte_range
+                               ? fmt::format(" in bytes {}+{}", current_.byte_range->first,
+                                             current_.byte_range->second)
+                               : "",
+                           current_.rows_done);
       }
       skipped += batch->num_rows();
     }
@@ -269,13 +347,9 @@ Result<std::shared_ptr<FileSource>> FileSource::Make(
     } else if (key == "monitor-interval") {
       FLOE_ASSIGN_OR_RETURN(source->monitor_interval_ms_, ParseInterval(value));
     } else if (key == "batch-size") {
-      int64_t size = 0;
-      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), size);
-      if (ec != std::errc() || end != value.data() + value.size() || size < 1) {
-        return InvalidArgument("file source option 'batch-size': '{}' is not a positive number",
-                               value);
-      }
-      source->batch_size_ = size;
+      FLOE_ASSIGN_OR_RETURN(source->batch_size_, ParsePositive(key, value));
+    } else if (key == "split-size") {
+      FLOE_ASSIGN_OR_RETURN(source->split_size_, ParsePositive(key, value));
     } else if (key == "csv.header") {
       if (value != "true" && value != "false") {
         return InvalidArgument("file source option 'csv.header': '{}' is not true or false", value);
@@ -324,23 +398,29 @@ Result<std::shared_ptr<FileSource>> FileSource::Make(
       return InvalidArgument("file source: {} holds no Parquet file to take the schema from",
                              source->path_);
     }
-    FLOE_ASSIGN_OR_RETURN(auto file, source->io_->NewInputFile(files.front()));
+    FLOE_ASSIGN_OR_RETURN(auto file, source->io_->NewInputFile(files.front().location));
     auto reader =
         parquet::ParquetBatchReader::Open(std::shared_ptr<io::InputFile>(std::move(file)));
-    if (!reader) return std::unexpected(std::move(reader.error().AddContext(files.front())));
+    if (!reader) {
+      return std::unexpected(std::move(reader.error().AddContext(files.front().location)));
+    }
     schema = (*reader)->schema();
   }
   source->schema_ = std::move(schema);
   return source;
 }
 
-Result<std::vector<std::string>> FileSource::ListFiles() const {
-  if (!path_is_folder_) return std::vector<std::string>{path_};
+Result<std::vector<io::FileEntry>> FileSource::ListFiles() const {
+  if (!path_is_folder_) {
+    FLOE_ASSIGN_OR_RETURN(io::FileEntry file, io_->GetInfo(path_));
+    file.location = path_;
+    return std::vector<io::FileEntry>{std::move(file)};
+  }
   FLOE_ASSIGN_OR_RETURN(auto entries, io_->List(path_));
-  std::vector<std::string> files;
-  for (const io::FileEntry& entry : entries) {
+  std::vector<io::FileEntry> files;
+  for (io::FileEntry& entry : entries) {
     if (entry.is_dir || entry.name.starts_with('.') || entry.name.starts_with('_')) continue;
-    files.push_back(entry.location);
+    files.push_back(std::move(entry));
   }
   return files;
 }

@@ -2,11 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
+#include "floe/batch/builder.h"
 #include "floe/batch/value.h"
+#include "floe/format/parquet/writer/parquet_writer.h"
 #include "floe/io/local_file_io.h"
 #include "floe/stream/connectors/source_test_driver.h"
 #include "floe/testing/peers.h"
@@ -198,6 +201,77 @@ TEST_F(FileSourceTest, ParquetFilesAgreeWithDuckDbAcrossARestore) {
   EXPECT_EQ(projected_orderkeys, orderkeys);
 }
 
+// A Parquet file larger than split-size is read in byte ranges that parallel readers share, each
+// row group once (its first byte lies in one range), also across a restore with another
+// parallelism; an enumerator state of a version before ranges (plain file names) still restores.
+TEST_F(FileSourceTest, LargeParquetFilesAreSplitInByteRangesThatReadersShare) {
+  constexpr int64_t kRows = 200'000;
+  auto schema = std::make_shared<BatchSchema>(std::vector<Field>{
+      Field{"id", DataType::Int64(), false, 1}, Field{"s", DataType::String(), false, 2}});
+  Int64Builder ids;
+  StringBuilder texts(DataType::String());
+  for (int64_t id = 0; id < kRows; ++id) {
+    ids.Append(id);
+    texts.Append(fmt::format("row {}", id * 7919 % kRows));
+  }
+  FLOE_ASSERT_OK_AND_ASSIGN(Array id_array, ids.Finish());
+  FLOE_ASSERT_OK_AND_ASSIGN(Array text_array, texts.Finish());
+  FLOE_ASSERT_OK_AND_ASSIGN(RecordBatch batch,
+                            RecordBatch::Make(schema, {id_array, text_array}, kRows));
+  const std::string path = Folder("big.parquet");
+  parquet::WriterOptions options;
+  options.row_group_size_bytes = 64 << 10;
+  FLOE_ASSERT_OK_AND_ASSIGN(auto output, io_->NewOutputFile(path));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto file, output->CreateOrOverwrite());
+  FLOE_ASSERT_OK_AND_ASSIGN(auto writer,
+                            parquet::ParquetWriter::Make(std::move(file), schema, options));
+  FLOE_ASSERT_OK(writer->Write(batch));
+  FLOE_ASSERT_OK_AND_ASSIGN(parquet::WriteResult written, writer->Close());
+  ASSERT_GE(written.metadata.row_groups.size(), 8u);
+  const int64_t size = static_cast<int64_t>(fs::file_size(path));
+
+  auto ids_of = [](const std::vector<RecordBatch>& batches, std::map<int64_t, int>& seen) {
+    for (const RecordBatch& b : batches) {
+      for (int64_t r = 0; r < b.num_rows(); ++r) ++seen[b.column(0).Value<int64_t>(r)];
+    }
+  };
+  FLOE_ASSERT_OK_AND_ASSIGN(auto source, Make({{"path", path},
+                                               {"format", "parquet"},
+                                               {"batch-size", "1000"},
+                                               {"split-size", std::to_string(size / 5 + 1)}},
+                                              nullptr));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto first, SourceDriver::Start(*source, 2));
+  for (int i = 0; i < 3; ++i) FLOE_ASSERT_OK(first->Step());
+  FLOE_ASSERT_OK_AND_ASSIGN(SourceSnapshot snapshot, first->Snapshot(1));
+  // Both readers hold a range of the one file.
+  ASSERT_EQ(snapshot.readers.size(), 2u);
+  for (const auto& entries : snapshot.readers) {
+    ASSERT_EQ(entries.size(), 1u);
+    EXPECT_NE(entries.front().find("\"offset\""), std::string::npos) << entries.front();
+  }
+  std::map<int64_t, int> seen;
+  ids_of(first->output().batches(), seen);
+  FLOE_ASSERT_OK(first->Step());  // lost in a failure
+  FLOE_ASSERT_OK_AND_ASSIGN(auto second, SourceDriver::Start(*source, 3, &snapshot));
+  FLOE_ASSERT_OK(second->RunToEnd());
+  ids_of(second->output().batches(), seen);
+  ASSERT_EQ(seen.size(), static_cast<size_t>(kRows));
+  EXPECT_EQ(seen.begin()->first, 0);
+  EXPECT_EQ(seen.rbegin()->first, kRows - 1);
+  EXPECT_TRUE(std::ranges::all_of(seen, [](const auto& id) { return id.second == 1; }));
+
+  // A state written before ranges: the pending file is read whole.
+  SourceSnapshot old{1,
+                     Json::MakeObject()
+                         .Set("discovered", Json::MakeArray().Push(path))
+                         .Set("pending", Json::MakeArray().Push(path))
+                         .Dump(),
+                     {{}}};
+  FLOE_ASSERT_OK_AND_ASSIGN(auto restored, SourceDriver::Start(*source, 1, &old));
+  FLOE_ASSERT_OK(restored->RunToEnd());
+  EXPECT_EQ(restored->output().rows(), kRows);
+}
+
 TEST_F(FileSourceTest, MonitoredFolderReadsNewFilesOnceAcrossARestore) {
   Write("in/1.csv", CsvRows(1, 10));
   FLOE_ASSERT_OK_AND_ASSIGN(auto source, Make({{"path", Folder("in")},
@@ -276,6 +350,8 @@ TEST_F(FileSourceTest, BadInputNamesTheFileAndLine) {
   refused({{"path", Folder("")}, {"format", "csv"}, {"monitor-interval", "soon"}},
           "'monitor-interval': 'soon' is not a duration");
   refused({{"path", some}, {"format", "csv"}, {"batch-size", "0"}}, "'batch-size'");
+  refused({{"path", some}, {"format", "csv"}, {"split-size", "big"}},
+          "'split-size': 'big' is not a positive number");
 
   // A file named in a restored state that has gone is an error naming it.
   FLOE_ASSERT_OK_AND_ASSIGN(auto source, Make({{"path", some}, {"format", "csv"}}));

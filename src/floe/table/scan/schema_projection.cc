@@ -144,24 +144,27 @@ Result<Array> CastLeaf(const Array& source, const DataTypePtr& target, const std
                          to.ToString());
 }
 
-const Field* FindById(const DataType& type, int32_t id, int* index) {
+const Field* FindField(const DataType& type, const NestedField& target, FieldMatch match,
+                       int* index) {
   for (int i = 0; i < type.num_fields(); ++i) {
-    if (type.field(i).field_id == id) {
+    const Field& field = type.field(i);
+    if (match == FieldMatch::kById ? field.field_id == target.id : field.name == target.name) {
       *index = i;
-      return &type.field(i);
+      return &field;
     }
   }
   return nullptr;
 }
 
 Result<Array> ProjectStruct(const Array& source, const StructType& target_type,
-                            const DataTypePtr& type) {
+                            const DataTypePtr& type, FieldMatch match) {
   std::vector<Array> children;
   for (const NestedField& child : target_type.fields()) {
     int index = -1;
-    const Field* found = FindById(*source.type(), child.id, &index);
+    const Field* found = FindField(*source.type(), child, match, &index);
     if (found && found->type->kind() != TypeKind::kNull) {
-      FLOE_ASSIGN_OR_RETURN(Array projected, ProjectArray(source.field(index), *found, child));
+      FLOE_ASSIGN_OR_RETURN(Array projected,
+                            ProjectArray(source.field(index), *found, child, match));
       children.push_back(std::move(projected));
     } else {
       FLOE_ASSIGN_OR_RETURN(Array missing, MissingArray(child, source.length()));
@@ -175,21 +178,21 @@ Result<Array> ProjectStruct(const Array& source, const StructType& target_type,
 }  // namespace
 
 Result<Array> ProjectArray(const Array& source, const Field& source_field,
-                           const NestedField& target) {
+                           const NestedField& target, FieldMatch match) {
   FLOE_ASSIGN_OR_RETURN(DataTypePtr type, ToBatchType(*target.type));
   const TypeKind from = source.kind();
   switch (target.type->id()) {
     case TypeId::kStruct: {
       if (from == TypeKind::kNull) return MissingArray(target, source.length());
       if (from != TypeKind::kStruct) break;
-      return ProjectStruct(source, static_cast<const StructType&>(*target.type), type);
+      return ProjectStruct(source, static_cast<const StructType&>(*target.type), type, match);
     }
     case TypeId::kList: {
       if (from == TypeKind::kNull) return MissingArray(target, source.length());
       if (from != TypeKind::kList) break;
       const NestedField& element = static_cast<const ListType&>(*target.type).element();
-      FLOE_ASSIGN_OR_RETURN(Array values,
-                            ProjectArray(source.list_values(), source.type()->field(0), element));
+      FLOE_ASSIGN_OR_RETURN(Array values, ProjectArray(source.list_values(),
+                                                       source.type()->field(0), element, match));
       return Array(type, source.length(), source.validity(), source.values(), {},
                    {std::move(values)}, source.null_count(), source.offset());
     }
@@ -198,10 +201,10 @@ Result<Array> ProjectArray(const Array& source, const Field& source_field,
       if (from != TypeKind::kMap) break;
       const auto& map = static_cast<const MapType&>(*target.type);
       const Array& entries = source.child(0);
-      FLOE_ASSIGN_OR_RETURN(Array keys,
-                            ProjectArray(entries.field(0), source.type()->key_field(), map.key()));
       FLOE_ASSIGN_OR_RETURN(
-          Array items, ProjectArray(entries.field(1), source.type()->item_field(), map.value()));
+          Array keys, ProjectArray(entries.field(0), source.type()->key_field(), map.key(), match));
+      FLOE_ASSIGN_OR_RETURN(Array items, ProjectArray(entries.field(1), source.type()->item_field(),
+                                                      map.value(), match));
       Array projected_entries(type->field(0).type, entries.length(), ValidityFromZero(entries), {},
                               {}, {std::move(keys), std::move(items)}, entries.null_count());
       return Array(type, source.length(), source.validity(), source.values(), {},

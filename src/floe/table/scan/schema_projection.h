@@ -23,9 +23,14 @@
 
 namespace floe::table {
 
+// How a struct's fields in the source are found for the target's fields: by field id (the
+// columns of a data file), or by name (rows from outside a table, such as WriteRows' input,
+// whose nested fields carry ids of their own or none).
+enum class FieldMatch { kById, kByName };
+
 // source (of the file field source_field) as the target field's batch type.
 Result<Array> ProjectArray(const Array& source, const Field& source_field,
-                           const NestedField& target);
+                           const NestedField& target, FieldMatch match = FieldMatch::kById);
 
 // The column of a field the file does not hold: constant (an identity partition value) when
 // given, else the field's initial-default, else nulls. Structs with a default are built from their

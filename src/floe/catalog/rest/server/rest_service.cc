@@ -143,7 +143,15 @@ RestService::RestService(std::shared_ptr<Catalog> catalog, std::string warehouse
                          StringMap table_config)
     : catalog_(std::move(catalog)),
       warehouse_(std::move(warehouse)),
-      table_config_(std::move(table_config)) {}
+      table_config_(std::move(table_config)) {
+  // The endpoint is vended with a trailing '/': ClickHouse's REST catalog client (26.7) finds the
+  // metadata file inside the table's location only then, and otherwise asks for the location
+  // twice over (bucket/wh/db/t/bucket/wh/db/t/metadata/...). floe's S3 client takes either form.
+  if (auto it = table_config_.find("s3.endpoint");
+      it != table_config_.end() && !it->second.empty() && !it->second.ends_with('/')) {
+    it->second += '/';
+  }
+}
 
 namespace {
 

@@ -43,7 +43,8 @@ class RestService {
  public:
   // warehouse: where staged tables are placed (`<warehouse>/<ns>/<table>`), as the catalog
   // places created ones; table_config: what every LoadTableResult's `config` carries (the
-  // storage settings a client needs to reach the files, e.g. s3.endpoint).
+  // storage settings a client needs to reach the files, e.g. s3.endpoint, vended
+  // with a trailing '/').
   RestService(std::shared_ptr<Catalog> catalog, std::string warehouse, StringMap table_config);
 
   ServiceResponse Handle(const ServiceRequest& request) const;

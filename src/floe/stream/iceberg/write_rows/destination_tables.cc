@@ -29,6 +29,66 @@ struct SchemaEdits {
   }
 };
 
+// Whether values of `rows` (a nested column's type as the rows hold it, with ids of its own) can
+// be written to a column of the table's type `table`: the same shape with struct fields matched
+// by name, each leaf the table's type or one it widens (spec/schema_update.h), the table's struct
+// fields the rows lack optional, and nothing required in the table that the rows may hold null
+// (ConformToTable then projects by name). Nested columns are not evolved: kInvalidArgument
+// names the first nested field (`path`) that does not fit.
+Status NestedFits(const Type& table, const Type& rows, const std::string& path,
+                  int format_version) {
+  auto misfit = [&](std::string_view why) {
+    return InvalidArgument("'{}' is {} in the table, the rows hold {}: {}", path, table.ToString(),
+                           rows.ToString(), why);
+  };
+  auto child = [&](const NestedField& in_table, const NestedField& in_rows,
+                   const std::string& name) -> Status {
+    if (in_table.required && !in_rows.required) {
+      return InvalidArgument("'{}' is required in the table, the rows may hold null", name);
+    }
+    return NestedFits(*in_table.type, *in_rows.type, name, format_version);
+  };
+  if (table.Equals(rows)) return Ok();
+  if (table.is_primitive() && rows.is_primitive()) {
+    if (IsPromotionAllowed(rows, table, format_version)) return Ok();
+    return misfit("a nested field's type is not widened");
+  }
+  if (table.id() != rows.id()) return misfit("not the same kind of type");
+  switch (table.id()) {
+    case TypeId::kStruct: {
+      const auto& table_struct = static_cast<const StructType&>(table);
+      const auto& rows_struct = static_cast<const StructType&>(rows);
+      for (const NestedField& field : rows_struct.fields()) {
+        if (table_struct.FieldByName(field.name) == nullptr) {
+          return misfit(
+              fmt::format("the table has no field '{}' (nested fields are not added)", field.name));
+        }
+      }
+      for (const NestedField& field : table_struct.fields()) {
+        const std::string name = path + "." + field.name;
+        const NestedField* given = rows_struct.FieldByName(field.name);
+        if (given != nullptr) {
+          FLOE_RETURN_IF_ERROR(child(field, *given, name));
+        } else if (field.required && !field.initial_default) {
+          return InvalidArgument("'{}' is required in the table, the rows lack it", name);
+        }
+      }
+      return Ok();
+    }
+    case TypeId::kList:
+      return child(static_cast<const ListType&>(table).element(),
+                   static_cast<const ListType&>(rows).element(), path + ".element");
+    case TypeId::kMap: {
+      const auto& table_map = static_cast<const MapType&>(table);
+      const auto& rows_map = static_cast<const MapType&>(rows);
+      FLOE_RETURN_IF_ERROR(child(table_map.key(), rows_map.key(), path + ".key"));
+      return child(table_map.value(), rows_map.value(), path + ".value");
+    }
+    default:
+      return misfit("not the same kind of type");
+  }
+}
+
 Result<SchemaEdits> EditsFor(const TableMetadata& metadata, const BatchSchema& columns,
                              bool drop_unused, const std::string& table) {
   const Schema& schema = *metadata.current_schema();
@@ -47,12 +107,15 @@ Result<SchemaEdits> EditsFor(const TableMetadata& metadata, const BatchSchema& c
       edits.add.emplace_back(field.name, *type);
       continue;
     }
-    if (!existing->type->Equals(**type)) {
-      if (existing->type->is_primitive() && (*type)->is_primitive() &&
-          IsPromotionAllowed(*existing->type, **type, metadata.format_version())) {
+    if (existing->type->is_nested() || (*type)->is_nested()) {
+      Status fits = NestedFits(*existing->type, **type, field.name, metadata.format_version());
+      if (!fits) {
+        return InvalidArgument("write rows to {}: {}", table, fits.error().message());
+      }
+    } else if (!existing->type->Equals(**type)) {
+      if (IsPromotionAllowed(*existing->type, **type, metadata.format_version())) {
         edits.widen.emplace_back(field.name, *type);
-      } else if (!(existing->type->is_primitive() && (*type)->is_primitive() &&
-                   IsPromotionAllowed(**type, *existing->type, metadata.format_version()))) {
+      } else if (!IsPromotionAllowed(**type, *existing->type, metadata.format_version())) {
         return InvalidArgument(
             "write rows to {}: column '{}' is {} in the table, the rows hold {}, and neither "
             "can become the other",
@@ -247,8 +310,10 @@ Result<RecordBatch> ConformToTable(const RecordBatch& rows, const Schema& schema
     } else if (rows.field(index).type->Equals(*table_columns->field(static_cast<int>(i)).type)) {
       columns.push_back(rows.column(index));
     } else {
+      // By name, as the top-level columns are: the rows' nested field ids are not the table's.
       FLOE_ASSIGN_OR_RETURN(Array projected,
-                            table::ProjectArray(rows.column(index), rows.field(index), target));
+                            table::ProjectArray(rows.column(index), rows.field(index), target,
+                                                table::FieldMatch::kByName));
       columns.push_back(std::move(projected));
     }
   }

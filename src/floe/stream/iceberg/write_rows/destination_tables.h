@@ -14,6 +14,9 @@
 //   - table columns the rows lack are written as null (their initial default when they have one),
 //     and dropped only with drop_unused_columns;
 //   - a destination whose partition fields differ from the table's current spec gets a new spec.
+// Nested columns (lists, maps, structs) are not evolved: they fit when their nested fields match
+// the table's by name (the rows' nested field ids are their own), leaves of the table's type or
+// one it widens, and the table's struct fields the rows lack optional.
 // Schema and spec changes commit through the table layer (retrying on conflicts); when another
 // writer or job changed the table first, the change is recomputed on the refreshed table.
 //
@@ -85,8 +88,9 @@ class DestinationTables {
   int64_t catalog_requests_ = 0;
 };
 
-// Rows of any columns as rows of the table's current schema, matched by name: columns in the
-// table's order and types (narrower types widened), missing ones null or their initial default.
+// Rows of any columns as rows of the table's current schema, matched by name (nested fields too):
+// columns in the table's order and types (narrower types widened), missing ones null or their
+// initial default.
 // Columns the table lacks are an error (Evolve adds them first). Row kinds are kept.
 Result<RecordBatch> ConformToTable(const RecordBatch& rows, const Schema& schema,
                                    const BatchSchemaPtr& table_columns);

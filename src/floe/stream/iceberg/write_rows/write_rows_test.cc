@@ -48,6 +48,11 @@ BatchSchemaPtr GenSchema() {
       Field{"v", DataType::Int32(), false}});
 }
 
+// A batch of these columns' values.
+RecordBatch BatchOf(std::vector<Field> fields, const std::vector<std::vector<Value>>& columns) {
+  return MakeBatch(std::make_shared<const BatchSchema>(std::move(fields)), columns).value();
+}
+
 std::shared_ptr<DatagenSource> Datagen(int64_t rows, int tables, int64_t batch_size,
                                        int64_t first = 0) {
   return DatagenSource::Make(GenSchema(), {{"number-of-rows", std::to_string(rows)},
@@ -499,22 +504,19 @@ TEST_F(WriteRowsTest, EvolutionWidensAndRelaxesColumns) {
   HandDriven job(HandSpec(CatalogProperties(), 0, now));
   FLOE_ASSERT_OK(job.writer->Open());
   FLOE_ASSERT_OK(job.committer->Open());
-  auto batch = [](std::vector<Field> fields, const std::vector<std::vector<Value>>& columns) {
-    return MakeBatch(std::make_shared<const BatchSchema>(std::move(fields)), columns).value();
-  };
   const Field t{"t", DataType::String(), false};
   FLOE_ASSERT_OK(job.writer->ProcessBatch(
-      batch({t, Field{"id", DataType::Int64(), false}, Field{"f", DataType::Float32(), false},
-             Field{"d", DataType::Decimal128(9, 2), false}},
-            {{"w"}, {int64_t{1}}, {1.5F}, {DecimalValue{12345, 9, 2}}})));
+      BatchOf({t, Field{"id", DataType::Int64(), false}, Field{"f", DataType::Float32(), false},
+               Field{"d", DataType::Decimal128(9, 2), false}},
+              {{"w"}, {int64_t{1}}, {1.5F}, {DecimalValue{12345, 9, 2}}})));
   FLOE_ASSERT_OK(job.Checkpoint(1));
   FLOE_ASSERT_OK(job.committer->NotifyCheckpointComplete(1));
   FLOE_ASSERT_OK(job.writer->ProcessBatch(
-      batch({t, Field{"id", DataType::Int64(), true}, Field{"f", DataType::Float64(), false},
-             Field{"d", DataType::Decimal128(18, 2), false}},
-            {{"w"}, {int64_t{2}}, {2.25}, {DecimalValue{123456789012345, 18, 2}}})));
+      BatchOf({t, Field{"id", DataType::Int64(), true}, Field{"f", DataType::Float64(), false},
+               Field{"d", DataType::Decimal128(18, 2), false}},
+              {{"w"}, {int64_t{2}}, {2.25}, {DecimalValue{123456789012345, 18, 2}}})));
   FLOE_ASSERT_OK(job.writer->ProcessBatch(
-      batch({t, Field{"id", DataType::Int64(), true}}, {{"w"}, {int64_t{3}}})));
+      BatchOf({t, Field{"id", DataType::Int64(), true}}, {{"w"}, {int64_t{3}}})));
   FLOE_ASSERT_OK(job.Checkpoint(2));
   FLOE_ASSERT_OK(job.committer->NotifyCheckpointComplete(2));
 
@@ -529,6 +531,77 @@ TEST_F(WriteRowsTest, EvolutionWidensAndRelaxesColumns) {
       {"SELECT id, f, d FROM icebergLocal('" + metadata->location() + "') ORDER BY id", "TSV"});
   ASSERT_TRUE(out.has_value()) << out.error().message();
   EXPECT_EQ(*out, "1\t1.5\t123.45\n2\t2.25\t1234567890123.45\n3\t\\N\t\\N\n");
+}
+
+// Lists, maps and structs: the table is made from the first batch, whose nested fields get the
+// table's ids; later batches hold the same columns with field ids of their own (or none), struct
+// fields in another order or fewer, narrower leaves. They fit by name, and ClickHouse reads every
+// row as written. What cannot fit is refused, naming the nested field.
+TEST_F(WriteRowsTest, NestedColumnsFitTheTableByName) {
+  if (!PeerInstalled("chdb")) GTEST_SKIP() << "ClickHouse (chdb) not installed";
+  auto now = std::make_shared<std::atomic<int64_t>>(0);
+  HandDriven job(HandSpec(CatalogProperties(), 0, now));
+  FLOE_ASSERT_OK(job.writer->Open());
+  FLOE_ASSERT_OK(job.committer->Open());
+  auto text = [](const char* s) { return Value(std::string(s)); };
+  const Field t{"t", DataType::String(), false};
+  const Field id{"id", DataType::Int64(), false};
+  FLOE_ASSERT_OK(job.writer->ProcessBatch(
+      BatchOf({t, id, Field{"arr", DataType::List(DataType::Int64())},
+               Field{"m", DataType::Map(DataType::String(), DataType::Int64())},
+               Field{"p", DataType::Struct({{"x", DataType::Int64()}, {"y", DataType::String()}})}},
+              {{text("n")},
+               {int64_t{1}},
+               {ListValue{{int64_t{1}, int64_t{2}}}},
+               {MapValue{{{text("a"), int64_t{1}}}}},
+               {StructValue{{{"x", int64_t{10}}, {"y", text("one")}}}}})));
+  FLOE_ASSERT_OK(job.Checkpoint(1));
+  FLOE_ASSERT_OK(job.committer->NotifyCheckpointComplete(1));
+  FLOE_ASSERT_OK(job.writer->ProcessBatch(
+      BatchOf({t, id, Field{"arr", DataType::List(Field{"element", DataType::Int32(), true, 99})},
+               Field{"m", DataType::Map(Field{"key", DataType::String(), false, 70},
+                                        Field{"value", DataType::Int64(), true, 71})},
+               Field{"p", DataType::Struct({{"y", DataType::String(), true, 50},
+                                            {"x", DataType::Int32(), true, 51}})}},
+              {{text("n")},
+               {int64_t{2}},
+               {ListValue{{int64_t{3}}}},
+               {MapValue{{{text("b"), int64_t{2}}, {text("c"), int64_t{3}}}}},
+               {StructValue{{{"y", text("two")}, {"x", int64_t{20}}}}}})));
+  FLOE_ASSERT_OK(job.writer->ProcessBatch(
+      BatchOf({t, id, Field{"p", DataType::Struct({{"x", DataType::Int64()}})}},
+              {{text("n")}, {int64_t{3}}, {StructValue{{{"x", int64_t{30}}}}}})));
+  FLOE_ASSERT_OK(job.Checkpoint(2));
+  FLOE_ASSERT_OK(job.committer->NotifyCheckpointComplete(2));
+
+  const TableMetadataPtr metadata = Load("n")->metadata();
+  EXPECT_EQ(metadata->current_schema_id(), 0);  // nothing evolved
+  EXPECT_EQ(metadata->current_schema()->FindField("arr")->type->ToString(), "list<long>");
+  auto out = RunPeer("ch", {"SELECT id, arr, m, p.x, p.y FROM icebergLocal('" +
+                                metadata->location() + "') ORDER BY id",
+                            "TSV"});
+  ASSERT_TRUE(out.has_value()) << out.error().message();
+  // ClickHouse reads a null array or map as an empty one.
+  EXPECT_EQ(*out,
+            "1\t[1,2]\t{'a':1}\t10\tone\n"
+            "2\t[3]\t{'b':2,'c':3}\t20\ttwo\n"
+            "3\t[]\t{}\t30\t\\N\n");
+
+  Status extra_field = job.writer->ProcessBatch(
+      BatchOf({t, id, Field{"p", DataType::Struct({{"z", DataType::String()}})}},
+              {{text("n")}, {int64_t{4}}, {StructValue{{{"z", text("zed")}}}}}));
+  ASSERT_FALSE(extra_field.has_value());
+  EXPECT_EQ(extra_field.error().kind(), ErrorKind::kInvalidArgument);
+  EXPECT_NE(extra_field.error().message().find("the table has no field 'z'"), std::string::npos)
+      << extra_field.error().message();
+  Status other_leaf =
+      job.writer->ProcessBatch(BatchOf({t, id, Field{"arr", DataType::List(DataType::String())}},
+                                       {{text("n")}, {int64_t{4}}, {ListValue{{text("x")}}}}));
+  ASSERT_FALSE(other_leaf.has_value());
+  EXPECT_NE(other_leaf.error().message().find("'arr.element' is long in the table, the rows "
+                                              "hold string"),
+            std::string::npos)
+      << other_leaf.error().message();
 }
 
 // One destination with 90% of the rows: the selector spreads it over several writers by volume;
