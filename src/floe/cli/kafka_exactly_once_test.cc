@@ -1,5 +1,5 @@
 // Kafka into Iceberg exactly once, end to end with the real binary: a JSON topic of Rows() records
-// (ids 0..Rows()-1, produced by kcat, spread over the cluster's 4 partitions) is copied by a
+// (ids 0..Rows()-1, spread over 8 partitions, produced by kcat and kafkajs) is copied by a
 // `floe run` script's streaming INSERT (checkpoints every 100 ms, two source subtasks) into a
 // table of a hadoop catalog, and of a Glue catalog (moto's Glue, the table in moto's S3). The job's
 // process is killed with SIGKILL at random moments of its progress and started again: from its
@@ -172,7 +172,7 @@ TEST_P(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
     for (int id = p; id < Rows(); id += KafkaCluster::kPartitions) {
       records.push_back(fmt::format(R"({{"id": {}, "data": "d{}"}})", id, id % 97));
     }
-    FLOE_ASSERT_OK(kafka.Produce(topic, p, records));
+    FLOE_ASSERT_OK(kafka.Produce(topic, p, records, KafkaCluster::EitherClient(p)));
   }
 
   floe::testing::TempDir dir;
@@ -287,7 +287,8 @@ TEST(KafkaExactlyOnceCdcTest, KilledAndRestartedUpsertJobEndsInTheProducersState
     partitions[static_cast<size_t>(id % KafkaCluster::kPartitions)].push_back(std::move(record));
   }
   for (int p = 0; p < KafkaCluster::kPartitions; ++p) {
-    FLOE_ASSERT_OK(kafka.Produce(topic, p, partitions[static_cast<size_t>(p)]));
+    FLOE_ASSERT_OK(
+        kafka.Produce(topic, p, partitions[static_cast<size_t>(p)], KafkaCluster::EitherClient(p)));
   }
 
   floe::testing::TempDir dir;

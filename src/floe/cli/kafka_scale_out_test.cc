@@ -2,7 +2,7 @@
 // script share a Kafka topic's partitions through one consumer group
 // ('scan.partition-assignment' = 'consumer-group') and commit into one table of a PostgreSQL SQL
 // catalog (a real server, scripts/pg-test-server). Three workers start on a topic that keeps
-// growing (ids 0..rows-1 in JSON, produced by kcat over the cluster's 4 partitions); one is
+// growing (ids 0..rows-1 in JSON over 8 partitions, produced by kcat and kafkajs); one is
 // SIGKILLed mid-stream and a fourth started, so partitions move while checkpoints (every 200 ms)
 // are under way. Once the table holds every id, floe and ClickHouse (icebergLocal, an independent
 // reader) count exactly `rows` rows and `rows` distinct ids: nothing lost, nothing twice.
@@ -69,7 +69,7 @@ TEST(KafkaScaleOutTest, WorkersKilledAndAddedShareTheTopicExactlyOnce) {
       for (int id = from + p; id < to; id += KafkaCluster::kPartitions) {
         records.push_back(fmt::format(R"({{"id": {}, "data": "d{}"}})", id, id % 97));
       }
-      FLOE_ASSERT_OK(kafka.Produce(topic, p, records));
+      FLOE_ASSERT_OK(kafka.Produce(topic, p, records, KafkaCluster::EitherClient(p)));
     }
   };
 

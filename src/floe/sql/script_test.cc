@@ -33,6 +33,9 @@
 //
 // writes (`produce events 2 key=| header=h=v`: each line is key|value, every record gets the
 // header h=v; an empty key or value is null); a file using either skips when no cluster can run.
+// `kafkajs` produces with kafkajs instead, and with it `avro=SCHEMA` (`key-avro=SCHEMA`), an Avro
+// schema's JSON without spaces, makes each value (key) line a JSON datum of it, produced as its
+// plain Avro binary encoding by avsc.
 //
 // ${LAKE} is a folder for warehouses and ${LAKE_OPTIONS} what a catalog there needs after its
 // other options (", 's3.endpoint' = ..."); ${LAKE_CATALOG} is the options of a shared catalog
@@ -333,6 +336,12 @@ TEST_P(ScriptTest, Runs) {
           produce.key_delimiter = option[4];
         } else if (option.starts_with("header=")) {
           produce.headers.push_back(option.substr(7));
+        } else if (option == "kafkajs") {
+          produce.client = testing::KafkaCluster::Client::kKafkaJs;
+        } else if (option.starts_with("avro=")) {
+          produce.avro_schema = option.substr(5);
+        } else if (option.starts_with("key-avro=")) {
+          produce.key_avro_schema = option.substr(9);
         } else {
           FAIL() << where << ": unknown produce option " << option;
         }

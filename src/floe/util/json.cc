@@ -115,6 +115,36 @@ std::unexpected<Error> WrongKind(std::string_view key, std::string_view expected
 
 }  // namespace
 
+struct JsonParser::Impl {
+  simdjson::dom::parser parser;
+};
+
+JsonParser::JsonParser() : impl_(std::make_unique<Impl>()) {}
+JsonParser::~JsonParser() = default;
+
+Result<Json> JsonParser::Parse(std::string_view text) {
+  simdjson::dom::element root;
+  auto error = impl_->parser.parse(text.data(), text.size()).get(root);
+  if (error) return CorruptData("invalid JSON: {}", simdjson::error_message(error));
+  return Convert(root);
+}
+
+Status JsonParser::ForEachMember(
+    std::string_view text, const std::function<Status(std::string_view, const Json&)>& member) {
+  simdjson::dom::element root;
+  auto error = impl_->parser.parse(text.data(), text.size()).get(root);
+  if (error) return CorruptData("invalid JSON: {}", simdjson::error_message(error));
+  if (root.type() != simdjson::dom::element_type::OBJECT) {
+    return InvalidArgument("not a JSON object");
+  }
+  simdjson::dom::object members = root.get_object().value_unsafe();
+  for (simdjson::dom::key_value_pair field : members) {
+    FLOE_ASSIGN_OR_RETURN(Json value, Convert(field.value));
+    FLOE_RETURN_IF_ERROR(member(std::string_view(field.key), value));
+  }
+  return Ok();
+}
+
 Result<Json> Json::Parse(std::string_view text) {
   simdjson::dom::parser parser;
   simdjson::padded_string padded(text);

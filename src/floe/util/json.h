@@ -1,10 +1,12 @@
 #pragma once
 
 // A small JSON document tree: what table metadata, schemas, partition specs and CLI output are read
-// from and written to. Objects keep their keys in document order, so what floe writes reads like the
-// spec's examples. Parsing is done by simdjson, which stays out of this header.
+// from and written to. Objects keep their keys in document order, so what floe writes reads like
+// the spec's examples. Parsing is done by simdjson, which stays out of this header.
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -88,6 +90,28 @@ class Json {
 
  private:
   std::variant<std::monostate, bool, int64_t, double, std::string, Array, Object> value_;
+};
+
+// Parses many documents one after another with one simdjson parser, whose buffers it keeps: for
+// hot loops over small documents (a Kafka topic's records), where Json::Parse would allocate a
+// parser and a padded copy for each. Errors are Json::Parse's.
+class JsonParser {
+ public:
+  JsonParser();
+  ~JsonParser();
+  JsonParser(const JsonParser&) = delete;
+  JsonParser& operator=(const JsonParser&) = delete;
+
+  Result<Json> Parse(std::string_view text);
+  // Calls `member` with the key and value of each member of the object `text` holds, in document
+  // order, without building the object; stops at its first error. kCorruptData for text that is
+  // not JSON, kInvalidArgument for a document that is not an object.
+  Status ForEachMember(std::string_view text,
+                       const std::function<Status(std::string_view, const Json&)>& member);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // Appends s to out as a quoted JSON string with the escapes JSON requires.

@@ -41,6 +41,45 @@ TEST(JsonTest, CheckedAccessorsNameTheField) {
   EXPECT_FALSE(absent.has_value());
 }
 
+// One parser for many documents, shorter and longer ones in turn (its buffers are reused).
+TEST(JsonTest, ParserParsesDocumentAfterDocument) {
+  JsonParser parser;
+  const std::string longer = R"({"k": ")" + std::string(5000, 'x') + R"(", "n": [1, 2]})";
+  for (int round = 0; round < 3; ++round) {
+    FLOE_ASSERT_OK_AND_ASSIGN(Json small, parser.Parse(R"({"a": 1})"));
+    EXPECT_EQ(small.Dump(), R"({"a":1})");
+    FLOE_ASSERT_OK_AND_ASSIGN(Json large, parser.Parse(longer));
+    EXPECT_EQ(large.Find("k")->as_string().size(), 5000u);
+  }
+  EXPECT_FALSE(parser.Parse("{\"a\": "));
+}
+
+TEST(JsonTest, ParserGivesAnObjectsMembersInOrder) {
+  JsonParser parser;
+  std::vector<std::string> seen;
+  FLOE_ASSERT_OK(parser.ForEachMember(R"({"b": 1, "a": [true], "c": "x", "b": null})",
+                                      [&](std::string_view key, const Json& value) -> Status {
+                                        seen.push_back(std::string(key) + "=" + value.Dump());
+                                        return Ok();
+                                      }));
+  EXPECT_EQ(seen, (std::vector<std::string>{"b=1", "a=[true]", R"(c="x")", "b=null"}));
+  auto none = [](std::string_view, const Json&) -> Status { return Ok(); };
+  Status array = parser.ForEachMember("[1]", none);
+  ASSERT_FALSE(array);
+  EXPECT_EQ(array.error().kind(), ErrorKind::kInvalidArgument);
+  Status broken = parser.ForEachMember("{\"a\"", none);
+  ASSERT_FALSE(broken);
+  EXPECT_EQ(broken.error().kind(), ErrorKind::kCorruptData);
+  // The callback's error stops the walk.
+  int calls = 0;
+  Status stopped = parser.ForEachMember(R"({"a": 1, "b": 2})", [&](std::string_view, const Json&) {
+    ++calls;
+    return Status(InvalidArgument("no"));
+  });
+  EXPECT_FALSE(stopped);
+  EXPECT_EQ(calls, 1);
+}
+
 TEST(JsonTest, RejectsMalformedText) {
   auto result = Json::Parse(R"({"a": )");
   ASSERT_FALSE(result.has_value());

@@ -7,13 +7,14 @@
 #include "floe/batch/builder.h"
 #include "floe/batch/filter.h"
 #include "floe/format/text/csv_reader.h"
+#include "floe/stream/connectors/avro_record_decoder_internal.h"
 #include "floe/stream/connectors/text_rows_internal.h"
 #include "floe/util/json.h"
 
 namespace floe::stream {
 namespace {
 
-constexpr std::array kFormats = {"json", "csv", "raw", "debezium-json", "canal-json"};
+constexpr std::array kFormats = {"json", "csv", "raw", "avro", "debezium-json", "canal-json"};
 
 // The options of one format: those under "<format>.", checked against what it knows.
 class FormatOptions {
@@ -52,8 +53,8 @@ class FormatOptions {
     try {
       return std::optional<std::regex>(std::regex(text));
     } catch (const std::regex_error& error) {
-      return InvalidArgument("format option '{}.{}': '{}' is not a regular expression: {}",
-                             format_, name, text, error.what());
+      return InvalidArgument("format option '{}.{}': '{}' is not a regular expression: {}", format_,
+                             name, text, error.what());
     }
   }
 
@@ -102,6 +103,7 @@ class TextRecordDecoder : public RecordDecoder {
 
   TextBatchBuilder builder_;
   bool ignore_errors_;
+  JsonParser parser_;  // for the JSON formats: one for all their records
 
  private:
   std::vector<std::string_view> nulls_;
@@ -114,11 +116,12 @@ class JsonDecoder : public TextRecordDecoder {
 
   Status Decode(std::optional<std::string_view> record) override {
     if (!record) return Ok();
-    auto json = Json::Parse(*record);
-    if (!json) return Failed(InvalidArgument("{}", json.error().message()));
-    if (!json->is_object()) return Failed(InvalidArgument("not a JSON object"));
-    Status cells = JsonObjectCells(*json, builder_.schema(), fail_on_missing_, text_, cells_);
-    if (!cells) return Failed(cells);
+    // The members go straight to the cells: no document is built.
+    JsonCells row(builder_.schema(), fail_on_missing_, text_, cells_);
+    Status cells = parser_.ForEachMember(
+        *record, [&row](std::string_view key, const Json& value) { return row.Add(key, value); });
+    if (cells) cells = row.Finish();
+    if (!cells) return Failed(InvalidArgument("{}", cells.error().message()));
     Status added = builder_.Add(cells_);
     return added ? added : Failed(added);
   }
@@ -165,14 +168,14 @@ class DebeziumDecoder : public TextRecordDecoder {
 
   Status Decode(std::optional<std::string_view> record) override {
     if (!record) return Ok();
-    auto json = Json::Parse(*record);
+    auto json = parser_.Parse(*record);
     if (!json) return Failed(InvalidArgument("{}", json.error().message()));
     const Json* event = &*json;
     if (schema_include_) {
       event = json->Find("payload");
       if (event == nullptr) {
-        return Failed(InvalidArgument(
-            "no \"payload\" member (debezium-json.schema-include is true)"));
+        return Failed(
+            InvalidArgument("no \"payload\" member (debezium-json.schema-include is true)"));
       }
     }
     if (!event->is_object()) return Failed(InvalidArgument("not a JSON object"));
@@ -240,7 +243,7 @@ class CanalDecoder : public TextRecordDecoder {
 
   Status Decode(std::optional<std::string_view> record) override {
     if (!record) return Ok();
-    auto json = Json::Parse(*record);
+    auto json = parser_.Parse(*record);
     if (!json) return Failed(InvalidArgument("{}", json.error().message()));
     if (!json->is_object()) return Failed(InvalidArgument("not a JSON object"));
     const Json* type = json->Find("type");
@@ -271,8 +274,8 @@ class CanalDecoder : public TextRecordDecoder {
     const Json* old = json->Find("old");
     if (kind == RowKind::kUpdateAfter &&
         (old == nullptr || !old->is_array() || old->as_array().size() != data->as_array().size())) {
-      return Failed(InvalidArgument(
-          "an UPDATE needs \"old\": an array with one item per item of \"data\""));
+      return Failed(
+          InvalidArgument("an UPDATE needs \"old\": an array with one item per item of \"data\""));
     }
     // The rows of one record are all added or none.
     const int64_t first = builder_.rows();
@@ -312,9 +315,8 @@ class CanalDecoder : public TextRecordDecoder {
   }
 
   Status Add(const Json& row, const char* member, RowKind kind) {
-    Status status = row.is_object()
-                        ? JsonObjectCells(row, builder_.schema(), false, text_, cells_)
-                        : InvalidArgument("not an object");
+    Status status = row.is_object() ? JsonObjectCells(row, builder_.schema(), false, text_, cells_)
+                                    : InvalidArgument("not an object");
     if (status) status = builder_.Add(cells_, kind);
     if (!status) return InvalidArgument("\"{}\": {}", member, status.error().message());
     return Ok();
@@ -415,9 +417,9 @@ bool RecordDecoder::IsChangelogFormat(std::string_view format) {
 
 Result<std::unique_ptr<RecordDecoder>> RecordDecoder::Make(
     std::string_view format, BatchSchemaPtr schema,
-    const std::map<std::string, std::string>& options) {
+    const std::map<std::string, std::string>& options, const std::vector<std::string>& not_null) {
   if (!IsFormat(format)) {
-    return InvalidArgument("unknown format '{}' (json, csv, raw, debezium-json, canal-json)",
+    return InvalidArgument("unknown format '{}' (json, csv, raw, avro, debezium-json, canal-json)",
                            format);
   }
   FormatOptions own(format, options);
@@ -428,6 +430,9 @@ Result<std::unique_ptr<RecordDecoder>> RecordDecoder::Make(
       return InvalidArgument("format 'raw' needs exactly one column, of type STRING or BYTES");
     }
     decoder = std::make_unique<RawDecoder>(std::move(schema));
+  } else if (format == "avro") {
+    FLOE_ASSIGN_OR_RETURN(bool ignore_errors, own.Bool("ignore-parse-errors", false));
+    FLOE_ASSIGN_OR_RETURN(decoder, MakeAvroDecoder(std::move(schema), not_null, ignore_errors));
   } else {
     FLOE_ASSIGN_OR_RETURN(TextBatchBuilder builder, TextBatchBuilder::Make(std::move(schema)));
     FLOE_ASSIGN_OR_RETURN(bool ignore_errors, own.Bool("ignore-parse-errors", false));
@@ -458,7 +463,8 @@ Result<std::unique_ptr<RecordDecoder>> RecordDecoder::Make(
     } else {
       FLOE_ASSIGN_OR_RETURN(bool schema_include, own.Bool("schema-include", false));
       FLOE_RETURN_IF_ERROR(own.TimestampStandard("timestamp-format.standard"));
-      decoder = std::make_unique<DebeziumDecoder>(std::move(builder), ignore_errors, schema_include);
+      decoder =
+          std::make_unique<DebeziumDecoder>(std::move(builder), ignore_errors, schema_include);
     }
   }
   FLOE_RETURN_IF_ERROR(own.Done());

@@ -6,6 +6,8 @@
 //   json            a JSON object; members by column name (others ignored; absent or null: null)
 //   csv             one CSV record; fields by column position; empty fields are nulls
 //   raw             the record's bytes as the one column (string or binary); a null record: null
+//   avro            the plain Avro binary encoding of a record of the columns, as Flink's avro
+//                   format writes it (avro_record_decoder_internal.h says which types)
 //   debezium-json   a Debezium change event {"before", "after", "op", ...} (or, with
 //                   debezium-json.schema-include, the same under "payload"): op c and r give +I of
 //                   "after", u gives -U of "before" and +U of "after", d gives -D of "before"
@@ -17,6 +19,7 @@
 // Options (Flink's format options; each format takes only its own prefix):
 //   json.ignore-parse-errors, json.fail-on-missing-field, json.timestamp-format.standard
 //   csv.ignore-parse-errors, csv.field-delimiter
+//   avro.ignore-parse-errors
 //   debezium-json.ignore-parse-errors, debezium-json.schema-include,
 //   debezium-json.timestamp-format.standard
 //   canal-json.ignore-parse-errors, canal-json.timestamp-format.standard,
@@ -49,9 +52,13 @@ class RecordDecoder {
   virtual ~RecordDecoder() = default;
 
   // `options` are every option of the connector; those with the format's prefix are taken.
+  // `not_null` names columns that are NOT NULL where the records were written though `schema`
+  // lets them be null (a PRIMARY KEY's, as Flink declares them, whose deletes may still leave
+  // them null): only the avro format's encoding depends on it.
   static Result<std::unique_ptr<RecordDecoder>> Make(
       std::string_view format, BatchSchemaPtr schema,
-      const std::map<std::string, std::string>& options);
+      const std::map<std::string, std::string>& options,
+      const std::vector<std::string>& not_null = {});
   // The formats Make knows, and whether one produces changes (rows of any RowKind).
   static bool IsFormat(std::string_view format);
   static bool IsChangelogFormat(std::string_view format);

@@ -87,9 +87,9 @@ TEST(RecordDecoderTest, JsonFailOnMissingField) {
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().message().find("field 'at' is missing"), std::string::npos)
       << missing.error().message();
-  EXPECT_FALSE(RecordDecoder::Make("json", Schema(),
-                                   {{"json.fail-on-missing-field", "true"},
-                                    {"json.ignore-parse-errors", "true"}}));
+  EXPECT_FALSE(RecordDecoder::Make(
+      "json", Schema(),
+      {{"json.fail-on-missing-field", "true"}, {"json.ignore-parse-errors", "true"}}));
 }
 
 TEST(RecordDecoderTest, CsvByPositionWithDelimiterAndQuotes) {
@@ -119,14 +119,68 @@ TEST(RecordDecoderTest, RawIsTheRecordAsItsOneColumn) {
   EXPECT_FALSE(RecordDecoder::Make("raw", Schema(), {}));
 }
 
+// Records encoded by hand from the Avro specification's binary encoding: longs as zig-zag varints
+// (1 is 0x02, -2 is 0x03), a union as its branch index (0: null, 1: the value) then the value,
+// a string as its length then its bytes.
+std::string Bytes(std::initializer_list<int> bytes) {
+  std::string out;
+  for (int b : bytes) out.push_back(static_cast<char>(b));
+  return out;
+}
+
+TEST(RecordDecoderTest, AvroIsTheTablesRecordInPlainBinary) {
+  auto decoder = Make("avro");
+  ASSERT_TRUE(decoder);
+  FLOE_ASSERT_OK(decoder->Decode(Bytes({0x02, 0x02, 0x02, 'a', 0x00})));
+  FLOE_ASSERT_OK(decoder->Decode(Bytes({0x03, 0x00, 0x02, 0x02})));
+  FLOE_ASSERT_OK(decoder->Decode(std::nullopt));  // a tombstone: no row
+  EXPECT_EQ(Rows(*decoder), (std::vector<std::string>{
+                                R"(+I 1,"a",null)", R"(+I -2,null,"1970-01-01T00:00:00.000001")"}));
+}
+
+TEST(RecordDecoderTest, AvroFailsOnMalformedRecordsUnlessIgnoring) {
+  const std::string good = Bytes({0x02, 0x02, 0x02, 'a', 0x00});
+  const std::vector<std::string> bad = {
+      Bytes({0x02, 0x04}),                  // union branch 2 of 2
+      Bytes({0x02, 0x02, 0x10, 'a'}),       // a string of 8 bytes, 1 there
+      good + Bytes({0x00}),                 // a byte after the record
+      Bytes({0x02, 0x02, 0x02, 'a', 0x02})  // cut in the timestamp
+  };
+  auto strict = Make("avro");
+  ASSERT_TRUE(strict);
+  for (const std::string& record : bad) EXPECT_FALSE(strict->Decode(record));
+
+  auto lenient = Make("avro", {{"avro.ignore-parse-errors", "true"}});
+  ASSERT_TRUE(lenient);
+  FLOE_ASSERT_OK(lenient->Decode(good));
+  for (const std::string& record : bad) FLOE_ASSERT_OK(lenient->Decode(record));
+  FLOE_ASSERT_OK(lenient->Decode(Bytes({0x03, 0x00, 0x00})));
+  EXPECT_EQ(lenient->skipped(), 4);
+  EXPECT_EQ(Rows(*lenient), (std::vector<std::string>{R"(+I 1,"a",null)", R"(+I -2,null,null)"}));
+}
+
+TEST(RecordDecoderTest, AvroRefusesColumnsWithoutAnAvroForm) {
+  for (const DataTypePtr& type :
+       {DataType::Int16(), DataType::Timestamp(TimeUnit::kMicro, false, 3)}) {
+    auto schema = std::make_shared<BatchSchema>(std::vector<Field>{{"c", type}});
+    auto decoder = RecordDecoder::Make("avro", schema, {});
+    ASSERT_FALSE(decoder) << type->ToString();
+    EXPECT_NE(decoder.error().message().find("column c"), std::string::npos)
+        << decoder.error().message();
+  }
+}
+
 TEST(RecordDecoderTest, DebeziumJsonGivesChanges) {
   auto decoder = Make("debezium-json");
   ASSERT_TRUE(decoder);
-  FLOE_ASSERT_OK(decoder->Decode(R"({"before": null, "after": {"id": 1, "name": "a"}, "op": "c"})"));
-  FLOE_ASSERT_OK(decoder->Decode(R"({"before": null, "after": {"id": 2, "name": "b"}, "op": "r"})"));
+  FLOE_ASSERT_OK(
+      decoder->Decode(R"({"before": null, "after": {"id": 1, "name": "a"}, "op": "c"})"));
+  FLOE_ASSERT_OK(
+      decoder->Decode(R"({"before": null, "after": {"id": 2, "name": "b"}, "op": "r"})"));
   FLOE_ASSERT_OK(decoder->Decode(
       R"({"before": {"id": 1, "name": "a"}, "after": {"id": 1, "name": "A"}, "op": "u"})"));
-  FLOE_ASSERT_OK(decoder->Decode(R"({"before": {"id": 2, "name": "b"}, "after": null, "op": "d"})"));
+  FLOE_ASSERT_OK(
+      decoder->Decode(R"({"before": {"id": 2, "name": "b"}, "after": null, "op": "d"})"));
   FLOE_ASSERT_OK(decoder->Decode(std::nullopt));  // Debezium's tombstone after a delete
   EXPECT_EQ(Rows(*decoder),
             (std::vector<std::string>{R"(+I 1,"a",null)", R"(+I 2,"b",null)", R"(-U 1,"a",null)",

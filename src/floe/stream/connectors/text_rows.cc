@@ -86,41 +86,54 @@ Result<std::optional<RecordBatch>> TextBatchBuilder::Finish() {
 
 Status JsonObjectCells(const Json& object, const BatchSchema& schema, bool fail_on_missing,
                        std::vector<std::string>& text, std::vector<std::string_view>& cells) {
-  text.resize(schema.num_fields());
-  cells.assign(schema.num_fields(), std::string_view());
-  std::vector<bool> seen(fail_on_missing ? schema.num_fields() : 0, false);
-  for (const auto& [key, value] : object.as_object()) {
-    int column = schema.FindFieldIndex(key);
-    if (column < 0) continue;
-    if (fail_on_missing) seen[column] = true;
-    std::string& cell = text[column];
-    switch (value.kind()) {
-      case Json::Kind::kNull:
-        continue;
-      case Json::Kind::kBool:
-        cell = value.as_bool() ? "true" : "false";
-        break;
-      case Json::Kind::kInt:
-        cell = std::to_string(value.as_int());
-        break;
-      case Json::Kind::kDouble:
-        cell = fmt::format("{}", value.as_double());
-        break;
-      case Json::Kind::kString:
-        cell = value.as_string();
-        break;
-      default:
-        return InvalidArgument("key '{}' holds a nested value", key);
-    }
-    // An empty string is a value, not a null: point at the (non-null) buffer.
-    cells[column] = std::string_view(cell.data(), cell.size());
+  JsonCells row(schema, fail_on_missing, text, cells);
+  for (const auto& [key, value] : object.as_object()) FLOE_RETURN_IF_ERROR(row.Add(key, value));
+  return row.Finish();
+}
+
+JsonCells::JsonCells(const BatchSchema& schema, bool fail_on_missing,
+                     std::vector<std::string>& text, std::vector<std::string_view>& cells)
+    : schema_(schema),
+      text_(text),
+      cells_(cells),
+      seen_(fail_on_missing ? schema.num_fields() : 0, false) {
+  text_.resize(schema.num_fields());
+  cells_.assign(schema.num_fields(), std::string_view());
+}
+
+Status JsonCells::Add(std::string_view key, const Json& value) {
+  int column = schema_.FindFieldIndex(key);
+  if (column < 0) return Ok();
+  if (!seen_.empty()) seen_[column] = true;
+  std::string& cell = text_[column];
+  switch (value.kind()) {
+    case Json::Kind::kNull:
+      return Ok();
+    case Json::Kind::kBool:
+      cell = value.as_bool() ? "true" : "false";
+      break;
+    case Json::Kind::kInt:
+      cell = std::to_string(value.as_int());
+      break;
+    case Json::Kind::kDouble:
+      cell = fmt::format("{}", value.as_double());
+      break;
+    case Json::Kind::kString:
+      cell = value.as_string();
+      break;
+    default:
+      return InvalidArgument("key '{}' holds a nested value", key);
   }
-  if (fail_on_missing) {
-    auto missing = std::ranges::find(seen, false);
-    if (missing != seen.end()) {
-      return InvalidArgument("field '{}' is missing",
-                             schema.field(static_cast<int>(missing - seen.begin())).name);
-    }
+  // An empty string is a value, not a null: point at the (non-null) buffer.
+  cells_[column] = std::string_view(cell.data(), cell.size());
+  return Ok();
+}
+
+Status JsonCells::Finish() const {
+  auto missing = std::ranges::find(seen_, false);
+  if (missing != seen_.end()) {
+    return InvalidArgument("field '{}' is missing",
+                           schema_.field(static_cast<int>(missing - seen_.begin())).name);
   }
   return Ok();
 }

@@ -65,4 +65,20 @@ class TextBatchBuilder {
 Status JsonObjectCells(const Json& object, const BatchSchema& schema, bool fail_on_missing,
                        std::vector<std::string>& text, std::vector<std::string_view>& cells);
 
+// The same member by member, for objects that are never built (JsonParser::ForEachMember): made
+// for one object, given its members, then Finish.
+class JsonCells {
+ public:
+  JsonCells(const BatchSchema& schema, bool fail_on_missing, std::vector<std::string>& text,
+            std::vector<std::string_view>& cells);
+  Status Add(std::string_view key, const Json& value);
+  Status Finish() const;
+
+ private:
+  const BatchSchema& schema_;
+  std::vector<std::string>& text_;
+  std::vector<std::string_view>& cells_;
+  std::vector<bool> seen_;  // by column, with fail_on_missing
+};
+
 }  // namespace floe::stream

@@ -21,10 +21,10 @@
 //                                  partition to its readers) | consumer-group (each reader joins
 //                                  properties.group.id and reads the partitions the group gives
 //                                  it: several processes share a topic, docs/scale-out.md)
-//   format / value.format          json | csv | raw | debezium-json | canal-json
+//   format / value.format          json | csv | raw | avro | debezium-json | canal-json
 //                                  (record_decoder.h), with the format's own options
 //                                  (json.ignore-parse-errors, or value.json.ignore-parse-errors)
-//   key.format                     the format of the records' keys (json, csv, raw), with its
+//   key.format                     the format of the records' keys (json, csv, raw, avro), with its
 //                                  options as key.json.ignore-parse-errors...
 //   key.fields                     'a;b': the columns read from the key (required with
 //                                  key.format in kafka; upsert-kafka's key is the primary key)
@@ -72,10 +72,11 @@ struct KafkaOptions {
   std::map<std::string, std::string> properties;  // librdkafka's, without the prefix
   std::optional<std::string> group_id;
   KafkaOffsetSpec startup{.mode = KafkaOffsetSpec::Mode::kGroup};
-  KafkaOffsetSpec bounded;  // kNone: unbounded
+  KafkaOffsetSpec bounded;                        // kNone: unbounded
   int64_t discovery_interval_ms = 5 * 60 * 1000;  // 0: no discovery
   std::string format;
-  std::map<std::string, std::string> format_options;  // "<format>.x", also given as value.<format>.x
+  std::map<std::string, std::string>
+      format_options;  // "<format>.x", also given as value.<format>.x
   std::optional<std::string> key_format;
   std::map<std::string, std::string> key_format_options;  // "<key format>.x" from key.<format>.x
   std::vector<std::string> key_fields;                    // the table's column names

@@ -250,10 +250,9 @@ class KafkaReader : public SourceReader {
   }
 
   void Add(KafkaSplit split) {
-    auto at = std::lower_bound(splits_.begin(), splits_.end(), split.partition,
-                               [](const KafkaSplit& s, const TopicPartition& p) {
-                                 return s.partition < p;
-                               });
+    auto at = std::lower_bound(
+        splits_.begin(), splits_.end(), split.partition,
+        [](const KafkaSplit& s, const TopicPartition& p) { return s.partition < p; });
     splits_.insert(at, std::move(split));
     last_ = nullptr;
     reassign_ = true;
@@ -306,6 +305,10 @@ class KafkaReader : public SourceReader {
     }
     if (message.err) {
       if (!Fatal(message.err)) return Ok();
+      if (message.err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET ||
+          message.err == RD_KAFKA_RESP_ERR_OFFSET_OUT_OF_RANGE) {
+        return OutOfRange(*split, message);
+      }
       return IOError("kafka {} offset {}: {}", Describe(split->partition), split->offset,
                      rd_kafka_message_errstr(&message));
     }
@@ -325,6 +328,20 @@ class KafkaReader : public SourceReader {
     split->offset = message.offset + 1;
     Finished(*split);
     return Ok();
+  }
+
+  // The partition no longer holds the offset to read from (retention deleted it, or it is past
+  // the end): never skipped silently, the records in between would be lost.
+  Status OutOfRange(const KafkaSplit& split, const rd_kafka_message_t& message) {
+    auto watermarks = consumer_->Watermarks(split.partition);
+    std::string holds =
+        watermarks ? fmt::format("offsets {}..{}", watermarks->first, watermarks->second - 1)
+                   : watermarks.error().message();
+    return IOError(
+        "kafka {} offset {}: out of range, the partition holds {} (records deleted by retention "
+        "before the job read them?); 'properties.auto.offset.reset' = 'earliest' or 'latest' "
+        "would skip to there: {}",
+        Describe(split.partition), split.offset, holds, rd_kafka_message_errstr(&message));
   }
 
   void Finished(const KafkaSplit& split) {

@@ -1,10 +1,9 @@
-#include "floe/stream/connectors/kafka/kafka_rows_internal.h"
-
 #include <algorithm>
 #include <array>
 #include <string_view>
 #include <utility>
 
+#include "floe/stream/connectors/kafka/kafka_rows_internal.h"
 #include "floe/stream/connectors/kafka/kafka_source.h"
 
 namespace floe::stream {
@@ -36,8 +35,7 @@ bool Fits(size_t key, const DataType& type) {
     case 3:
       return type.kind() == TypeKind::kTimestamp;
     default:
-      return type.kind() == TypeKind::kMap &&
-             type.key_field().type->kind() == TypeKind::kString &&
+      return type.kind() == TypeKind::kMap && type.key_field().type->kind() == TypeKind::kString &&
              (type.item_field().type->kind() == TypeKind::kBinary ||
               type.item_field().type->kind() == TypeKind::kString);
   }
@@ -121,7 +119,8 @@ Result<std::unique_ptr<KafkaRows>> KafkaRows::Make(BatchSchemaPtr schema,
       if (column.from == From::kKey) column.index = position[static_cast<size_t>(column.index)];
     }
     auto key_schema = std::make_shared<BatchSchema>(std::move(ordered));
-    auto made = RecordDecoder::Make(*options.key_format, key_schema, options.key_format_options);
+    auto made = RecordDecoder::Make(*options.key_format, key_schema, options.key_format_options,
+                                    table.primary_key);
     if (!made) {
       Error error = made.error();
       error.AddContext("key.format");
@@ -133,10 +132,10 @@ Result<std::unique_ptr<KafkaRows>> KafkaRows::Make(BatchSchemaPtr schema,
     return InvalidArgument(
         "kafka: the value holds no column (every column is a key or metadata column)");
   }
-  FLOE_ASSIGN_OR_RETURN(rows->value_,
-                        RecordDecoder::Make(options.format,
-                                            std::make_shared<BatchSchema>(std::move(value_fields)),
-                                            options.format_options));
+  FLOE_ASSIGN_OR_RETURN(
+      rows->value_,
+      RecordDecoder::Make(options.format, std::make_shared<BatchSchema>(std::move(value_fields)),
+                          options.format_options, table.primary_key));
   rows->schema_ = std::move(schema);
   return rows;
 }
@@ -165,7 +164,8 @@ Status KafkaRows::Decode(const rd_kafka_message_t& message) {
   }
   const int64_t value_from = value_->rows();
   std::optional<std::string_view> value = Bytes(message.payload, message.len);
-  Status decoded = upsert_ && !value ? value_->AppendNulls(RowKind::kDelete) : value_->Decode(value);
+  Status decoded =
+      upsert_ && !value ? value_->AppendNulls(RowKind::kDelete) : value_->Decode(value);
   if (!decoded) {
     if (key_ != nullptr) key_->LeaveOutFrom(key_from);
     return decoded;
@@ -249,7 +249,8 @@ Result<std::optional<RecordBatch>> KafkaRows::Finish() {
     metadata.push_back(std::move(array));
   }
   if (rows == 0) return std::optional<RecordBatch>();
-  if (!value || value->num_rows() != rows || (key_ != nullptr && (!key || key->num_rows() != rows))) {
+  if (!value || value->num_rows() != rows ||
+      (key_ != nullptr && (!key || key->num_rows() != rows))) {
     return InternalError("kafka rows: the key, value and metadata columns disagree on the rows");
   }
   if (key_ == nullptr && metadata_.empty()) return value;

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <map>
+#include <random>
 #include <ranges>
 #include <set>
 #include <thread>
@@ -103,15 +104,16 @@ TEST(KafkaSourceTest, ReadsEveryPartitionOnceSpreadOverSubtasks) {
   for (int s = 0; s < 3; ++s) {
     std::optional<std::string> position = driver->Position(s);
     if (!position) continue;
-    for (std::string_view item : std::views::split(*position, ',') |
-                                     std::views::transform([](auto r) {
-                                       return std::string_view(r.begin(), r.end());
-                                     })) {
+    for (std::string_view item :
+         std::views::split(*position, ',') |
+             std::views::transform([](auto r) { return std::string_view(r.begin(), r.end()); })) {
       EXPECT_TRUE(positions.insert(std::string(item)).second) << item;
     }
   }
+  // The topic's partitions 4 to 7 are empty: at offset 0.
   EXPECT_EQ(positions, (std::set<std::string>{topic + ":0:30", topic + ":1:20", topic + ":2:25",
-                                              topic + ":3:5"}));
+                                              topic + ":3:5", topic + ":4:0", topic + ":5:0",
+                                              topic + ":6:0", topic + ":7:0"}));
 }
 
 TEST(KafkaSourceTest, RestoreReadsOnFromTheCheckpointWithAnotherParallelism) {
@@ -144,13 +146,12 @@ TEST(KafkaSourceTest, SpecificOffsetsStartAndEnd) {
   std::string topic = ProduceIds({10, 10, 10, 10});
   FLOE_ASSERT_OK_AND_ASSIGN(
       auto source,
-      KafkaSource::Make(Schema(),
-                        Options(topic, {{"scan.startup.mode", "specific-offsets"},
-                                        {"scan.startup.specific-offsets",
-                                         "partition:0,offset:3;partition:1,offset:9"},
-                                        {"scan.bounded.mode", "specific-offsets"},
-                                        {"scan.bounded.specific-offsets",
-                                         "partition:0,offset:7;partition:2,offset:4"}})));
+      KafkaSource::Make(Schema(), Options(topic, {{"scan.startup.mode", "specific-offsets"},
+                                                  {"scan.startup.specific-offsets",
+                                                   "partition:0,offset:3;partition:1,offset:9"},
+                                                  {"scan.bounded.mode", "specific-offsets"},
+                                                  {"scan.bounded.specific-offsets",
+                                                   "partition:0,offset:7;partition:2,offset:4"}})));
   FLOE_ASSERT_OK_AND_ASSIGN(auto driver, SourceDriver::Start(*source, 2));
   FLOE_ASSERT_OK(RunToEnd(*driver));
   // Partitions not named start at their earliest offset and end at their latest.
@@ -172,7 +173,8 @@ TEST(KafkaSourceTest, UnboundedReadsRecordsProducedWhileItRuns) {
   FLOE_REQUIRE_KAFKA();
   std::string topic = ProduceIds({5, 0, 0, 0});
   FLOE_ASSERT_OK_AND_ASSIGN(
-      auto source, KafkaSource::Make(Schema(), Options(topic, {{"scan.bounded.mode", "unbounded"}})));
+      auto source,
+      KafkaSource::Make(Schema(), Options(topic, {{"scan.bounded.mode", "unbounded"}})));
   EXPECT_FALSE(source->bounded());
   FLOE_ASSERT_OK_AND_ASSIGN(auto driver, SourceDriver::Start(*source, 2));
   auto step_until = [&](int64_t rows) {
@@ -186,8 +188,7 @@ TEST(KafkaSourceTest, UnboundedReadsRecordsProducedWhileItRuns) {
   step_until(5);
   FLOE_ASSERT_OK(KafkaCluster::Get().Produce(topic, 2, {R"({"id": 2000})", R"({"id": 2001})"}));
   step_until(7);
-  EXPECT_EQ(Ids(driver->output().batches()),
-            (std::set<int64_t>{0, 1, 2, 3, 4, 2000, 2001}));
+  EXPECT_EQ(Ids(driver->output().batches()), (std::set<int64_t>{0, 1, 2, 3, 4, 2000, 2001}));
 }
 
 TEST(KafkaSourceTest, TopicPatternDiscoversNewTopicsFromTheirStart) {
@@ -222,11 +223,10 @@ TEST(KafkaSourceTest, GroupOffsetsStartWhereTheGroupCommitted) {
   std::string topic = ProduceIds({10, 10, 10, 10});
   std::string group = topic + "-group";
   // No committed offsets and no auto.offset.reset: an error naming the partition.
-  FLOE_ASSERT_OK_AND_ASSIGN(auto strict,
-                            KafkaSource::Make(Schema(), Options(topic, {{"scan.startup.mode",
-                                                                         "group-offsets"},
-                                                                        {"properties.group.id",
-                                                                         group}})));
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      auto strict,
+      KafkaSource::Make(Schema(), Options(topic, {{"scan.startup.mode", "group-offsets"},
+                                                  {"properties.group.id", group}})));
   auto failed = SourceDriver::Start(*strict, 1);
   ASSERT_FALSE(failed.has_value());
   EXPECT_NE(failed.error().message().find("partition 0"), std::string::npos)
@@ -283,6 +283,64 @@ TEST(KafkaSourceTest, ResumesFromCommittedPositionsOnAFreshStart) {
   EXPECT_EQ(Ids(again->output().batches()).size(), 40u);
 }
 
+// The test cluster keeps at most 5 MiB of record batches per partition: the 1M-record run of
+// kafka_exactly_once_test lost the oldest records of each partition that way before its job
+// started (ids, counted, that no Iceberg commit ever held). Now records are produced compressed,
+// 300k small JSON records (9 MB as text) in one partition all stay, and each is read once.
+TEST(KafkaSourceTest, EveryRecordOfALargePartitionIsKeptAndRead) {
+  FLOE_REQUIRE_KAFKA();
+  std::string topic = KafkaCluster::NewTopic("large");
+  constexpr int kRecords = 300'000;
+  std::vector<std::string> records;
+  for (int i = 0; i < kRecords; ++i) {
+    records.push_back(fmt::format(R"({{"id": {}, "name": "n{}"}})", i, i % 97));
+  }
+  FLOE_ASSERT_OK(KafkaCluster::Get().Produce(topic, 5, records));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto watermarks, KafkaCluster::Get().Watermarks(topic, 5));
+  EXPECT_EQ(watermarks, (std::pair<int64_t, int64_t>(0, kRecords)));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto source, KafkaSource::Make(Schema(), Options(topic)));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto driver, SourceDriver::Start(*source, 2));
+  FLOE_ASSERT_OK(RunToEnd(*driver));
+  std::set<int64_t> ids = Ids(driver->output().batches());
+  ASSERT_EQ(ids.size(), static_cast<size_t>(kRecords));
+  EXPECT_EQ(*ids.begin(), 0);
+  EXPECT_EQ(*ids.rbegin(), kRecords - 1);
+}
+
+// Records the cluster deleted (more than its 5 MiB per partition, of random bytes that do not
+// compress): the helper says so, and a read from an offset no longer held fails naming the
+// partition, the offset and what the partition holds, instead of skipping to the log start.
+TEST(KafkaSourceTest, ReadFromADeletedOffsetFailsInsteadOfSkipping) {
+  FLOE_REQUIRE_KAFKA();
+  std::string topic = KafkaCluster::NewTopic("retention");
+  std::mt19937_64 random(42);
+  std::vector<std::string> records;
+  for (int i = 0; i < 800; ++i) {
+    std::string payload;
+    for (int c = 0; c < 1000; ++c) payload += fmt::format("{:016x}", random());
+    records.push_back(fmt::format(R"({{"id": {}, "name": "{}"}})", i, payload));
+  }
+  Status produced = KafkaCluster::Get().Produce(topic, 0, records);
+  ASSERT_FALSE(produced);
+  EXPECT_EQ(produced.error().kind(), ErrorKind::kResourceExhausted) << produced.error().message();
+  FLOE_ASSERT_OK_AND_ASSIGN(auto watermarks, KafkaCluster::Get().Watermarks(topic, 0));
+  ASSERT_GT(watermarks.first, 0);
+
+  FLOE_ASSERT_OK_AND_ASSIGN(
+      auto source,
+      KafkaSource::Make(
+          Schema(), Options(topic, {{"scan.startup.mode", "specific-offsets"},
+                                    {"scan.startup.specific-offsets", "partition:0,offset:0"}})));
+  FLOE_ASSERT_OK_AND_ASSIGN(auto driver, SourceDriver::Start(*source, 1));
+  Status run = RunToEnd(*driver);
+  ASSERT_FALSE(run);
+  EXPECT_NE(run.error().message().find(fmt::format(
+                "topic {} partition 0 offset 0: out of range, the partition holds offsets {}..{}",
+                topic, watermarks.first, watermarks.second - 1)),
+            std::string::npos)
+      << run.error().message();
+}
+
 TEST(KafkaSourceTest, MalformedRecordFailsNamingWhereOrIsSkippedAndCounted) {
   FLOE_REQUIRE_KAFKA();
   std::string topic = KafkaCluster::NewTopic("bad");
@@ -315,8 +373,9 @@ TEST(KafkaSourceTest, CsvRawAndDebeziumRecords) {
   FLOE_ASSERT_OK(RunToEnd(*csv_run));
   std::string lines;
   for (const RecordBatch& batch : csv_run->output().batches()) AppendJsonLines(batch, lines);
-  EXPECT_EQ(lines, "{\"id\":1,\"name\":\"a\"}\n{\"id\":2,\"name\":null}\n"
-                   "{\"id\":3,\"name\":\"c,d\"}\n");
+  EXPECT_EQ(lines,
+            "{\"id\":1,\"name\":\"a\"}\n{\"id\":2,\"name\":null}\n"
+            "{\"id\":3,\"name\":\"c,d\"}\n");
 
   auto line_schema =
       std::make_shared<BatchSchema>(std::vector<Field>{{"line", DataType::String()}});
@@ -342,8 +401,7 @@ TEST(KafkaSourceTest, CsvRawAndDebeziumRecords) {
   for (const RecordBatch& batch : cdc_run->output().batches()) {
     for (int64_t r = 0; r < batch.num_rows(); ++r) {
       changes.push_back(fmt::format("{} {} {}", RowKindSymbol(batch.row_kind(r)),
-                                    batch.column(0).Value<int64_t>(r),
-                                    batch.column(1).GetView(r)));
+                                    batch.column(0).Value<int64_t>(r), batch.column(1).GetView(r)));
     }
   }
   EXPECT_EQ(changes, (std::vector<std::string>{"+I 1 a", "-U 1 a", "+U 1 b", "-D 1 b"}));
