@@ -45,15 +45,20 @@ class FormatOptions {
     return value;
   }
 
-  // A regular expression (ECMAScript), nullopt when not set.
+  // A regular expression (ECMAScript), nullopt when not set. It is matched against names in the
+  // records, which come from outside: libstdc++'s default matcher recurses once per character and
+  // overflows the stack on a long name, so it is compiled for the breadth-first matcher
+  // (__polynomial, libstdc++'s extension), whose depth does not grow with the input. That matcher
+  // has no back-references: a pattern with one is refused here.
   Result<std::optional<std::regex>> Pattern(const std::string& name) {
     FLOE_ASSIGN_OR_RETURN(std::string text, Text(name, ""));
     if (text.empty()) return std::optional<std::regex>();
     try {
-      return std::optional<std::regex>(std::regex(text));
+      return std::optional<std::regex>(
+          std::regex(text, std::regex::ECMAScript | std::regex_constants::__polynomial));
     } catch (const std::regex_error& error) {
-      return InvalidArgument("format option '{}.{}': '{}' is not a regular expression: {}",
-                             format_, name, text, error.what());
+      return InvalidArgument("format option '{}.{}': '{}' is not a regular expression: {}", format_,
+                             name, text, error.what());
     }
   }
 
@@ -171,8 +176,8 @@ class DebeziumDecoder : public TextRecordDecoder {
     if (schema_include_) {
       event = json->Find("payload");
       if (event == nullptr) {
-        return Failed(InvalidArgument(
-            "no \"payload\" member (debezium-json.schema-include is true)"));
+        return Failed(
+            InvalidArgument("no \"payload\" member (debezium-json.schema-include is true)"));
       }
     }
     if (!event->is_object()) return Failed(InvalidArgument("not a JSON object"));
@@ -271,8 +276,8 @@ class CanalDecoder : public TextRecordDecoder {
     const Json* old = json->Find("old");
     if (kind == RowKind::kUpdateAfter &&
         (old == nullptr || !old->is_array() || old->as_array().size() != data->as_array().size())) {
-      return Failed(InvalidArgument(
-          "an UPDATE needs \"old\": an array with one item per item of \"data\""));
+      return Failed(
+          InvalidArgument("an UPDATE needs \"old\": an array with one item per item of \"data\""));
     }
     // The rows of one record are all added or none.
     const int64_t first = builder_.rows();
@@ -312,9 +317,8 @@ class CanalDecoder : public TextRecordDecoder {
   }
 
   Status Add(const Json& row, const char* member, RowKind kind) {
-    Status status = row.is_object()
-                        ? JsonObjectCells(row, builder_.schema(), false, text_, cells_)
-                        : InvalidArgument("not an object");
+    Status status = row.is_object() ? JsonObjectCells(row, builder_.schema(), false, text_, cells_)
+                                    : InvalidArgument("not an object");
     if (status) status = builder_.Add(cells_, kind);
     if (!status) return InvalidArgument("\"{}\": {}", member, status.error().message());
     return Ok();
@@ -458,7 +462,8 @@ Result<std::unique_ptr<RecordDecoder>> RecordDecoder::Make(
     } else {
       FLOE_ASSIGN_OR_RETURN(bool schema_include, own.Bool("schema-include", false));
       FLOE_RETURN_IF_ERROR(own.TimestampStandard("timestamp-format.standard"));
-      decoder = std::make_unique<DebeziumDecoder>(std::move(builder), ignore_errors, schema_include);
+      decoder =
+          std::make_unique<DebeziumDecoder>(std::move(builder), ignore_errors, schema_include);
     }
   }
   FLOE_RETURN_IF_ERROR(own.Done());
