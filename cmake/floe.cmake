@@ -28,15 +28,16 @@ function(floe_layer name)
   endif()
 endfunction()
 
-# floe_add_fuzzer(NAME SOURCE LIBRARY [SEEDS dir...]): a fuzz target over LIBRARY, part of the
-# floe_fuzzers target: the LLVMFuzzerTestOneInput harness SOURCE (say foo/bar_fuzz.cc), linked with
-# AFL++'s libFuzzer-compatible driver and runtime and the trace-pc hook that gives afl-fuzz g++'s
-# edges (see the top-level FLOE_BUILD_FUZZ and docs/fuzzing.md). Beside the harness live its seeds
-# (foo/fuzz/bar/seeds/), the inputs of its past findings (foo/fuzz/bar/regressions/) and its
-# dictionary (foo/fuzz/bar.dict); SEEDS adds more seed folders. With FLOE_BUILD_TESTS it is also
-# two ctest tests labelled "fuzz" (scripts/fuzz): fuzz_seeds_NAME runs every seed and regression
-# input once, and fuzz_NAME fuzzes for FLOE_FUZZ_SECONDS from them with the dictionary. A crash, a
-# sanitizer report, a hang or a run that reaches no edges fails them.
+# floe_add_fuzzer(NAME SOURCE LIBRARY [SEEDS dir...] [DICTS file...]): a fuzz target over LIBRARY,
+# part of the floe_fuzzers target: the LLVMFuzzerTestOneInput harness SOURCE (say foo/bar_fuzz.cc),
+# linked with AFL++'s libFuzzer-compatible driver and runtime and the trace-pc hook that gives
+# afl-fuzz g++'s edges (see the top-level FLOE_BUILD_FUZZ and docs/fuzzing.md). Beside the harness
+# live its seeds (foo/fuzz/bar/seeds/), the inputs of its past findings (foo/fuzz/bar/regressions/)
+# and its dictionary (foo/fuzz/bar.dict); SEEDS adds more seed folders, DICTS more dictionaries
+# (afl-fuzz takes four at most). With FLOE_BUILD_TESTS it is also two ctest tests labelled "fuzz"
+# (scripts/fuzz): fuzz_seeds_NAME runs every seed and regression input once, and fuzz_NAME fuzzes
+# for FLOE_FUZZ_SECONDS from them with the dictionaries. A crash, a sanitizer report, a hang or a
+# run that reaches no edges fails them.
 set(FLOE_FUZZ_SECONDS 8 CACHE STRING "How long each fuzz target runs as a test")
 if(FLOE_BUILD_FUZZ AND NOT TARGET floe_fuzzers)
   add_custom_target(floe_fuzzers)
@@ -54,7 +55,7 @@ function(floe_fuzz_library name)
 endfunction()
 
 function(floe_add_fuzzer name source library)
-  cmake_parse_arguments(PARSE_ARGV 3 FUZZ "" "" "SEEDS")
+  cmake_parse_arguments(PARSE_ARGV 3 FUZZ "" "" "SEEDS;DICTS")
   add_executable(${name} ${source} ${PROJECT_SOURCE_DIR}/src/floe/testing/afl_edge_coverage_fuzz.cc)
   target_link_libraries(${name} PRIVATE ${library} ${FLOE_AFL_DRIVER} ${FLOE_AFL_RUNTIME})
   add_dependencies(floe_fuzzers ${name})
@@ -68,10 +69,12 @@ function(floe_add_fuzzer name source library)
         list(APPEND seeds ${dir})
       endif()
     endforeach()
-    set(dict)
+    set(dicts ${FUZZ_DICTS})
     if(EXISTS ${folder}/fuzz/${stem}.dict)
-      set(dict ${folder}/fuzz/${stem}.dict)
+      list(PREPEND dicts ${folder}/fuzz/${stem}.dict)
     endif()
+    # One argument for scripts/fuzz: the dictionaries joined with ':'.
+    list(JOIN dicts ":" dict)
     set(run ${PROJECT_SOURCE_DIR}/scripts/fuzz)
     add_test(NAME fuzz_seeds_${name} COMMAND ${run} seeds $<TARGET_FILE:${name}> ${seeds})
     add_test(NAME fuzz_${name}

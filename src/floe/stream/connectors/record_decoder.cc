@@ -46,12 +46,17 @@ class FormatOptions {
     return value;
   }
 
-  // A regular expression (ECMAScript), nullopt when not set.
+  // A regular expression (ECMAScript), nullopt when not set. It is matched against names in the
+  // records, which come from outside: libstdc++'s default matcher recurses once per character and
+  // overflows the stack on a long name, so it is compiled for the breadth-first matcher
+  // (__polynomial, libstdc++'s extension), whose depth does not grow with the input. That matcher
+  // has no back-references: a pattern with one is refused here.
   Result<std::optional<std::regex>> Pattern(const std::string& name) {
     FLOE_ASSIGN_OR_RETURN(std::string text, Text(name, ""));
     if (text.empty()) return std::optional<std::regex>();
     try {
-      return std::optional<std::regex>(std::regex(text));
+      return std::optional<std::regex>(
+          std::regex(text, std::regex::ECMAScript | std::regex_constants::__polynomial));
     } catch (const std::regex_error& error) {
       return InvalidArgument("format option '{}.{}': '{}' is not a regular expression: {}", format_,
                              name, text, error.what());

@@ -23,8 +23,8 @@
 //   debezium-json.ignore-parse-errors, debezium-json.schema-include,
 //   debezium-json.timestamp-format.standard
 //   canal-json.ignore-parse-errors, canal-json.timestamp-format.standard,
-//   canal-json.database.include, canal-json.table.include (regular expressions: events of other
-//   databases or tables give no row)
+//   canal-json.database.include, canal-json.table.include (ECMAScript regular expressions without
+//   back-references: events of other databases or tables give no row)
 // Timestamps are read in both standards (SQL's space or ISO-8601's 'T'), so the timestamp-format
 // options are checked (SQL or ISO-8601) but change nothing. Cells are parsed as text_columns.h
 // says. A null record (a Kafka tombstone) gives no row, except for raw.

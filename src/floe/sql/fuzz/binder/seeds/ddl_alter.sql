@@ -1,0 +1,48 @@
+CREATE TABLE `floe`.`default`.`sample` (
+    id BIGINT COMMENT 'unique id',
+    data STRING
+);
+ALTER TABLE `floe`.`default`.`sample` SET ('write.format.default'='avro');
+ALTER TABLE sample SET ('a' = '1', 'b' = '2');
+ALTER TABLE sample RESET ('a');
+SHOW CREATE TABLE sample;
+ALTER TABLE sample SET ('location' = '/elsewhere');
+ALTER TABLE `floe`.`default`.`sample` RENAME TO `floe`.`default`.`new_sample`;
+DESCRIBE sample;
+ALTER TABLE IF EXISTS sample SET ('x' = 'y');
+ALTER TABLE sample SET ('x' = 'y');
+ALTER TABLE new_sample RENAME TO default_catalog.default_database.x;
+ALTER TABLE new_sample ADD (score INT COMMENT 'points', tag STRING FIRST, flag BOOLEAN AFTER id);
+DESCRIBE EXTENDED new_sample;
+ALTER TABLE new_sample MODIFY (score BIGINT COMMENT 'wider points' FIRST);
+ALTER TABLE new_sample RENAME data TO payload;
+ALTER TABLE new_sample DROP (flag, tag);
+DESCRIBE EXTENDED new_sample;
+ALTER TABLE new_sample MODIFY (id BIGINT NOT NULL);
+ALTER TABLE new_sample ADD (must INT NOT NULL);
+ALTER TABLE new_sample MODIFY (payload INT);
+ALTER TABLE new_sample MODIFY (score INT);
+ALTER TABLE new_sample MODIFY (nope INT);
+ALTER TABLE new_sample DROP (nope);
+ALTER TABLE new_sample RENAME nope TO other;
+ALTER TABLE new_sample ADD (x TIMESTAMP WITH TIME ZONE);
+CREATE TABLE keyed (k INT NOT NULL, v STRING NOT NULL, w ROW<a INT>);
+ALTER TABLE keyed MODIFY (k INT NOT NULL, PRIMARY KEY (k) NOT ENFORCED);
+ALTER TABLE keyed MODIFY (v STRING, w ROW<a INT> COMMENT 'nested');
+DESCRIBE EXTENDED keyed;
+ALTER TABLE keyed MODIFY (w ROW<a BIGINT>);
+CREATE TABLE parts (id BIGINT, ts TIMESTAMP, category STRING) PARTITIONED BY (category);
+ALTER TABLE parts ADD PARTITION FIELD bucket(8, id);
+ALTER TABLE parts ADD PARTITION FIELD days(ts) AS ts_day;
+SHOW CREATE TABLE parts;
+ALTER TABLE parts REPLACE PARTITION FIELD days(ts) WITH hours(ts) AS ts_hour;
+ALTER TABLE parts DROP PARTITION FIELD category;
+SHOW CREATE TABLE parts;
+ALTER TABLE parts DROP PARTITION FIELD ts_hour;
+ALTER TABLE parts DROP PARTITION FIELD days(ts);
+ALTER TABLE parts ADD PARTITION FIELD days(category);
+CREATE TABLE old_table (id INT) WITH ('format-version' = '1');
+ALTER TABLE old_table SET ('format-version' = '2');
+SHOW CREATE TABLE old_table;
+ALTER TABLE old_table SET ('format-version' = '1');
+ALTER TABLE old_table SET ('s3.session-token' = 'token');

@@ -1,0 +1,16 @@
+SET 'execution.runtime-mode' = 'batch';
+CREATE TABLE t (id BIGINT, data STRING) PARTITIONED BY (data) WITH ('format-version'='2');
+INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'a');
+INSERT INTO t VALUES (4, 'b');
+SELECT operation, parent_id IS NULL FROM t$snapshots;
+SELECT is_current_ancestor FROM t$history;
+SELECT COUNT(*), SUM(record_count) FROM t$files;
+SELECT COUNT(*) FROM t$delete_files;
+SELECT SUM(record_count) FROM t$data_files;
+SELECT record_count, position_delete_file_count, equality_delete_file_count FROM t$partitions;
+SELECT name, type FROM t$refs;
+SELECT COUNT(*) FROM t$manifests;
+SELECT COUNT(*) FROM t$all_manifests;
+SELECT COUNT(*) FROM t$all_data_files;
+SELECT COUNT(*) FROM t$metadata_log_entries;
+SELECT * FROM t$nothing;

@@ -1,0 +1,18 @@
+SET 'execution.runtime-mode' = 'batch';
+SELECT ARRAY[1, 2, 3];
+SELECT ARRAY[1, 2.5];
+SELECT ARRAY['a', NULL, 'bc'];
+SELECT MAP['a', 1, 'b', 2];
+SELECT ARRAY[10, 20, 30][2], MAP['a', 1, 'b', 2]['b'];
+SELECT x FROM (VALUES (ARRAY[1, 2]), (ARRAY[3])) AS t(x);
+SELECT MAP['a', 1, 'b'];
+SELECT ARRAY[1, 'a'];
+CREATE CATALOG lake WITH ('type'='iceberg', 'catalog-type'='hadoop', 'warehouse'='mem:/tmp/warehouse');
+CREATE DATABASE lake.db;
+CREATE TABLE lake.db.nested (id BIGINT, tags ARRAY<STRING>, scores MAP<STRING, INT>);
+INSERT INTO lake.db.nested VALUES (1, ARRAY['x', 'y'], MAP['a', 1, 'b', 2]), (2, ARRAY['z'], MAP['c', 3]);
+INSERT INTO lake.db.nested SELECT id + 10, ARRAY[data, data || '!'], MAP[data, CAST(id AS INT)] FROM (VALUES (1, 'p'), (2, 'q')) AS s(id, data);
+SELECT id, tags, scores FROM lake.db.nested;
+SELECT TIMESTAMP '2024-01-31 10:00:00' + INTERVAL '1' HOUR, DATE '2024-03-01' - INTERVAL '2' DAY, DATE '2024-01-31' + INTERVAL '1' MONTH;
+CREATE TABLE lake.db.bad (id INT, d INTERVAL DAY);
+SELECT CAST(NULL AS INTERVAL DAY(2) TO SECOND(3));

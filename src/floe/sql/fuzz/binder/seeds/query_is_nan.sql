@@ -1,0 +1,9 @@
+SET 'execution.runtime-mode' = 'batch';
+CREATE TABLE t (id INT, d DOUBLE, f FLOAT);
+INSERT INTO t VALUES (1, CAST('NaN' AS DOUBLE), CAST('NaN' AS FLOAT)), (2, 1.5, 2.5), (3, NULL, NULL);
+INSERT INTO t VALUES (4, -0.0, 0.0);
+SELECT id FROM t WHERE d IS NAN;
+SELECT id FROM t WHERE d IS NOT NAN;
+SELECT id FROM t WHERE NOT (f IS NAN) AND id > 1;
+SELECT id, d IS NAN, f IS NOT NAN, (d + 1) IS NAN FROM t;
+SELECT id FROM t WHERE id IS NAN;

@@ -1,0 +1,13 @@
+SET 'execution.runtime-mode' = 'batch';
+CREATE TABLE t (id BIGINT, data STRING) PARTITIONED BY (data) WITH ('format-version'='2');
+INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'a');
+SELECT summary['added-records'], summary['added-data-files'], summary['nope'] FROM t$snapshots;
+SELECT partition.data, record_count FROM t$files;
+SELECT f.partition.data FROM t$files AS f WHERE f.partition.data = 'a';
+SELECT partition_summaries[1].lower_bound, partition_summaries[1].upper_bound, partition_summaries[2] IS NULL FROM t$manifests;
+SELECT partition.nope FROM t$files;
+SELECT id[1] FROM t;
+SELECT * FROM (VALUES (1, 'p'), (2, 'q')) AS v(x, y) ORDER BY x;
+SELECT s.k, v FROM (SELECT id, data FROM t WHERE id = 1) AS s(k, v);
+SELECT n FROM t AS renamed(n, d) WHERE d = 'a';
+SELECT * FROM (VALUES (1, 'p')) AS v(x, y, z);

@@ -1,0 +1,16 @@
+USE CATALOG default_catalog;
+CREATE TABLE ev (ts TIMESTAMP(3), k STRING, v INT, WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) WITH ('connector'='filesystem', 'path'='src/floe/sql/scripts/windows', 'format'='csv');
+SET 'execution.runtime-mode' = 'batch';
+SELECT k, ts, v FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts ASC) AS rn FROM ev) WHERE rn = 1;
+SELECT k, ts, v FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC) AS rn FROM ev) WHERE rn = 1;
+SELECT k, v, rn FROM (SELECT k, v, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC) AS rn FROM ev) WHERE rn <= 2;
+SELECT k, v, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v) AS rn, RANK() OVER (ORDER BY v / 4) AS r, DENSE_RANK() OVER (ORDER BY v / 4) AS d FROM ev;
+SET 'execution.runtime-mode' = 'streaming';
+SELECT k, ts, v FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts ASC) AS rn FROM ev) WHERE rn = 1;
+SELECT k, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts) AS rn FROM ev;
+SELECT k FROM ev WHERE ROW_NUMBER() OVER (ORDER BY ts) = 1;
+SELECT k, ROW_NUMBER() OVER (PARTITION BY k) FROM ev;
+SELECT k, ROW_NUMBER(v) OVER (ORDER BY ts) FROM ev;
+SELECT k, SUM(v) OVER (PARTITION BY k ORDER BY ts) FROM ev;
+SELECT k, COUNT(*) OVER (ORDER BY ts ROWS 2) FROM ev;
+SELECT window_start, k, v, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY v DESC) AS rn FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '1' MINUTE))) WHERE rn <= 2;

@@ -1,0 +1,10 @@
+SET 'execution.runtime-mode' = 'batch';
+SELECT 1 + 2, 'x' AS s, CAST('5' AS INT) * 2;
+SELECT * FROM (VALUES (1, 'a'), (2, 'b'));
+VALUES (1, 'a'), (2, 'b');
+SELECT id, name, id * 10 FROM (SELECT EXPR$0 AS id, EXPR$1 AS name FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c'))) AS t WHERE id >= 2;
+SELECT t.*, t.id + 1 AS next FROM (SELECT EXPR$0 AS id FROM (VALUES (1), (2))) AS t;
+SELECT id FROM (SELECT EXPR$0 AS id FROM (VALUES (1), (NULL), (3))) WHERE id IS NOT NULL;
+SELECT CASE WHEN id > 1 THEN 'big' ELSE 'small' END FROM (SELECT EXPR$0 AS id FROM (VALUES (1), (2)));
+SELECT nope FROM (VALUES (1));
+SELECT * FROM no_such_table;

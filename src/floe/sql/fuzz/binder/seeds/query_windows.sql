@@ -1,0 +1,15 @@
+USE CATALOG default_catalog;
+CREATE TABLE ev (ts TIMESTAMP(3), k STRING, v INT, WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) WITH ('connector'='filesystem', 'path'='src/floe/sql/scripts/windows', 'format'='csv');
+DESCRIBE ev;
+SET 'execution.runtime-mode' = 'batch';
+SELECT window_start, window_end, count(*), sum(v) FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end;
+SELECT window_start, count(*) FROM TABLE(TUMBLE(DATA => TABLE ev, TIMECOL => DESCRIPTOR(ts), SIZE => INTERVAL '1' MINUTE, OFFSET => INTERVAL '30' SECOND)) GROUP BY window_start, window_end;
+SET 'execution.runtime-mode' = 'streaming';
+SELECT window_start, window_end, count(*), sum(v) FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end;
+SELECT k, window_time, count(*) FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, window_time, k;
+CREATE TABLE bad (ts TIMESTAMP(3), WATERMARK FOR ts AS ts + INTERVAL '1' SECOND) WITH ('connector'='datagen');
+CREATE TABLE bad (ts INT, WATERMARK FOR ts AS ts) WITH ('connector'='datagen');
+CREATE TABLE bad (ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector'='iceberg', 'catalog-name'='hc', 'catalog-type'='hadoop', 'warehouse'='mem:/tmp/ice');
+SELECT * FROM TABLE(SESSION(TABLE ev, DESCRIPTOR(ts), INTERVAL '1' MINUTE));
+SELECT * FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts)));
+SELECT * FROM TABLE(HOP(TABLE ev, DESCRIPTOR(ts), INTERVAL '40' SECOND, INTERVAL '1' MINUTE));

@@ -1,0 +1,4 @@
+HELP;
+SHOW JOBS;
+STOP JOB 'nope';
+STOP JOB 'nope' WITH SAVEPOINT;
