@@ -153,7 +153,8 @@ TEST(FastAppendTest, SummaryFromBaseIsRecomputedOnTheRetriedBase) {
 
   // An error fails the commit without a retry, and nothing commits.
   int calls = 0;
-  auto refused = t.Open()->NewFastAppend();
+  std::shared_ptr<Table> other = t.Open();  // outlives the change that refers to it
+  auto refused = other->NewFastAppend();
   refused->AppendFile(DataFile("/d/3.parquet", 1))
       .SetSummaryFromBase([&](const TableMetadata&, const Snapshot*) -> Result<StringMap> {
         ++calls;
