@@ -14,7 +14,7 @@
 
 #include "example_test_support.h"
 #include "floe/catalog/glue/glue_test_support.h"
-#include "floe/catalog/rest/server/rest_server.h"
+#include "floe/catalog/rest/server/rest_test_support.h"
 #include "floe/io/s3/s3_client.h"
 #include "floe/io/s3/s3_test_support.h"
 #include "floe/stream/connectors/datagen_source.h"
@@ -135,15 +135,9 @@ TEST(CrashTest, UpsertSurvivesKillsWithTheLatestRowPerKey) {
 
 // floe's REST server, in this process, over a SQLite catalog whose warehouse is folder/wh.
 Result<std::unique_ptr<catalog::rest::RestServer>> ServeSqlCatalog(const std::string& folder) {
-  FLOE_ASSIGN_OR_RETURN(
-      std::shared_ptr<catalog::Catalog> served,
-      catalog::CreateCatalog("served", {{"catalog-type", "sql"},
-                                        {"uri", "jdbc:sqlite:" + folder + "/cat.db"},
-                                        {"warehouse", folder + "/wh"},
-                                        {"cache-enabled", "false"}}));
-  auto service = std::make_shared<const catalog::rest::RestService>(std::move(served),
-                                                                    folder + "/wh", StringMap{});
-  return catalog::rest::RestServer::Start(service, {.port = 0});
+  return catalog::rest::testing::ServeCatalog({{"catalog-type", "sql"},
+                                               {"uri", "jdbc:sqlite:" + folder + "/cat.db"},
+                                               {"warehouse", folder + "/wh"}});
 }
 
 // The append job on a catalog service: a REST catalog (floe's server over SQLite), and AWS Glue

@@ -47,26 +47,6 @@ int FromEnv(const char* name, int fallback) {
 int Rows() { return FromEnv("FLOE_KAFKA_EXACTLY_ONCE_ROWS", 100'000); }
 int Kills() { return FromEnv("FLOE_KAFKA_EXACTLY_ONCE_KILLS", 4); }
 
-// {"n": rows, "ids": distinct ids, "lo": min id, "hi": max id} of the one JSON line among the
-// output's lines (the client also prints messages).
-std::map<std::string, int64_t> Counts(std::string_view out) {
-  std::map<std::string, int64_t> counts;
-  std::string jsonl;
-  for (size_t start = 0; start < out.size();) {
-    size_t end = std::min(out.find('\n', start), out.size());
-    std::string_view line = out.substr(start, end - start);
-    if (line.starts_with('{')) jsonl += std::string(line) + "\n";
-    start = end + 1;
-  }
-  auto rows = floe::testing::ParseJsonLines(jsonl);
-  EXPECT_TRUE(rows.has_value() && rows->size() == 1) << jsonl;
-  if (!rows || rows->size() != 1) return counts;
-  for (const auto& [key, value] : rows->front().as_object()) {
-    counts[key] = value.is_string() ? std::stoll(value.as_string()) : value.as_int();
-  }
-  return counts;
-}
-
 // The id -> data rows among the output's JSON lines (ids as numbers or, from ClickHouse, strings).
 std::map<int64_t, std::string> IdData(std::string_view out) {
   std::map<int64_t, std::string> rows;
@@ -235,18 +215,17 @@ TEST_P(KafkaExactlyOnceTest, KilledAndRestartedJobWritesEveryRecordOnce) {
                           count + "lake." + db + ".events;") +
                     " </dev/null");
   ASSERT_EQ(floe_count.exit_code, 0) << floe_count.err;
-  std::map<std::string, int64_t> expected = {
-      {"n", Rows()}, {"ids", Rows()}, {"lo", 0}, {"hi", Rows() - 1}};
-  EXPECT_EQ(Counts(floe_count.out), expected) << "floe; seed " << seed << ", " << kills << " kills";
+  const std::map<std::string, int64_t> expected = testing::EveryIdOnce(Rows());
+  EXPECT_EQ(testing::IdCounts(floe_count.out), expected)
+      << "floe; seed " << seed << ", " << kills << " kills";
 
   if (!floe::testing::PeerInstalled("chdb")) {
     GTEST_SKIP() << "ClickHouse (chdb) not installed: counted by floe only";
   }
-  auto counted = floe::testing::RunPeer(
-      "ch", {"SELECT count() AS n, uniqExact(id) AS ids, min(id) AS lo, max(id) AS hi FROM " +
-             clickhouse_table + " FORMAT JSONEachRow"});
+  auto counted = floe::testing::RunPeer("ch", {testing::ClickHouseIdCountQuery(clickhouse_table)});
   ASSERT_TRUE(counted.has_value()) << counted.error().ToString();
-  EXPECT_EQ(Counts(*counted), expected) << "ClickHouse; seed " << seed << ", " << kills << " kills";
+  EXPECT_EQ(testing::IdCounts(*counted), expected)
+      << "ClickHouse; seed " << seed << ", " << kills << " kills";
 }
 
 // A Debezium change stream of a producer's model (inserts, updates and deletes of random keys,

@@ -30,26 +30,6 @@ namespace {
 using floe::testing::KafkaCluster;
 using testing::Quote;
 
-// {"n": rows, "ids": distinct ids, ...} of the one JSON line among the output's lines.
-std::map<std::string, int64_t> Counts(std::string_view out) {
-  std::map<std::string, int64_t> counts;
-  std::string jsonl;
-  for (size_t start = 0; start < out.size();) {
-    size_t end = std::min(out.find('\n', start), out.size());
-    std::string_view line = out.substr(start, end - start);
-    if (line.starts_with('{')) jsonl += std::string(line) + "\n";
-    start = end + 1;
-  }
-  auto rows = floe::testing::ParseJsonLines(jsonl);
-  if (!rows || rows->size() != 1) return counts;
-  for (const auto& [key, value] : rows->front().as_object()) {
-    // min and max of an empty table are null: left out, so they differ from any expected value.
-    if (value.is_null()) continue;
-    counts[key] = value.is_string() ? std::stoll(value.as_string()) : value.as_int();
-  }
-  return counts;
-}
-
 int RowsToWrite() {
   const char* env = std::getenv("FLOE_KAFKA_SCALE_OUT_ROWS");
   return env != nullptr && *env != '\0' ? std::atoi(env) : 40'000;
@@ -151,7 +131,7 @@ TEST(KafkaScaleOutTest, WorkersKilledAndAddedShareTheTopicExactlyOnce) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(180);
   while (std::chrono::steady_clock::now() < deadline) {
     floe::testing::CommandRun counted = sql(count);
-    if (counted.exit_code == 0) counts = Counts(counted.out);
+    if (counted.exit_code == 0) counts = testing::IdCounts(counted.out);
     if (counts["ids"] >= rows) break;
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }
@@ -161,21 +141,18 @@ TEST(KafkaScaleOutTest, WorkersKilledAndAddedShareTheTopicExactlyOnce) {
   std::string errors;
   for (const auto& folder : folders) errors += testing::ReadText(folder / "err.txt");
 
-  const std::map<std::string, int64_t> expected = {
-      {"n", rows}, {"ids", rows}, {"lo", 0}, {"hi", rows - 1}};
+  const std::map<std::string, int64_t> expected = testing::EveryIdOnce(rows);
   floe::testing::CommandRun counted = sql(count);
   ASSERT_EQ(counted.exit_code, 0) << counted.err;
-  EXPECT_EQ(Counts(counted.out), expected) << "floe; workers' errors:\n" << errors;
+  EXPECT_EQ(testing::IdCounts(counted.out), expected) << "floe; workers' errors:\n" << errors;
 
   if (!floe::testing::PeerInstalled("chdb")) {
     GTEST_SKIP() << "ClickHouse (chdb) not installed: counted by floe only";
   }
   auto clickhouse = floe::testing::RunPeer(
-      "ch", {"SELECT count() AS n, uniqExact(id) AS ids, min(id) AS lo, max(id) AS hi FROM "
-             "icebergLocal('" +
-             table.string() + "') FORMAT JSONEachRow"});
+      "ch", {testing::ClickHouseIdCountQuery("icebergLocal('" + table.string() + "')")});
   ASSERT_TRUE(clickhouse.has_value()) << clickhouse.error().ToString();
-  EXPECT_EQ(Counts(*clickhouse), expected) << "ClickHouse";
+  EXPECT_EQ(testing::IdCounts(*clickhouse), expected) << "ClickHouse";
 }
 
 }  // namespace

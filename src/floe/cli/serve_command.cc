@@ -13,6 +13,7 @@
 #include "floe/cli/commands.h"
 #include "floe/cli/table_ref.h"
 #include "floe/io/location.h"
+#include "floe/io/resolving_file_io.h"
 #include "floe/sql/embedded_catalog.h"
 #include "floe/sql/session.h"
 
@@ -29,11 +30,6 @@ struct ServeArgs {
   int threads = catalog::rest::ServerOptions{}.threads;
   bool quiet = false;
 };
-
-// Settings of how to reach the files that clients need as much as the server does.
-bool IsStorageProperty(std::string_view key) {
-  return key.starts_with("s3.") || key.starts_with("client.");
-}
 
 Result<StringMap> CatalogProperties(const ServeArgs& args, std::FILE* err) {
   if (!args.catalog_properties.empty()) {
@@ -68,7 +64,8 @@ int RunServe(const ServeArgs& args, std::FILE* out, std::FILE* err) {
   }
   StringMap table_config;
   for (const auto& [key, value] : *properties) {
-    if (IsStorageProperty(key)) table_config[key] = value;
+    // How to reach the files: clients need it as much as the server does.
+    if (io::IsStorageProperty(key)) table_config[key] = value;
   }
   auto service = std::make_shared<const catalog::rest::RestService>(
       std::move(*catalog), std::move(warehouse), std::move(table_config));

@@ -3,21 +3,13 @@
 #include "floe/io/resolving_file_io.h"
 
 namespace floe::io {
-namespace {
-
-// Keys that change how files are reached.
-bool ConcernsStorage(std::string_view key) {
-  return key.starts_with("s3.") || key.starts_with("client.");
-}
-
-}  // namespace
 
 PrefixFileIO::PrefixFileIO(Properties base_properties)
     : base_properties_(std::move(base_properties)), base_(MakeFileIO(base_properties_)) {}
 
 void PrefixFileIO::Configure(const std::string& prefix, const Properties& overrides) {
   bool concerns_storage = false;
-  for (const auto& [key, value] : overrides) concerns_storage |= ConcernsStorage(key);
+  for (const auto& [key, value] : overrides) concerns_storage |= IsStorageProperty(key);
   if (!concerns_storage || prefix.empty()) return;
   Properties merged = base_properties_;
   for (const auto& [key, value] : overrides) merged[key] = value;

@@ -39,4 +39,8 @@ std::shared_ptr<FileIO> MakeFileIO(const Properties& properties) {
   return std::make_shared<ResolvingFileIO>(properties);
 }
 
+bool IsStorageProperty(std::string_view key) {
+  return key.starts_with("s3.") || key.starts_with("client.");
+}
+
 }  // namespace floe::io

@@ -36,4 +36,7 @@ class ResolvingFileIO final : public RoutingFileIO {
 // A FileIO for locations of any scheme floe serves, configured by properties.
 std::shared_ptr<FileIO> MakeFileIO(const Properties& properties = {});
 
+// Whether a property changes how files are reached (s3.*, client.*): what MakeFileIO reads.
+bool IsStorageProperty(std::string_view key);
+
 }  // namespace floe::io

@@ -10,6 +10,7 @@
 
 #include "floe/spec/literal_text.h"
 #include "floe/util/calendar.h"
+#include "floe/util/hex.h"
 #include "floe/util/uuid.h"
 
 namespace floe {
@@ -202,19 +203,12 @@ std::string ToHex(std::string_view bytes) {
   return out;
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 Result<std::string> FromHex(std::string_view text) {
   if (text.size() % 2 != 0) return InvalidArgument("invalid hex '{}': odd length", text);
   std::string out(text.size() / 2, '\0');
   for (size_t i = 0; i < out.size(); ++i) {
-    int hi = HexValue(text[2 * i]);
-    int lo = HexValue(text[2 * i + 1]);
+    int hi = HexDigitValue(text[2 * i]);
+    int lo = HexDigitValue(text[2 * i + 1]);
     if (hi < 0 || lo < 0) return InvalidArgument("invalid hex '{}' at offset {}", text, 2 * i);
     out[i] = static_cast<char>(hi << 4 | lo);
   }

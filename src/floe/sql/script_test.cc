@@ -65,9 +65,7 @@
 #include <string>
 #include <vector>
 
-#include "floe/catalog/caching_catalog.h"
-#include "floe/catalog/catalog.h"
-#include "floe/catalog/rest/server/rest_server.h"
+#include "floe/catalog/rest/server/rest_test_support.h"
 #include "floe/io/s3/s3_client.h"
 #include "floe/io/s3/s3_test_support.h"
 #include "floe/sql/scalar/result_format.h"
@@ -232,9 +230,8 @@ void PrintTo(const Script& script, std::ostream* out) { *out << script.name; }
 struct Lake {
   std::string location;
   std::string catalog_options;
-  std::string s3_url;        // http://endpoint/bucket/lake on S3, else empty
-  std::string rest_uri;      // the served catalog's, on REST, else empty
-  std::string s3_warehouse;  // s3://bucket/lake/hive, on REST
+  std::string s3_url;    // http://endpoint/bucket/lake on S3, else empty
+  std::string rest_uri;  // the served catalog's (warehouse location/hive), on REST, else empty
 
   // The query with {table} replaced by ClickHouse's reader of the table in folder, and what that
   // reader needs first.
@@ -245,7 +242,7 @@ struct Lake {
       return fmt::format(
           "SET allow_experimental_database_iceberg = 1; CREATE DATABASE lake ENGINE = "
           "DataLakeCatalog('{}/v1') SETTINGS catalog_type = 'rest', warehouse = '{}'; {}",
-          rest_uri, s3_warehouse, Replace(query, "{table}", "lake.`" + name + "`"));
+          rest_uri, location + "/hive", Replace(query, "{table}", "lake.`" + name + "`"));
     }
     std::string table =
         s3_url.empty() ? "icebergLocal('" + location + "/" + folder + "')"
@@ -274,6 +271,14 @@ TEST_P(ScriptTest, Runs) {
       {"${TMP}", dir.path().string()}, {"${SHARED}", testing::SharedDir().string()}};
   std::vector<Record> records = ReadRecords(path);
   Lake lake{.location = (dir.path() / "lake").string()};
+  // Options as a WITH clause lists them: 'k' = 'v', ...
+  auto options = [](const StringMap& map) {
+    std::string out;
+    for (const auto& [key, value] : map) {
+      out += fmt::format("{}'{}' = '{}'", out.empty() ? "" : ", ", key, value);
+    }
+    return out;
+  };
   StringMap storage;  // how the lake's files are reached
   if (GetParam().place != Place::kLocal) {
     FLOE_REQUIRE_S3_SERVER();
@@ -285,33 +290,21 @@ TEST_P(ScriptTest, Runs) {
                {"s3.access-key-id", "test-key"},
                {"s3.secret-access-key", "test-secret"}};
     lake.location = "s3://" + bucket + "/lake";
-    for (const auto& [key, value] : storage) {
-      lake.catalog_options += fmt::format(", '{}' = '{}'", key, value);
-    }
+    lake.catalog_options = ", " + options(storage);
     lake.s3_url = endpoint + "/" + bucket + "/lake";
   }
-  std::string shared_catalog = fmt::format(
-      "'catalog-type' = 'sql', 'uri' = 'jdbc:sqlite:{}/hive.db', 'warehouse' = '{}/hive'",
-      dir.path().string(), lake.location);
+  StringMap shared = storage;
+  shared["catalog-type"] = "sql";
+  shared["uri"] = "jdbc:sqlite:" + (dir.path() / "hive.db").string();
+  shared["warehouse"] = lake.location + "/hive";
+  std::string shared_catalog = options(shared);
   std::unique_ptr<catalog::rest::RestServer> server;
   if (GetParam().place == Place::kRestS3) {
     // The served catalog is the SQL one the other runs use directly; clients reach the bucket
     // only through the settings LoadTable vends.
-    StringMap properties = storage;
-    properties["catalog-type"] = "sql";
-    properties["uri"] = "jdbc:sqlite:" + (dir.path() / "hive.db").string();
-    properties["warehouse"] = lake.location + "/hive";
-    properties[std::string(catalog::kCacheEnabledProperty)] = "false";
-    FLOE_ASSERT_OK_AND_ASSIGN(std::shared_ptr<catalog::Catalog> served,
-                              catalog::CreateCatalog("hive", properties));
-    auto service = std::make_shared<const catalog::rest::RestService>(
-        std::move(served), lake.location + "/hive", storage);
-    FLOE_ASSERT_OK_AND_ASSIGN(server, catalog::rest::RestServer::Start(service, {.port = 0}));
+    FLOE_ASSERT_OK_AND_ASSIGN(server, catalog::rest::testing::ServeCatalog(shared, storage));
     lake.rest_uri = server->uri();
-    lake.s3_warehouse = lake.location + "/hive";
-    shared_catalog = fmt::format("'catalog-type' = 'rest', 'uri' = '{}'", lake.rest_uri);
-  } else {
-    shared_catalog += lake.catalog_options;
+    shared_catalog = options({{"catalog-type", "rest"}, {"uri", lake.rest_uri}});
   }
   variables.emplace_back("${LAKE_CATALOG}", shared_catalog);
   variables.emplace_back("${LAKE_OPTIONS}", lake.catalog_options);

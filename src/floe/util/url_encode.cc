@@ -1,5 +1,7 @@
 #include "floe/util/url_encode.h"
 
+#include "floe/util/hex.h"
+
 namespace floe {
 
 std::string UrlEncodeForm(std::string_view text) {
@@ -19,6 +21,30 @@ std::string UrlEncodeForm(std::string_view text) {
       out += '%';
       out += kHex[byte >> 4];
       out += kHex[byte & 0xF];
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> UrlDecodeForm(std::string_view text, bool keep_malformed) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '+') {
+      out.push_back(' ');
+    } else if (text[i] != '%') {
+      out.push_back(text[i]);
+    } else {
+      const int high = i + 2 < text.size() ? HexDigitValue(text[i + 1]) : -1;
+      const int low = high >= 0 ? HexDigitValue(text[i + 2]) : -1;
+      if (low >= 0) {
+        out.push_back(static_cast<char>(high * 16 + low));
+        i += 2;
+      } else if (keep_malformed) {
+        out.push_back('%');
+      } else {
+        return std::nullopt;
+      }
     }
   }
   return out;

@@ -17,6 +17,16 @@ TEST(UrlEncodeTest, EscapesAsJavaUrlEncoderDoes) {
   EXPECT_EQ(UrlEncodeForm("Zml4ZWQgdmFsdWU="), "Zml4ZWQgdmFsdWU%3D");
 }
 
+// java.net.URLDecoder's reading: '+' a space, %XX of either case a byte; a malformed escape kept
+// or refused.
+TEST(UrlEncodeTest, FormDecodingReversesFormEncoding) {
+  EXPECT_EQ(UrlDecodeForm("a+b%2Bc%c3%A9", false), "a b+c\xC3\xA9");
+  EXPECT_EQ(UrlDecodeForm(UrlEncodeForm("~!'() é/"), false), "~!'() é/");
+  EXPECT_EQ(UrlDecodeForm("100%", false), std::nullopt);
+  EXPECT_EQ(UrlDecodeForm("%4g", false), std::nullopt);
+  EXPECT_EQ(UrlDecodeForm("100%+%4g%41", true), "100% %4gA");
+}
+
 TEST(UrlEncodeTest, PercentEncodesAsRfc3986AndSigV4Want) {
   EXPECT_EQ(PercentEncode("abcXYZ019-._~", false), "abcXYZ019-._~");
   EXPECT_EQ(PercentEncode("db/t/data/x=1 2.parquet", true), "db/t/data/x%3D1%202.parquet");

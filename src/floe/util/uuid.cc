@@ -5,6 +5,8 @@
 
 #include <random>
 
+#include "floe/util/hex.h"
+
 namespace floe {
 namespace {
 
@@ -24,13 +26,6 @@ std::mt19937_64& Generator() {
     generator = Seeded();
   }
   return generator;
-}
-
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 }  // namespace
@@ -55,7 +50,7 @@ Result<std::string> ParseUuid(std::string_view text) {
   int high = -1;
   for (char c : text) {
     if (c == '-') continue;
-    int digit = HexDigit(c);
+    int digit = HexDigitValue(c);
     if (digit < 0) return InvalidArgument("invalid uuid '{}': not hexadecimal", text);
     if (high < 0) {
       high = digit;

@@ -226,7 +226,7 @@ Result<Relation> PlanConnectorTable(PlannerContext& context, const ResolvedName&
     // the AWS environment.
     io::Properties storage;
     for (auto it = options.begin(); it != options.end();) {
-      if (it->first.starts_with("s3.") || it->first.starts_with("client.")) {
+      if (io::IsStorageProperty(it->first)) {
         storage[it->first] = it->second;
         it = options.erase(it);
       } else {

@@ -1,7 +1,7 @@
 // URL functions with Flink's semantics. URL_ENCODE writes the string's UTF-8 bytes as Java's
-// URLEncoder does for "application/x-www-form-urlencoded": letters, digits and . - * _ as they are,
-// a space as '+', every other byte as %XX (upper-case hex). URL_DECODE reverses it: '+' is a
-// space, %XX a byte; a malformed escape, or bytes that are not UTF-8, give NULL. PARSE_URL(url,
+// URLEncoder does for "application/x-www-form-urlencoded" (util/url_encode.h: letters, digits and
+// . - * _ as they are, a space as '+', every other byte as %XX). URL_DECODE reverses it; a
+// malformed escape, or bytes that are not UTF-8, give NULL. PARSE_URL(url,
 // part [, key]) takes a part of scheme://[userinfo@]host[:port][/path][?query][#ref] as Java's URL
 // names them: PROTOCOL, AUTHORITY ([userinfo@]host[:port]), USERINFO, HOST, PATH, QUERY, FILE
 // (path and ?query) and REF; with a key, QUERY gives the value of its first key=value pair. A part
@@ -13,78 +13,13 @@
 #include "floe/sql/scalar/functions_internal.h"
 #include "floe/sql/scalar/node_internal.h"
 #include "floe/sql/scalar/rows_internal.h"
+#include "floe/util/url_encode.h"
+#include "floe/util/utf8.h"
 
 namespace floe::sql::scalar {
 namespace {
 
 using Args = std::vector<ScalarExprPtr>;
-
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Whether bytes are well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
-bool IsUtf8(std::string_view bytes) {
-  for (size_t i = 0; i < bytes.size();) {
-    const auto lead = static_cast<unsigned char>(bytes[i]);
-    const size_t length = lead < 0x80           ? 1
-                          : (lead >> 5) == 0x6  ? 2
-                          : (lead >> 4) == 0xE  ? 3
-                          : (lead >> 3) == 0x1E ? 4
-                                                : 0;
-    if (length == 0 || i + length > bytes.size()) return false;
-    uint32_t code = length == 1 ? lead : lead & (0x7F >> length);
-    for (size_t k = 1; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(bytes[i + k]);
-      if ((next >> 6) != 0x2) return false;
-      code = (code << 6) | (next & 0x3F);
-    }
-    constexpr uint32_t kMinimum[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (code < kMinimum[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
-      return false;
-    }
-    i += length;
-  }
-  return true;
-}
-
-void UrlEncode(std::string_view text, std::string& out) {
-  constexpr char kHex[] = "0123456789ABCDEF";
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-        c == '-' || c == '*' || c == '_') {
-      out.push_back(c);
-    } else if (c == ' ') {
-      out.push_back('+');
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[byte >> 4]);
-      out.push_back(kHex[byte & 0xF]);
-    }
-  }
-}
-
-bool UrlDecode(std::string_view text, std::string& out) {
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '+') {
-      out.push_back(' ');
-    } else if (text[i] != '%') {
-      out.push_back(text[i]);
-    } else {
-      if (i + 2 >= text.size()) return false;
-      const int high = HexDigit(text[i + 1]);
-      const int low = HexDigit(text[i + 2]);
-      if (high < 0 || low < 0) return false;
-      out.push_back(static_cast<char>(high * 16 + low));
-      i += 2;
-    }
-  }
-  return IsUtf8(out);
-}
 
 // The parts of scheme://authority[/path][?query][#ref].
 struct UrlParts {
@@ -162,10 +97,14 @@ Result<ScalarExprPtr> BindUrlCoding(const Expr& call, Args args, bool encode) {
                   [encode](std::span<const Array> a, int64_t n) {
                     return MapStrings(a, n, [&](int64_t i, std::string& out) {
                       if (encode) {
-                        UrlEncode(a[0].GetView(i), out);
+                        out = UrlEncodeForm(a[0].GetView(i));
                         return true;
                       }
-                      return UrlDecode(a[0].GetView(i), out);
+                      std::optional<std::string> decoded =
+                          UrlDecodeForm(a[0].GetView(i), /*keep_malformed=*/false);
+                      if (!decoded || !IsUtf8(*decoded)) return false;
+                      out = std::move(*decoded);
+                      return true;
                     });
                   });
 }

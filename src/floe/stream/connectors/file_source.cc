@@ -376,8 +376,9 @@ Result<std::shared_ptr<FileSource>> FileSource::Make(
   if (!info) {
     return std::unexpected(std::move(info.error().AddContext("file source option 'path'")));
   }
-  source->path_is_folder_ = info->is_dir;
-  if (source->monitor_interval_ms_ && !source->path_is_folder_) {
+  source->path_entry_ = std::move(*info);
+  source->path_entry_.location = source->path_;
+  if (source->monitor_interval_ms_ && !source->path_entry_.is_dir) {
     return InvalidArgument("file source: 'monitor-interval' needs 'path' to be a folder: {}",
                            source->path_);
   }
@@ -411,11 +412,7 @@ Result<std::shared_ptr<FileSource>> FileSource::Make(
 }
 
 Result<std::vector<io::FileEntry>> FileSource::ListFiles() const {
-  if (!path_is_folder_) {
-    FLOE_ASSIGN_OR_RETURN(io::FileEntry file, io_->GetInfo(path_));
-    file.location = path_;
-    return std::vector<io::FileEntry>{std::move(file)};
-  }
+  if (!path_entry_.is_dir) return std::vector<io::FileEntry>{path_entry_};
   FLOE_ASSIGN_OR_RETURN(auto entries, io_->List(path_));
   std::vector<io::FileEntry> files;
   for (io::FileEntry& entry : entries) {

@@ -77,7 +77,7 @@ class FileSource : public Source, public std::enable_shared_from_this<FileSource
   std::shared_ptr<io::FileIO> io_;
   BatchSchemaPtr schema_;
   std::string path_;
-  bool path_is_folder_ = false;
+  io::FileEntry path_entry_;  // what path is (a folder, or a file of its size), as Make found it
   Format format_ = Format::kCsv;
   std::optional<int64_t> monitor_interval_ms_;
   int64_t batch_size_ = 4096;

@@ -38,6 +38,10 @@ Result<PartitionSpecPtr> SpecOf(const TableMetadata& base, int32_t spec_id, std:
 
 }  // namespace
 
+int64_t ManifestTargetSizeBytes(const TableMetadata& metadata) {
+  return LongProperty(metadata, "commit.manifest.target-size-bytes", kDefaultTargetSize);
+}
+
 void MergingSnapshotProducer::AddFile(manifest::DataFile file,
                                       std::optional<int64_t> data_sequence_number) {
   manifest::ManifestEntry entry;
@@ -199,7 +203,7 @@ Result<std::vector<manifest::ManifestFile>> MergingSnapshotProducer::Merge(
   if (!merge_enabled_ || base.property("commit.manifest-merge.enabled", "true") == "false") {
     return all;
   }
-  int64_t target = LongProperty(base, "commit.manifest.target-size-bytes", kDefaultTargetSize);
+  int64_t target = ManifestTargetSizeBytes(base);
   int64_t min_count =
       LongProperty(base, "commit.manifest.min-count-to-merge", kDefaultMinCountToMerge);
 

@@ -31,6 +31,10 @@
 
 namespace floe::table {
 
+// The table's `commit.manifest.target-size-bytes` (8 MB by default): the size merged manifests,
+// and those RewriteManifests writes, aim at.
+int64_t ManifestTargetSizeBytes(const TableMetadata& metadata);
+
 class MergingSnapshotProducer : public SnapshotProducer {
  public:
   // What to remove from the data manifests and from the delete manifests.

@@ -1,27 +1,12 @@
 #include "floe/table/update/rewrite_manifests.h"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 
 #include "floe/manifest/data_file.h"
+#include "floe/table/update/merging_snapshot_producer.h"
 
 namespace floe::table {
-namespace {
-
-constexpr int64_t kDefaultTargetSize = 8 * 1024 * 1024;
-
-int64_t TargetSize(const TableMetadata& base) {
-  std::string_view text = base.property("commit.manifest.target-size-bytes");
-  int64_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value <= 0) {
-    return kDefaultTargetSize;
-  }
-  return value;
-}
-
-}  // namespace
 
 RewriteManifests& RewriteManifests::SpecId(int32_t spec_id) {
   spec_id_ = spec_id;
@@ -67,7 +52,7 @@ Result<std::vector<manifest::ManifestFile>> RewriteManifests::Manifests(const Ta
     ++rewritten_;
   }
   const int kept = static_cast<int>(out.size());
-  const int64_t target = TargetSize(base);
+  const int64_t target = ManifestTargetSizeBytes(base);
   std::vector<manifest::ManifestFile> written;
   for (auto& [spec_id, group] : groups) {
     std::vector<manifest::ManifestEntry>& entries = group.entries;

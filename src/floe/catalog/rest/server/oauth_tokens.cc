@@ -1,33 +1,11 @@
 #include <algorithm>
 
 #include "floe/catalog/rest/server/oauth_tokens_internal.h"
+#include "floe/util/url_encode.h"
 #include "floe/util/uuid.h"
 
 namespace floe::catalog::rest {
 namespace {
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::string FormDecode(std::string_view text) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '+') {
-      out.push_back(' ');
-    } else if (text[i] == '%' && i + 2 < text.size() && HexValue(text[i + 1]) >= 0 &&
-               HexValue(text[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(HexValue(text[i + 1]) * 16 + HexValue(text[i + 2])));
-      i += 2;
-    } else {
-      out.push_back(text[i]);
-    }
-  }
-  return out;
-}
 
 std::string_view FormValue(const std::multimap<std::string, std::string>& form,
                            std::string_view key) {
@@ -44,8 +22,10 @@ std::multimap<std::string, std::string> ParseForm(std::string_view body) {
     std::string_view pair = body.substr(0, end);
     size_t eq = pair.find('=');
     if (!pair.empty()) {
-      out.emplace(FormDecode(pair.substr(0, eq)),
-                  eq == std::string_view::npos ? "" : FormDecode(pair.substr(eq + 1)));
+      out.emplace(*UrlDecodeForm(pair.substr(0, eq), /*keep_malformed=*/true),
+                  eq == std::string_view::npos
+                      ? ""
+                      : *UrlDecodeForm(pair.substr(eq + 1), /*keep_malformed=*/true));
     }
     if (end == std::string_view::npos) break;
     body.remove_prefix(end + 1);
